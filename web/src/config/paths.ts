@@ -1,0 +1,21 @@
+// Every route of the app, in one place, so links and the router cannot drift apart.
+export const paths = {
+  landing: '/',
+  register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  authCallback: '/auth/callback',
+  app: '/app',
+  subscribe: '/subscribe',
+  subscribeSuccess: '/subscribe/success',
+  upcomingFeatures: '/upcoming-features',
+  apiDocs: '/api-docs',
+  weeklySummary: '/weekly-summary',
+  weeklySummaryDetail: (id: string) => `/weekly-summary/${encodeURIComponent(id)}`,
+  profile: '/profile',
+  tvMode: '/tv-mode',
+} as const;
+
+export type AppView = 'feed' | 'drops' | 'favorites' | 'read' | 'trash' | 'shared';
+
+export const appViewPath = (view: AppView) => (view === 'feed' ? paths.app : `${paths.app}?view=${view}`);

@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { NewsItem } from '@/features/news/types';
+
+export const SHARE_SNIPPET_LENGTH = 100;
+
+export const shareItem = (id: string) =>
+  api.post<unknown>(`/api/shared/${encodeURIComponent(id)}`, { platform: 'linkedin' });
+
+/** The professional network's share link with the item's url, title and first 100 characters of its summary. */
+export function linkedInShareUrl(item: Pick<NewsItem, 'url' | 'title' | 'summary'>): string {
+  const params = new URLSearchParams({
+    mini: 'true',
+    url: item.url ?? '',
+    title: item.title,
+    summary: (item.summary ?? '').slice(0, SHARE_SNIPPET_LENGTH),
+  });
+  return `https://www.linkedin.com/shareArticle?${params.toString()}`;
+}
+
+export function useShareItem() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: shareItem,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['shared'] }),
+    // Spec 8: share failures are only logged.
+    onError: (error) => console.warn('Recording the share failed', error),
+  });
+}

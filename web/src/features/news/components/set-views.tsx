@@ -1,0 +1,108 @@
+// Favs, Read and Trash: the local sets shown with the items the server and the feed know about.
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { StateMessage } from '@/components/ui/state-message';
+import { useNews } from '@/features/news/api/get-news';
+import { useShared } from '@/features/news/api/get-shared';
+import { itemsInSet, useItemSets } from '@/features/news/components/item-sets-provider';
+import { NewsCard } from '@/features/news/components/news-card';
+import type { SetKind } from '@/features/news/item-sets';
+import { useAuth } from '@/lib/auth';
+import { relativeTime } from '@/lib/relative-time';
+
+function useSetItems(kind: SetKind) {
+  const { sets, serverItems, serverErrors, serverLoading } = useItemSets();
+  const news = useNews();
+  const feedItems = news.data?.pages.flatMap((p) => p.items) ?? [];
+  return {
+    items: itemsInSet(kind, sets, serverItems[kind], feedItems),
+    error: serverErrors[kind],
+    loading: serverLoading[kind],
+  };
+}
+
+const reload = () => window.location.reload();
+
+export function FavoritesView() {
+  const { user } = useAuth();
+  const { items, error, loading } = useSetItems('favorites');
+  if (!user) return <StateMessage title="Please Sign In">Sign in to keep your favourite stories.</StateMessage>;
+  if (loading) return <Spinner label="Loading favs" />;
+  if (error && items.length === 0)
+    return <StateMessage title="Error">{error.message || 'Failed to load favs. Please try again later.'}</StateMessage>;
+  if (items.length === 0) return <StateMessage title="No Favs Yet">Tap the heart on a story to keep it here.</StateMessage>;
+  return (
+    <section aria-label="Favs" className="flex flex-col gap-4">
+      {items.map((item) => (
+        <NewsCard key={item.id} item={item} view="favorites" />
+      ))}
+    </section>
+  );
+}
+
+function ErrorState({ title, error }: { title: string; error: Error }) {
+  return (
+    <StateMessage
+      title={title}
+      action={
+        <Button variant="outline" onClick={reload}>
+          Try again
+        </Button>
+      }
+    >
+      {error.message}
+    </StateMessage>
+  );
+}
+
+export function ReadView() {
+  const { items, error, loading } = useSetItems('read');
+  if (loading) return <Spinner label="Loading read items" />;
+  if (error) return <ErrorState title="Error loading read items" error={error} />;
+  if (items.length === 0) return <StateMessage title="No read items" />;
+  return (
+    <section aria-label="Read" className="flex flex-col gap-4">
+      {items.map((item) => (
+        <NewsCard key={item.id} item={item} view="read" />
+      ))}
+    </section>
+  );
+}
+
+export function TrashView() {
+  const { items, error, loading } = useSetItems('hidden');
+  if (loading) return <Spinner label="Loading hidden items" />;
+  if (error) return <ErrorState title="Error loading hidden items" error={error} />;
+  if (items.length === 0) return <StateMessage title="Trash is empty" />;
+  return (
+    <section aria-label="Trash" className="flex flex-col gap-4">
+      {items.map((item) => (
+        <NewsCard key={item.id} item={item} view="trash" />
+      ))}
+    </section>
+  );
+}
+
+export function SharedView() {
+  const { user } = useAuth();
+  const shared = useShared(user?.id);
+  if (shared.isPending) return <Spinner label="Loading shared items" />;
+  if (shared.isError) return <ErrorState title="Error loading shared items" error={shared.error} />;
+  if (shared.data.length === 0) return <StateMessage title="No shared items" />;
+  return (
+    <section aria-label="Shared" className="flex flex-col gap-4">
+      {shared.data.map((item) => (
+        <NewsCard
+          key={`${item.id}-${item.sharedAt}`}
+          item={item}
+          view="shared"
+          extra={
+            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+              Shared on {item.platform === 'linkedin' ? 'LinkedIn' : item.platform} {relativeTime(item.sharedAt)}
+            </p>
+          }
+        />
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+// The favourite, hidden and read sets (spec 4). An item is in at most one of them: adding it
+// to one takes it out of the other two; removing it touches only that one set.
+
+export type SetKind = 'favorites' | 'hidden' | 'read';
+
+export const SET_KINDS: readonly SetKind[] = ['favorites', 'hidden', 'read'];
+
+export const STORAGE_KEYS: Record<SetKind, string> = {
+  favorites: 'userFavorites',
+  hidden: 'userHiddenItems',
+  read: 'userReadItems',
+};
+
+export type ItemSets = Record<SetKind, ReadonlySet<string>>;
+
+export const emptySets = (): ItemSets => ({ favorites: new Set(), hidden: new Set(), read: new Set() });
+
+export function addToSet(sets: ItemSets, kind: SetKind, id: string): ItemSets {
+  const next = {} as Record<SetKind, Set<string>>;
+  for (const k of SET_KINDS) {
+    const copy = new Set(sets[k]);
+    if (k === kind) copy.add(id);
+    else copy.delete(id);
+    next[k] = copy;
+  }
+  return next;
+}
+
+export function removeFromSet(sets: ItemSets, kind: SetKind, id: string): ItemSets {
+  const copy = new Set(sets[kind]);
+  copy.delete(id);
+  return { ...sets, [kind]: copy };
+}
+
+/**
+ * Merges the server's lists into the local sets. The local state wins a conflict: an id the
+ * server lists under one kind joins it only if no other local set already holds it, so a change
+ * the server failed to save is not undone by the next load.
+ */
+export function mergeServerLists(sets: ItemSets, server: Partial<Record<SetKind, readonly string[] | null>>): ItemSets {
+  const next: Record<SetKind, Set<string>> = {
+    favorites: new Set(sets.favorites),
+    hidden: new Set(sets.hidden),
+    read: new Set(sets.read),
+  };
+  for (const kind of SET_KINDS) {
+    for (const id of server[kind] ?? []) {
+      const elsewhere = SET_KINDS.some((other) => other !== kind && sets[other].has(id));
+      if (!elsewhere) next[kind].add(id);
+    }
+  }
+  return next;
+}
+
+function readKey(storage: Storage, key: string): Set<string> {
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(key) ?? '[]');
+    return new Set(Array.isArray(parsed) ? parsed.map(String) : []);
+  } catch {
+    return new Set();
+  }
+}
+
+export function loadSets(storage: Storage): ItemSets {
+  return {
+    favorites: readKey(storage, STORAGE_KEYS.favorites),
+    hidden: readKey(storage, STORAGE_KEYS.hidden),
+    read: readKey(storage, STORAGE_KEYS.read),
+  };
+}
+
+export function saveSets(storage: Storage, sets: ItemSets) {
+  for (const kind of SET_KINDS) storage.setItem(STORAGE_KEYS[kind], JSON.stringify([...sets[kind]]));
+}
+
+/** The feed shows only items that are neither hidden nor read. */
+export function visibleInFeed<T extends { id: string }>(items: readonly T[], sets: ItemSets): T[] {
+  return items.filter((item) => !sets.hidden.has(item.id) && !sets.read.has(item.id));
+}

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export interface Profile {
+  resume: string;
+}
+
+export const getProfile = (signal?: AbortSignal) => api.get<Profile>('/api/user/profile', signal);
+
+export const profileQueryOptions = (userId: string | null | undefined) =>
+  queryOptions({ queryKey: ['profile', userId ?? null], queryFn: ({ signal }) => getProfile(signal), enabled: Boolean(userId) });
+
+export function useProfile(userId: string | null | undefined) {
+  return useQuery(profileQueryOptions(userId));
+}

@@ -1,0 +1,62 @@
+import { ArrowLeft } from 'lucide-react';
+import { Link } from 'react-router';
+import { Spinner } from '@/components/ui/spinner';
+import { StateMessage } from '@/components/ui/state-message';
+import { paths } from '@/config/paths';
+import { useWeeklySummary } from '@/features/weekly-summary/api/get-weekly-summary';
+import { dateRange } from '@/features/weekly-summary/components/weekly-summary-list';
+import { DEFAULT_SUMMARY_TITLE } from '@/features/weekly-summary/types';
+import { ApiError } from '@/lib/api-client';
+import { useAuth } from '@/lib/auth';
+import { formatDate } from '@/lib/relative-time';
+
+export function WeeklySummaryDetail({ id }: { id: string }) {
+  const { user } = useAuth();
+  const summary = useWeeklySummary(id, user?.id);
+  const back = (
+    <Link to={paths.weeklySummary} className="inline-flex items-center gap-1 text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+      <ArrowLeft aria-hidden="true" className="h-4 w-4" /> Back to all summaries
+    </Link>
+  );
+  if (summary.isPending) return <Spinner label="Loading weekly summary" />;
+  if (summary.isError) {
+    const notFound = summary.error instanceof ApiError && summary.error.status === 404;
+    return (
+      <div className="flex flex-col gap-4">
+        {back}
+        {notFound ? (
+          <StateMessage title="Not Found">Weekly summary not found.</StateMessage>
+        ) : (
+          <StateMessage title="Error">Failed to load weekly summary.</StateMessage>
+        )}
+      </div>
+    );
+  }
+  const s = summary.data;
+  return (
+    <article className="flex flex-col gap-4">
+      {back}
+      <h1 className="text-2xl font-bold sm:text-4xl">{s.title || DEFAULT_SUMMARY_TITLE}</h1>
+      <dl className="grid grid-cols-1 gap-2 text-sm text-slate-600 sm:grid-cols-3 dark:text-slate-400">
+        <div>
+          <dt className="font-medium text-slate-900 dark:text-slate-100">Week</dt>
+          <dd>{dateRange(s)}</dd>
+        </div>
+        <div>
+          <dt className="font-medium text-slate-900 dark:text-slate-100">Generated</dt>
+          <dd>{formatDate(s.generated_date)}</dd>
+        </div>
+        <div>
+          <dt className="font-medium text-slate-900 dark:text-slate-100">Articles</dt>
+          <dd>{s.article_count}</dd>
+        </div>
+      </dl>
+      <p className="rounded-lg bg-indigo-50 p-4 text-base font-medium dark:bg-indigo-950/40">{s.summary}</p>
+      <div className="flex flex-col gap-3 leading-relaxed">
+        {s.content.map((paragraph, i) => (
+          <p key={i}>{paragraph}</p>
+        ))}
+      </div>
+    </article>
+  );
+}

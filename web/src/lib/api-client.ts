@@ -1,0 +1,79 @@
+// The one HTTP client of the app: JSON in and out, the session's bearer token when there is
+// one, cookies included, and a non-success answer turned into "<status>: <body or status text>".
+
+export type TokenSource = () => Promise<string | null>;
+
+let tokenSource: TokenSource = async () => null;
+
+/** Called by the auth provider once the auth client exists. */
+export function setTokenSource(source: TokenSource) {
+  tokenSource = source;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+async function bearer(): Promise<string | null> {
+  try {
+    return await tokenSource();
+  } catch (error) {
+    // Spec 6: a session that cannot be read is logged and the request goes without a token.
+    console.warn('Could not read the session; sending the request without a token', error);
+    return null;
+  }
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  const token = await bearer();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(path, {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+    credentials: 'include',
+    signal: options.signal,
+  });
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`);
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** "Tolerant 401" of spec 7: an anonymous or expired caller gets nothing instead of an error. */
+export async function requestTolerant<T>(path: string, options: RequestOptions = {}): Promise<T | null> {
+  try {
+    return await request<T>(path, options);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const api = {
+  get: <T>(path: string, signal?: AbortSignal) => request<T>(path, { signal }),
+  post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body }),
+  patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body }),
+  delete: <T>(path: string) => request<T>(path, { method: 'DELETE' }),
+};

@@ -1,0 +1,228 @@
+// Session state for the whole app. The daemon speaks the hosted auth protocol at /auth/v1, so
+// the stock auth client is used as-is; its public key comes from /api/config first.
+import type { AuthClient, Session, User } from '@supabase/auth-js';
+
+type AuthClientType = InstanceType<typeof AuthClient>;
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, setTokenSource } from '@/lib/api-client';
+import { isSubscriber, useUserMetadata } from '@/lib/subscription';
+import { toast } from '@/lib/toast';
+
+export const AUTH_STORAGE_KEY = 'radar-auth';
+
+/**
+ * The address fragment as the page was opened. The auth client consumes and clears the
+ * fragment while it starts, but /reset-password and / still need to see what it carried.
+ */
+export const initialUrlHash = typeof window === 'undefined' ? '' : window.location.hash;
+
+export interface AppConfig {
+  anonKey: string;
+  subscriptionsOpen: boolean;
+  paymentsProvider: 'test' | 'stripe';
+}
+
+export type RadarUser = User & {
+  has_active_subscription?: boolean;
+  user_metadata: User['user_metadata'] & {
+    avatar_url?: string;
+    subscription?: { isActive?: boolean; customerId?: string | null };
+  };
+};
+
+export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
+
+export interface AuthResult {
+  error: string | null;
+  session?: Session | null;
+}
+
+interface AuthContextValue {
+  status: AuthStatus;
+  user: RadarUser | null;
+  session: Session | null;
+  config: AppConfig | null;
+  isSubscriber: boolean;
+  signIn(email: string, password: string): Promise<AuthResult>;
+  signInWithGoogle(): Promise<AuthResult>;
+  signUp(email: string, password: string): Promise<AuthResult>;
+  signOut(): Promise<AuthResult>;
+  resetPassword(email: string): Promise<AuthResult>;
+  updatePassword(password: string): Promise<AuthResult>;
+  refreshUser(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export const GOOGLE_DISABLED = 'Google sign in is temporarily disabled';
+const LOCAL_SET_KEYS = ['userFavorites', 'userHiddenItems', 'userReadItems'];
+
+// The auth client is loaded next to the config request rather than with the first script: the
+// spinner shows until both are in, and the first download stays small.
+async function createAuthClient(anonKey: string): Promise<AuthClientType> {
+  const { AuthClient } = await import('@supabase/auth-js');
+  return new AuthClient({
+    url: `${window.location.origin}/auth/v1`,
+    headers: { apikey: anonKey, Authorization: `Bearer ${anonKey}` },
+    storageKey: AUTH_STORAGE_KEY,
+    persistSession: true,
+    autoRefreshToken: true,
+    detectSessionInUrl: true,
+    flowType: 'implicit',
+  });
+}
+
+/** Wraps an auth call: provider errors come back as text, anything thrown becomes `failure`. */
+async function guarded(failure: string, call: () => Promise<AuthResult>): Promise<AuthResult> {
+  try {
+    return await call();
+  } catch (error) {
+    console.warn(failure, error);
+    throw new Error(failure, { cause: error });
+  }
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [client, setClient] = useState<AuthClientType | null>(null);
+  const [config, setConfig] = useState<AppConfig | null>(null);
+  const [session, setSession] = useState<Session | null>(null);
+  const [user, setUser] = useState<RadarUser | null>(null);
+  const [status, setStatus] = useState<AuthStatus>('loading');
+
+  useEffect(() => {
+    let cancelled = false;
+    let unsubscribe = () => {};
+    (async () => {
+      try {
+        const [cfg] = await Promise.all([api.get<AppConfig>('/api/config'), import('@supabase/auth-js')]);
+        if (cancelled) return;
+        const auth = await createAuthClient(cfg.anonKey);
+        setTokenSource(async () => (await auth.getSession()).data.session?.access_token ?? null);
+        const { data } = auth.onAuthStateChange((_event, next) => {
+          setSession(next);
+          setUser((next?.user as RadarUser | undefined) ?? null);
+          setStatus(next ? 'signedIn' : 'signedOut');
+        });
+        unsubscribe = () => data.subscription.unsubscribe();
+        const { data: current, error } = await auth.getSession();
+        if (error) throw error;
+        if (cancelled) return;
+        setConfig(cfg);
+        setClient(auth);
+        setSession(current.session);
+        setUser((current.session?.user as RadarUser | undefined) ?? null);
+        setStatus(current.session ? 'signedIn' : 'signedOut');
+      } catch (error) {
+        if (cancelled) return;
+        console.warn('Session loading failed', error);
+        toast({ title: 'Session loading failed', description: String((error as Error)?.message ?? error), variant: 'destructive' });
+        setStatus('signedOut');
+      }
+    })();
+    return () => {
+      cancelled = true;
+      unsubscribe();
+    };
+  }, []);
+
+  const metadata = useUserMetadata(user?.id);
+
+  const requireClient = useCallback(() => {
+    if (!client) throw new Error('The auth service is not available');
+    return client;
+  }, [client]);
+
+  const signIn = useCallback(
+    (email: string, password: string) =>
+      guarded('Failed to sign in', async () => {
+        const { data, error } = await requireClient().signInWithPassword({ email, password });
+        return { error: error?.message ?? null, session: data.session };
+      }),
+    [requireClient],
+  );
+
+  const signUp = useCallback(
+    (email: string, password: string) =>
+      guarded('Failed to sign up', async () => {
+        const { data, error } = await requireClient().signUp({ email, password });
+        return { error: error?.message ?? null, session: data.session };
+      }),
+    [requireClient],
+  );
+
+  const signOut = useCallback(
+    () =>
+      guarded('Failed to sign out', async () => {
+        const { error } = await requireClient().signOut();
+        if (error) return { error: error.message };
+        // Spec 4: sign-out removes the session key; the local item sets belong to the
+        // account that just left, so they go too.
+        localStorage.removeItem(AUTH_STORAGE_KEY);
+        LOCAL_SET_KEYS.forEach((key) => localStorage.removeItem(key));
+        queryClient.clear();
+        setSession(null);
+        setUser(null);
+        setStatus('signedOut');
+        return { error: null };
+      }),
+    [requireClient, queryClient],
+  );
+
+  const resetPassword = useCallback(
+    (email: string) =>
+      guarded('Failed to send reset password email', async () => {
+        const { error } = await requireClient().resetPasswordForEmail(email, {
+          redirectTo: `${window.location.origin}/reset-password`,
+        });
+        return { error: error?.message ?? null };
+      }),
+    [requireClient],
+  );
+
+  const updatePassword = useCallback(
+    (password: string) =>
+      guarded('Password reset failed', async () => {
+        const { error } = await requireClient().updateUser({ password });
+        return { error: error?.message ?? null };
+      }),
+    [requireClient],
+  );
+
+  const signInWithGoogle = useCallback(async () => ({ error: GOOGLE_DISABLED }), []);
+
+  // After a subscription changes, the user object is read again so the header follows.
+  const refreshUser = useCallback(async () => {
+    if (!client) return;
+    const { data } = await client.getUser();
+    if (data.user) setUser(data.user as RadarUser);
+    await queryClient.invalidateQueries({ queryKey: ['user-metadata'] });
+  }, [client, queryClient]);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      status,
+      user,
+      session,
+      config,
+      isSubscriber: isSubscriber(user, metadata.data),
+      signIn,
+      signInWithGoogle,
+      signUp,
+      signOut,
+      resetPassword,
+      updatePassword,
+      refreshUser,
+    }),
+    [status, user, session, config, metadata.data, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, refreshUser],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}

@@ -1,0 +1,25 @@
+// "3 hours ago" style labels (spec 4): under 2 minutes is 'just now'; minutes below 60,
+// hours below 24, days below 7, weeks below 30 days, months after that.
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+
+export function relativeTime(date: Date | string, now: Date = new Date()): string {
+  const then = typeof date === 'string' ? new Date(date) : date;
+  const elapsed = now.getTime() - then.getTime();
+  if (Number.isNaN(elapsed)) return '';
+  if (elapsed < 2 * MINUTE) return 'just now';
+  if (elapsed < HOUR) return plural(Math.floor(elapsed / MINUTE), 'minute');
+  if (elapsed < DAY) return plural(Math.floor(elapsed / HOUR), 'hour');
+  if (elapsed < 7 * DAY) return plural(Math.floor(elapsed / DAY), 'day');
+  if (elapsed < 30 * DAY) return plural(Math.floor(elapsed / (7 * DAY)), 'week');
+  return plural(Math.floor(elapsed / (30 * DAY)), 'month');
+}
+
+export function formatDate(date: Date | string): string {
+  const d = typeof date === 'string' ? new Date(date) : date;
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
