@@ -1,0 +1,79 @@
+//! The `radar` command line: one clap tree whose subcommands are the daemon (`serve`),
+//! the terminal reader (`tui`) and the admin commands. Each command group has its own
+//! module under `commands/`.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Radar: a reader of AI news for professionals.
+#[derive(Debug, Parser)]
+#[command(name = "radar", version, about, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+    /// Settings shared by every command.
+    #[command(flatten)]
+    pub global: Global,
+}
+
+/// Settings shared by every command.
+#[derive(Debug, clap::Args)]
+pub struct Global {
+    /// Data directory (default: $XDG_DATA_HOME/radar or ~/.local/share/radar).
+    #[arg(long, global = true, env = "RADAR_DATA")]
+    pub data: Option<PathBuf>,
+    /// Log filter, e.g. `info` or `radar_daemon=debug` (also RUST_LOG).
+    #[arg(long, global = true, env = "RADAR_LOG")]
+    pub log: Option<String>,
+}
+
+impl Global {
+    /// The data directory to use.
+    pub fn data_dir(&self) -> PathBuf {
+        self.data.clone().unwrap_or_else(default_data_dir)
+    }
+}
+
+/// The per-user data directory, following the XDG base directory convention.
+fn default_data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir).join("radar");
+    }
+    match std::env::var_os("HOME") {
+        Some(home) => PathBuf::from(home).join(".local/share/radar"),
+        None => PathBuf::from(".radar"),
+    }
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the daemon: the JSON API, the auth service and the web app.
+    Serve(radar_daemon::Config),
+}
+
+/// Logs go to stderr, so stdout stays for results (and `serve`'s address line).
+pub fn install_logging(global: &Global) {
+    let filter = global
+        .log
+        .clone()
+        .or_else(|| std::env::var("RUST_LOG").ok())
+        .unwrap_or_else(|| "info,tower_http=warn".into());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    match cli.command {
+        Command::Serve(mut config) => {
+            config.data_dir = cli.global.data_dir();
+            runtime.block_on(radar_daemon::serve(config))
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! The `radar` binary: parse arguments, install logging, run.
+
+use clap::Parser;
+
+fn main() -> std::process::ExitCode {
+    let cli = radar_cli::Cli::parse();
+    radar_cli::install_logging(&cli.global);
+    match radar_cli::run(cli) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Signed tokens: HS256 JWTs with the claims the Supabase Auth protocol puts in them.
+//!
+//! The signing secret is generated on first start and kept in the data directory with
+//! mode 0600, unless configuration provides one. The public anonymous key is a JWT of the
+//! same secret with `role: "anon"`, so clients can send it where the protocol expects one.
+
+use std::io::Write;
+use std::path::Path;
+
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+
+/// The audience of user access tokens.
+pub const AUDIENCE: &str = "authenticated";
+
+/// Claims of a user's access token.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claims {
+    /// Always [`AUDIENCE`].
+    pub aud: String,
+    /// Expiry, seconds since the epoch.
+    pub exp: i64,
+    /// Issue time.
+    pub iat: i64,
+    /// Issuer: this install's auth URL.
+    #[serde(default)]
+    pub iss: String,
+    /// The user id.
+    pub sub: String,
+    /// The user's e-mail.
+    pub email: String,
+    /// `authenticated`.
+    pub role: String,
+    /// Authenticator assurance level: `aal1`.
+    pub aal: String,
+    /// How the session was authenticated.
+    pub amr: Vec<AmrEntry>,
+    /// The session this token belongs to; revoked sessions invalidate their tokens.
+    pub session_id: String,
+    /// Always false: anonymous sign-ins are not offered.
+    pub is_anonymous: bool,
+}
+
+/// One authentication method reference.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AmrEntry {
+    /// `password` or `recovery`.
+    pub method: String,
+    /// When, seconds since the epoch.
+    pub timestamp: i64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct AnonClaims {
+    iss: String,
+    role: String,
+    iat: i64,
+    exp: i64,
+}
+
+/// Keys for signing and checking tokens, and the anonymous key derived from them.
+#[derive(Clone)]
+pub struct Tokens {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    /// The public anonymous key.
+    pub anon_key: String,
+}
+
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tokens { .. }")
+    }
+}
+
+impl Tokens {
+    /// Keys from a secret.
+    pub fn from_secret(secret: &[u8]) -> Self {
+        let encoding = EncodingKey::from_secret(secret);
+        let decoding = DecodingKey::from_secret(secret);
+        // The anon key must stay the same across restarts: fix its times.
+        let anon = AnonClaims { iss: "radar".into(), role: "anon".into(), iat: 1_700_000_000, exp: 4_102_444_800 };
+        let anon_key = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &anon, &encoding).expect("HS256 signing cannot fail");
+        Self { encoding, decoding, anon_key }
+    }
+
+    /// Keys from the configured secret, or from `jwt_secret` in the data directory,
+    /// created (mode 0600) on first use.
+    pub fn load_or_create(data_dir: &Path, configured: Option<&str>) -> anyhow::Result<Self> {
+        if let Some(secret) = configured {
+            anyhow::ensure!(secret.len() >= 32, "the JWT secret must be at least 32 characters");
+            return Ok(Self::from_secret(secret.as_bytes()));
+        }
+        let path = data_dir.join("jwt_secret");
+        match std::fs::read_to_string(&path) {
+            Ok(secret) => Ok(Self::from_secret(secret.trim().as_bytes())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let secret = hex::encode(rand::random::<[u8; 32]>());
+                write_secret_file(&path, &secret)?;
+                Ok(Self::from_secret(secret.as_bytes()))
+            }
+            Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+        }
+    }
+
+    /// Signs user claims.
+    pub fn sign(&self, claims: &Claims) -> String {
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding).expect("HS256 signing cannot fail")
+    }
+
+    /// Checks a user access token: signature, expiry and audience. Anon keys fail here.
+    pub fn verify(&self, token: &str) -> Result<Claims, jsonwebtoken::errors::Error> {
+        let mut v = Validation::new(Algorithm::HS256);
+        v.set_audience(&[AUDIENCE]);
+        v.leeway = 0;
+        Ok(jsonwebtoken::decode::<Claims>(token, &self.decoding, &v)?.claims)
+    }
+
+    /// True when the token is this install's anonymous key.
+    pub fn is_anon_key(&self, token: &str) -> bool {
+        token == self.anon_key
+    }
+}
+
+/// Writes a file readable only by its owner, creating it exclusively.
+pub fn write_secret_file(path: &Path, contents: &str) -> std::io::Result<()> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(path)?;
+    f.write_all(contents.as_bytes())?;
+    f.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Utc;
+
+    fn claims(exp_in: i64) -> Claims {
+        let now = Utc::now().timestamp();
+        Claims {
+            aud: AUDIENCE.into(),
+            exp: now + exp_in,
+            iat: now,
+            iss: String::new(),
+            sub: "u".into(),
+            email: "a@example.com".into(),
+            role: "authenticated".into(),
+            aal: "aal1".into(),
+            amr: vec![],
+            session_id: "s".into(),
+            is_anonymous: false,
+        }
+    }
+
+    #[test]
+    fn tokens_verify_only_with_their_own_secret_and_before_expiry() {
+        let a = Tokens::from_secret(b"0123456789abcdef0123456789abcdef");
+        let b = Tokens::from_secret(b"fedcba9876543210fedcba9876543210");
+        let t = a.sign(&claims(3600));
+        assert_eq!(a.verify(&t).unwrap().sub, "u");
+        assert!(b.verify(&t).is_err());
+        assert!(a.verify(&a.sign(&claims(-10))).is_err());
+        assert!(a.verify(&a.anon_key).is_err(), "the anon key is not a user token");
+        assert!(a.is_anon_key(&a.anon_key));
+    }
+
+    #[test]
+    fn secret_file_is_private_and_stable() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Tokens::load_or_create(dir.path(), None).unwrap();
+        let again = Tokens::load_or_create(dir.path(), None).unwrap();
+        assert_eq!(first.anon_key, again.anon_key);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join("jwt_secret")).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! `GET /api/config`: what the web app needs to know before it can talk to the daemon.
+//! The anonymous key comes from here rather than being built into the app, so one build
+//! serves every install.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::extract::Json;
+use crate::state::AppState;
+
+/// The config routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/config", get(get_config))
+}
+
+/// Public settings for clients.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientConfig {
+    /// The public anonymous key, sent as `apikey` to `/auth/v1`.
+    pub anon_key: String,
+}
+
+/// Public settings for clients.
+#[utoipa::path(get, path = "/api/config", responses((status = 200, body = ClientConfig)))]
+pub async fn get_config(State(state): State<AppState>) -> Json<ClientConfig> {
+    Json(ClientConfig { anon_key: state.tokens.anon_key.clone() })
+}

@@ -1,0 +1,60 @@
+//! The daemon's settings. Each flag can also come from a `RADAR_*` environment variable;
+//! the command line flattens these structs, so a setting is declared once, here.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// Everything `radar serve` can be told.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Config {
+    /// Address to listen on (port 0 picks a free port, printed at start).
+    #[arg(long, env = "RADAR_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// Do not load the demo data set into an empty store.
+    #[arg(long, env = "RADAR_NO_DEMO")]
+    pub no_demo: bool,
+
+    /// Public origin of this install, used in e-mailed links and redirects
+    /// (default: http://ADDR as bound).
+    #[arg(long, env = "RADAR_SITE_URL")]
+    pub site_url: Option<url::Url>,
+
+    /// User ids or e-mails always treated as subscribers (comma-separated).
+    #[arg(long, env = "RADAR_COMPLIMENTARY", value_delimiter = ',')]
+    pub complimentary: Vec<String>,
+
+    /// Upper bound of the store's page cache, in MiB.
+    #[arg(long, env = "RADAR_CACHE_MB", default_value_t = 64)]
+    pub cache_mb: u64,
+
+    /// Authentication settings.
+    #[command(flatten)]
+    pub auth: crate::auth::AuthConfig,
+
+    /// The data directory (set by the command line's global `--data`).
+    #[arg(skip)]
+    pub data_dir: PathBuf,
+}
+
+impl Config {
+    /// Settings for tests: a data directory, a free port, no demo data.
+    pub fn for_tests(data_dir: PathBuf) -> Self {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            config: Config,
+        }
+        let mut config = Wrapper::parse_from(["radar", "--addr", "127.0.0.1:0", "--no-demo"]).config;
+        config.data_dir = data_dir;
+        config
+    }
+
+    /// The public origin, given the address actually bound.
+    pub fn site_url(&self, bound: SocketAddr) -> url::Url {
+        self.site_url
+            .clone()
+            .unwrap_or_else(|| url::Url::parse(&format!("http://{bound}")).expect("socket address forms a URL"))
+    }
+}

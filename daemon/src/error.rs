@@ -1,0 +1,101 @@
+//! The daemon's one error type. Every failure becomes JSON `{"error", "message"}` with
+//! the right status; server faults are logged with their detail and the client gets none.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// An error answered to an HTTP client.
+#[derive(Debug)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Stable machine-readable code (`not_found`, `invalid_query`...).
+    pub code: &'static str,
+    /// A sentence for people: what was wrong and what to do.
+    pub message: String,
+    /// Seconds to wait, for 429 answers.
+    pub retry_after: Option<u64>,
+}
+
+/// The daemon's result type.
+pub type Result<T, E = ApiError> = std::result::Result<T, E>;
+
+/// The body of every error answer.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// Stable machine-readable code.
+    pub error: String,
+    /// Human-readable explanation.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with any status and code.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self { status, code, message: message.into(), retry_after: None }
+    }
+    /// 400: the request itself is malformed or breaks a rule.
+    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, message)
+    }
+    /// 401: no valid credentials.
+    pub fn unauthorized(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+    /// 403: authenticated, but not allowed.
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+    /// 404: the named thing does not exist.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+    /// 429 with Retry-After.
+    pub fn too_many(code: &'static str, message: impl Into<String>, retry_after: u64) -> Self {
+        Self { retry_after: Some(retry_after), ..Self::new(StatusCode::TOO_MANY_REQUESTS, code, message) }
+    }
+    /// 500: our fault. The detail is logged here and never sent.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "internal error");
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Something went wrong on the server. Please try again later.")
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<radar_store::Error> for ApiError {
+    fn from(e: radar_store::Error) -> Self {
+        use radar_store::Error as E;
+        match e {
+            E::NotFound(what) => {
+                let mut s = what.to_string();
+                if let Some(first) = s.get_mut(..1) {
+                    first.make_ascii_uppercase();
+                }
+                Self::not_found(format!("{s} not found"))
+            }
+            E::Invalid(m) => Self::bad_request("invalid_request", m),
+            E::Conflict(m) => Self::new(StatusCode::CONFLICT, "conflict", m),
+            E::Forbidden(m) => Self::new(StatusCode::FORBIDDEN, "subscription_required", m),
+            e @ (E::Storage(_) | E::Corrupt(_)) => Self::internal(e),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody { error: self.code.to_string(), message: self.message };
+        let mut res = (self.status, axum::Json(body)).into_response();
+        if let Some(secs) = self.retry_after {
+            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        res
+    }
+}

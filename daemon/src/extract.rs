@@ -1,0 +1,105 @@
+//! Extractors: who is calling, and request parts whose rejections answer in our JSON
+//! error shape instead of axum's plain text.
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use radar_store::User;
+
+use crate::auth::tokens::Claims;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// A signed-in caller; a request without valid credentials is refused with 401.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    /// The account.
+    pub user: User,
+    /// The access token's claims.
+    pub claims: Claims,
+}
+
+/// A caller who may be anonymous. A bad or expired token is still an error: a client
+/// that believes it is signed in must learn that it is not.
+#[derive(Debug, Clone)]
+pub struct MaybeAuthUser(pub Option<AuthUser>);
+
+impl FromRequestParts<AppState> for MaybeAuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Some(header) = parts.headers.get(AUTHORIZATION) else {
+            return Ok(Self(None));
+        };
+        let token = header
+            .to_str()
+            .ok()
+            .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+            .map(str::trim)
+            .ok_or_else(|| ApiError::unauthorized("The Authorization header must be 'Bearer <access token>'."))?;
+        if state.tokens.is_anon_key(token) {
+            return Ok(Self(None));
+        }
+        let expired = || ApiError::unauthorized("Your session is invalid or has expired. Please sign in again.");
+        let claims = state.tokens.verify(token).map_err(|_| expired())?;
+        let session = state.store.session(&claims.session_id)?;
+        if session.is_none_or(|s| s.user_id != claims.sub) {
+            return Err(expired());
+        }
+        let user = state.store.user(&claims.sub)?.ok_or_else(expired)?;
+        Ok(Self(Some(AuthUser { user, claims })))
+    }
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        MaybeAuthUser::from_request_parts(parts, state)
+            .await?
+            .0
+            .ok_or_else(|| ApiError::unauthorized("Please sign in to continue."))
+    }
+}
+
+/// `axum::Json` with our error shape on a bad body.
+#[derive(Debug, Clone, Copy, Default, FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
+pub struct Json<T>(pub T);
+
+impl<T: serde::Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        axum::Json(self.0).into_response()
+    }
+}
+
+/// `axum::extract::Query` with our error shape on a bad query string.
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct Query<T>(pub T);
+
+/// `axum::extract::Path` with our error shape on a bad path parameter.
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
+pub struct Path<T>(pub T);
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> Self {
+        let status = r.status();
+        ApiError::new(status, "invalid_body", r.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> Self {
+        ApiError::bad_request("invalid_query", r.body_text())
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> Self {
+        ApiError::bad_request("invalid_path", r.body_text())
+    }
+}

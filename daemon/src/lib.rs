@@ -1,0 +1,105 @@
+//! Radar's daemon: an axum server over the store. It serves the JSON API, the embedded
+//! auth service, the public news API and the web app.
+//!
+//! Handlers are thin: they read the caller and the request, call one store method and
+//! shape the answer. Rules live in `radar_store`.
+
+pub mod auth;
+pub mod client_config;
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod marks;
+pub mod news;
+pub mod state;
+pub mod web;
+
+use std::time::Duration;
+
+use anyhow::Context;
+use axum::Router;
+use axum::http::StatusCode;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::trace::TraceLayer;
+
+pub use config::Config;
+pub use error::{ApiError, Result};
+pub use state::AppState;
+
+/// The whole HTTP application for a state.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .merge(client_config::router())
+        .merge(news::router())
+        .merge(marks::router())
+        .nest("/auth/v1", auth::router())
+        .merge(web::router())
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "This endpoint does not accept that method.")
+        })
+        .layer(CompressionLayer::new())
+        .layer(CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {
+            use axum::response::IntoResponse;
+            ApiError::internal("a handler panicked").into_response()
+        }))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// Opens the store, binds the address and serves until Ctrl-C or SIGTERM; the store is
+/// flushed before returning.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&config.data_dir)
+        .with_context(|| format!("cannot create the data directory {}", config.data_dir.display()))?;
+    let store = radar_store::Store::open(
+        &config.data_dir,
+        radar_store::Options { cache_bytes: config.cache_mb * 1024 * 1024, complimentary: config.complimentary.clone() },
+    )
+    .with_context(|| format!("cannot open the store in {}", config.data_dir.display()))?;
+    if !config.no_demo {
+        let n = store.load_demo_if_empty()?;
+        if n > 0 {
+            tracing::info!(items = n, "loaded the demo data set");
+        }
+    }
+    let tokens = auth::tokens::Tokens::load_or_create(&config.data_dir, config.auth.jwt_secret.as_deref())?;
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    let bound = listener.local_addr()?;
+    let state = AppState::new(config, store.clone(), tokens, bound);
+
+    // Tests and scripts read these two lines to find the port and the key.
+    println!("listening on http://{bound}");
+    println!("anon key: {}", state.tokens.anon_key);
+    tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
+
+    axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    store.flush()?;
+    tracing::info!("stopped; store flushed");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutting down");
+    // Give in-flight requests a moment; axum waits for them anyway.
+    tokio::time::sleep(Duration::from_millis(10)).await;
+}

@@ -1,0 +1,30 @@
+//! The state every handler receives: configuration, the store and the token keys.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use radar_store::Store;
+
+use crate::auth::tokens::Tokens;
+use crate::config::Config;
+
+/// Shared by all handlers through `Router::with_state`; cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    /// Settings.
+    pub config: Arc<Config>,
+    /// The store.
+    pub store: Store,
+    /// Token keys.
+    pub tokens: Arc<Tokens>,
+    /// The public origin (site URL), resolved once the address is bound.
+    pub site_url: Arc<url::Url>,
+}
+
+impl AppState {
+    /// State for a bound address.
+    pub fn new(config: Config, store: Store, tokens: Tokens, bound: SocketAddr) -> Self {
+        let site_url = config.site_url(bound);
+        Self { config: Arc::new(config), store, tokens: Arc::new(tokens), site_url: Arc::new(site_url) }
+    }
+}

@@ -1,0 +1,75 @@
+//! Display helpers shared by every client (spec section 3): citation markers and source names.
+
+/// Removes bracketed numeric citation markers such as `[1]` or `[12]`, and the space
+/// before a marker, so "grew 40% [3]." reads "grew 40%.".
+pub fn strip_citations(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'[' {
+            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits > 0 && bytes.get(i + 1 + digits) == Some(&b']') {
+                while out.ends_with(' ') {
+                    out.pop();
+                }
+                i += digits + 2;
+                continue;
+            }
+        }
+        // Advance by whole chars so multi-byte text is copied intact.
+        let ch = text[i..].chars().next().expect("index is on a char boundary");
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
+}
+
+/// The source name of a URL: its second-level domain, capitalised.
+///
+/// `https://www.theverge.com/x` gives `Theverge`; `https://news.bbc.co.uk` gives `Bbc`
+/// (a two-letter second level under a country code counts as part of the suffix).
+/// No URL, an unparsable one or one without a host gives `None`.
+pub fn source_name(url: Option<&str>) -> Option<String> {
+    let host = url::Url::parse(url?).ok()?.host_str()?.to_ascii_lowercase();
+    if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
+        return Some(host);
+    }
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    let sld = match labels.as_slice() {
+        [] => return None,
+        [only] => *only,
+        [.., second, tld] if tld.len() == 2 && second.len() <= 3 && labels.len() >= 3 => {
+            labels[labels.len() - 3]
+        }
+        [.., second, _] => *second,
+    };
+    let mut chars = sld.chars();
+    let first = chars.next()?;
+    Some(first.to_uppercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_numeric_markers_only() {
+        assert_eq!(strip_citations("Revenue grew 40% [1]."), "Revenue grew 40%.");
+        assert_eq!(strip_citations("A[12][3] b"), "A b");
+        assert_eq!(strip_citations("keep [a] and [] and [1"), "keep [a] and [] and [1");
+        assert_eq!(strip_citations("café [2] naïve"), "café naïve");
+        assert_eq!(strip_citations(""), "");
+    }
+
+    #[test]
+    fn source_names_from_hosts() {
+        assert_eq!(source_name(Some("https://www.theverge.com/x")).as_deref(), Some("Theverge"));
+        assert_eq!(source_name(Some("https://openai.com/blog")).as_deref(), Some("Openai"));
+        assert_eq!(source_name(Some("https://news.bbc.co.uk/a")).as_deref(), Some("Bbc"));
+        assert_eq!(source_name(Some("http://localhost:8080/")).as_deref(), Some("Localhost"));
+        assert_eq!(source_name(Some("not a url")), None);
+        assert_eq!(source_name(Some("mailto:someone@example.com")), None);
+        assert_eq!(source_name(None), None);
+    }
+}

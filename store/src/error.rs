@@ -1,0 +1,45 @@
+//! The store's one error type. Each variant says what kind of failure it is, so the daemon
+//! can map it to an HTTP status without looking at messages.
+
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+
+/// Everything a store call can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The named thing (an item, a user, a summary...) does not exist.
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    /// The caller's input breaks a rule; the message says which and why.
+    #[error("{0}")]
+    Invalid(String),
+    /// The write would break uniqueness (an e-mail already registered, say).
+    #[error("{0}")]
+    Conflict(String),
+    /// The caller may not do this (a free account asking past the free cap, say).
+    #[error("{0}")]
+    Forbidden(String),
+    /// sled failed: disk full, I/O error, corruption.
+    #[error("storage error: {0}")]
+    Storage(#[from] sled::Error),
+    /// A stored record no longer decodes.
+    #[error("corrupt record: {0}")]
+    Corrupt(#[from] serde_json::Error),
+}
+
+/// The store's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl From<TransactionError<Error>> for Error {
+    fn from(e: TransactionError<Error>) -> Self {
+        match e {
+            TransactionError::Abort(e) => e,
+            TransactionError::Storage(e) => Error::Storage(e),
+        }
+    }
+}
+
+impl From<Error> for ConflictableTransactionError<Error> {
+    fn from(e: Error) -> Self {
+        ConflictableTransactionError::Abort(e)
+    }
+}

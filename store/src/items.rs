@@ -1,0 +1,305 @@
+//! The catalogue of news items and the indexes that keep listings cheap.
+//!
+//! An item lives once in `items`; `published_itemid` orders it by date, `title_itemid`
+//! by title and `url_itemid` finds it by source URL. All four change in one transaction.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use sled::Transactional;
+use utoipa::ToSchema;
+
+use crate::{Error, Result, Store, display, from_json, keys, to_json};
+
+/// A news item as stored and served (spec section 3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct NewsItem {
+    /// Stable identifier.
+    pub id: String,
+    /// Headline.
+    pub title: String,
+    /// A paragraph or two.
+    pub summary: String,
+    /// Brief text for Drops; may be empty, then clients show the summary.
+    #[serde(default)]
+    pub short: String,
+    /// The full text, paragraphs separated by blank lines.
+    #[serde(default)]
+    pub content: String,
+    /// Link to the original, when there is one.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// When the source published it (RFC 3339 on the wire).
+    pub published_date: DateTime<Utc>,
+    /// Source name derived from the URL's host (see [`display::source_name`]).
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+/// An item to add or update: without an id, it is matched by URL, or else created.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+pub struct NewItem {
+    /// Update this item; new items get an id derived from their URL.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// Headline (required).
+    pub title: String,
+    /// Summary (required).
+    pub summary: String,
+    /// Brief text for Drops.
+    #[serde(default)]
+    pub short: String,
+    /// Full text.
+    #[serde(default)]
+    pub content: String,
+    /// Link to the original (http or https).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Publication time.
+    pub published_date: DateTime<Utc>,
+}
+
+/// What an upsert did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upserted {
+    /// The item's id.
+    pub id: String,
+    /// True when the item is new, false when an existing one was updated.
+    pub created: bool,
+}
+
+/// Longest accepted title, in characters.
+const MAX_TITLE: usize = 500;
+/// Longest accepted text field (summary, short, content), in bytes.
+const MAX_TEXT: usize = 200_000;
+
+impl NewItem {
+    /// Checks the fields and normalises them (trimmed text, empty URL as none).
+    pub fn validate(mut self) -> Result<Self> {
+        self.title = self.title.trim().to_string();
+        self.summary = self.summary.trim().to_string();
+        self.short = self.short.trim().to_string();
+        self.content = self.content.trim().to_string();
+        if self.title.is_empty() {
+            return Err(Error::Invalid("title must not be empty".into()));
+        }
+        if self.title.chars().count() > MAX_TITLE {
+            return Err(Error::Invalid(format!("title is longer than {MAX_TITLE} characters")));
+        }
+        if self.summary.is_empty() {
+            return Err(Error::Invalid("summary must not be empty".into()));
+        }
+        for (name, text) in [("summary", &self.summary), ("short", &self.short), ("content", &self.content)] {
+            if text.len() > MAX_TEXT {
+                return Err(Error::Invalid(format!("{name} is longer than {MAX_TEXT} bytes")));
+            }
+        }
+        if let Some(id) = &self.id {
+            if id.is_empty() || id.len() > 128 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)) {
+                return Err(Error::Invalid("id must be 1 to 128 letters, digits, '-', '_' or '.'".into()));
+            }
+        }
+        self.url = match self.url.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(u) => {
+                let parsed = url::Url::parse(u).map_err(|e| Error::Invalid(format!("url {u:?} is not valid: {e}")))?;
+                if !matches!(parsed.scheme(), "http" | "https") {
+                    return Err(Error::Invalid(format!("url {u:?} must be http or https")));
+                }
+                Some(u.to_string())
+            }
+        };
+        Ok(self)
+    }
+}
+
+/// The id of a new item: derived from its URL, so the same story imported twice is one
+/// item; random when there is no URL.
+fn new_id(url: Option<&str>) -> String {
+    match url {
+        Some(u) => hex::encode(&Sha256::digest(u.as_bytes())[..8]),
+        None => uuid::Uuid::new_v4().simple().to_string()[..16].to_string(),
+    }
+}
+
+impl Store {
+    /// Adds an item, or updates the one with the same id or URL. Durable on return.
+    pub fn upsert_item(&self, new: NewItem) -> Result<Upserted> {
+        let new = new.validate()?;
+        let t = &self.t;
+        let by_url = match &new.url {
+            Some(u) => t.url_itemid.get(u)?.map(|v| String::from_utf8_lossy(&v).into_owned()),
+            None => None,
+        };
+        let id = new.id.clone().or(by_url).unwrap_or_else(|| new_id(new.url.as_deref()));
+        let item = NewsItem {
+            source: display::source_name(new.url.as_deref()),
+            id: id.clone(),
+            title: new.title,
+            summary: new.summary,
+            short: new.short,
+            content: new.content,
+            url: new.url,
+            published_date: new.published_date,
+        };
+        let created = (&t.items, &t.published_itemid, &t.title_itemid, &t.url_itemid, &t.meta).transaction(
+            |(items, published, titles, urls, meta)| {
+                let old = items.insert(id.as_bytes(), to_json(&item))?;
+                if let Some(old) = &old {
+                    let old: NewsItem = from_json(old)?;
+                    published.remove(keys::published(old.published_date, &old.id))?;
+                    titles.remove(keys::title(&old.title, &old.id))?;
+                    if let Some(u) = &old.url {
+                        urls.remove(u.as_bytes())?;
+                    }
+                } else {
+                    let count = keys::u64_from(meta.get("item_count")?.as_deref());
+                    meta.insert("item_count", &keys::u64_value(count + 1))?;
+                }
+                published.insert(keys::published(item.published_date, &item.id), &[])?;
+                titles.insert(keys::title(&item.title, &item.id), &[])?;
+                if let Some(u) = &item.url {
+                    urls.insert(u.as_bytes(), item.id.as_bytes())?;
+                }
+                Ok(old.is_none())
+            },
+        )?;
+        self.flush()?;
+        Ok(Upserted { id, created })
+    }
+
+    /// Removes an item and its index entries. Durable on return.
+    pub fn remove_item(&self, id: &str) -> Result<()> {
+        let t = &self.t;
+        (&t.items, &t.published_itemid, &t.title_itemid, &t.url_itemid, &t.meta).transaction(
+            |(items, published, titles, urls, meta)| {
+                let Some(old) = items.remove(id.as_bytes())? else {
+                    return Err(Error::NotFound("item").into());
+                };
+                let old: NewsItem = from_json(&old)?;
+                published.remove(keys::published(old.published_date, &old.id))?;
+                titles.remove(keys::title(&old.title, &old.id))?;
+                if let Some(u) = &old.url {
+                    urls.remove(u.as_bytes())?;
+                }
+                let count = keys::u64_from(meta.get("item_count")?.as_deref());
+                meta.insert("item_count", &keys::u64_value(count.saturating_sub(1)))?;
+                Ok(())
+            },
+        )?;
+        self.flush()
+    }
+
+    /// One item by id.
+    pub fn item(&self, id: &str) -> Result<Option<NewsItem>> {
+        self.t.items.get(id)?.map(|v| from_json(&v)).transpose()
+    }
+
+    /// True when an item with this id exists.
+    pub fn item_exists(&self, id: &str) -> Result<bool> {
+        Ok(self.t.items.contains_key(id)?)
+    }
+
+    /// How many items there are (a maintained counter, not a scan).
+    pub fn item_count(&self) -> Result<u64> {
+        Ok(keys::u64_from(self.t.meta.get("item_count")?.as_deref()))
+    }
+
+    /// Items newest first, starting after `before` (a `published_itemid` key), for as long
+    /// as `keep` accepts them. The walk reads only index keys until an item is kept.
+    pub(crate) fn items_newest_first(
+        &self,
+        before: Option<&[u8]>,
+        mut keep: impl FnMut(&str) -> Result<bool>,
+        limit: usize,
+    ) -> Result<(Vec<NewsItem>, Option<Vec<u8>>, bool)> {
+        let range = match before {
+            Some(k) => self.t.published_itemid.range(..k.to_vec()),
+            None => self.t.published_itemid.iter(),
+        };
+        let mut out = Vec::new();
+        let mut last_key = None;
+        for entry in range.rev() {
+            let (key, _) = entry?;
+            let Some(id) = keys::published_item_id(&key) else { continue };
+            if !keep(id)? {
+                continue;
+            }
+            if out.len() == limit {
+                return Ok((out, last_key, true));
+            }
+            if let Some(item) = self.item(id)? {
+                out.push(item);
+                last_key = Some(key.to_vec());
+            }
+        }
+        Ok((out, last_key, false))
+    }
+
+    /// The newest `limit` items in the given date range, newest first.
+    pub fn items_between(&self, from: DateTime<Utc>, to: DateTime<Utc>, limit: usize) -> Result<Vec<NewsItem>> {
+        let mut out = Vec::new();
+        for entry in self.t.published_itemid.range(keys::time(from).to_vec()..keys::time(to).to_vec()).rev() {
+            let (key, _) = entry?;
+            if out.len() == limit {
+                break;
+            }
+            if let Some(item) = keys::published_item_id(&key).map(|id| self.item(id)).transpose()?.flatten() {
+                out.push(item);
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::test_store;
+
+    pub(crate) fn new_item(title: &str, url: Option<&str>, date: &str) -> NewItem {
+        NewItem {
+            title: title.into(),
+            summary: format!("Summary of {title}"),
+            url: url.map(Into::into),
+            published_date: DateTime::parse_from_rfc3339(date).unwrap().with_timezone(&Utc),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn same_url_updates_instead_of_duplicating() {
+        let (_d, store) = test_store();
+        let a = store.upsert_item(new_item("First", Some("https://a.example/1"), "2026-01-01T00:00:00Z")).unwrap();
+        let b = store.upsert_item(new_item("First, edited", Some("https://a.example/1"), "2026-01-02T00:00:00Z")).unwrap();
+        assert!(a.created && !b.created);
+        assert_eq!(a.id, b.id);
+        assert_eq!(store.item_count().unwrap(), 1);
+        let item = store.item(&a.id).unwrap().unwrap();
+        assert_eq!(item.title, "First, edited");
+        assert_eq!(item.source.as_deref(), Some("A"));
+        // The old date's index entry is gone: one entry, at the new date.
+        assert_eq!(store.t.published_itemid.len(), 1);
+        assert_eq!(store.t.title_itemid.len(), 1);
+    }
+
+    #[test]
+    fn invalid_items_are_refused_with_a_reason() {
+        let (_d, store) = test_store();
+        let err = store.upsert_item(new_item("  ", None, "2026-01-01T00:00:00Z")).unwrap_err();
+        assert!(err.to_string().contains("title"));
+        let err = store.upsert_item(new_item("x", Some("ftp://a/b"), "2026-01-01T00:00:00Z")).unwrap_err();
+        assert!(err.to_string().contains("http"));
+        assert_eq!(store.item_count().unwrap(), 0);
+    }
+
+    #[test]
+    fn remove_drops_indexes_and_count() {
+        let (_d, store) = test_store();
+        let a = store.upsert_item(new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z")).unwrap();
+        store.remove_item(&a.id).unwrap();
+        assert_eq!(store.item_count().unwrap(), 0);
+        assert!(store.t.url_itemid.is_empty() && store.t.published_itemid.is_empty());
+        assert!(matches!(store.remove_item(&a.id), Err(Error::NotFound("item"))));
+    }
+}

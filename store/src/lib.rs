@@ -1,0 +1,148 @@
+//! Radar's store: the domain model of the product (spec section 3), its rules (section 4)
+//! and their persistence in an embedded sled database.
+//!
+//! The daemon and the command line are thin layers over this crate: every rule that must
+//! hold for every client (mutually exclusive marks, the free cap, idempotent joins) is
+//! enforced here, inside sled transactions, and never only in a handler. Every listing
+//! walks an index in key order (see [`keys`]), so no request scans all items or all users.
+//!
+//! Writes are durable when a method returns: each ends with a flush of sled's log.
+#![deny(missing_docs)]
+
+pub mod display;
+mod error;
+pub mod keys;
+
+mod demo;
+mod feed;
+mod items;
+mod marks;
+mod sessions;
+mod users;
+
+pub use error::{Error, Result};
+pub use feed::{FREE_LIMIT, FeedPage, SUBSCRIBER_PAGE, Viewer};
+pub use items::{NewItem, NewsItem, Upserted};
+pub use marks::{Mark, SharedItem};
+pub use sessions::Session;
+pub use users::{Subscription, User};
+
+use std::path::Path;
+use std::sync::Arc;
+
+/// How to open the store.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Upper bound of sled's page cache in bytes (sled's own default is 1 GiB).
+    pub cache_bytes: u64,
+    /// User ids or e-mails that are always treated as subscribers (spec section 6's
+    /// "one hard-coded special user", made configurable).
+    pub complimentary: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            cache_bytes: 64 * 1024 * 1024,
+            complimentary: Vec::new(),
+        }
+    }
+}
+
+/// The trees of the database. Each name says its key and value: `<key>_<value>`.
+/// Key layouts are built only by [`keys`].
+pub(crate) struct Trees {
+    /// item id -> NewsItem JSON.
+    pub items: sled::Tree,
+    /// keys::published(published_date, item id) -> ().
+    pub published_itemid: sled::Tree,
+    /// keys::title(title, item id) -> ().
+    pub title_itemid: sled::Tree,
+    /// url -> item id, so imports and feeds update instead of duplicating.
+    pub url_itemid: sled::Tree,
+    /// name -> value: counters (`item_count`) and flags (`demo_loaded`).
+    pub meta: sled::Tree,
+    /// keys::join(user id, item id) -> keys::time(marked at), one tree per mark.
+    pub userid_favorites: sled::Tree,
+    /// As `userid_favorites`, for hidden (Trash) items.
+    pub userid_hidden: sled::Tree,
+    /// As `userid_favorites`, for read items.
+    pub userid_read: sled::Tree,
+    /// keys::join(user id, item id) -> SharedRecord JSON (latest share wins).
+    pub userid_shared: sled::Tree,
+    /// user id -> User JSON.
+    pub users: sled::Tree,
+    /// lower-cased e-mail -> user id.
+    pub email_userid: sled::Tree,
+    /// session id -> Session JSON.
+    pub sessions: sled::Tree,
+    /// keys::join(user id, session id) -> ().
+    pub userid_sessions: sled::Tree,
+}
+
+/// A handle to the store; cheap to clone, safe to share between threads.
+#[derive(Clone)]
+pub struct Store {
+    db: sled::Db,
+    t: Arc<Trees>,
+    opts: Arc<Options>,
+}
+
+impl Store {
+    /// Opens (or creates) the store in `dir`.
+    pub fn open(dir: &Path, opts: Options) -> Result<Self> {
+        let db = sled::Config::new()
+            .path(dir.join("db"))
+            .cache_capacity(opts.cache_bytes)
+            .open()?;
+        let tree = |name: &str| db.open_tree(name);
+        let t = Trees {
+            items: tree("items")?,
+            published_itemid: tree("published_itemid")?,
+            title_itemid: tree("title_itemid")?,
+            url_itemid: tree("url_itemid")?,
+            meta: tree("meta")?,
+            userid_favorites: tree("userid_favorites")?,
+            userid_hidden: tree("userid_hidden")?,
+            userid_read: tree("userid_read")?,
+            userid_shared: tree("userid_shared")?,
+            users: tree("users")?,
+            email_userid: tree("email_userid")?,
+            sessions: tree("sessions")?,
+            userid_sessions: tree("userid_sessions")?,
+        };
+        Ok(Self {
+            db,
+            t: Arc::new(t),
+            opts: Arc::new(opts),
+        })
+    }
+
+    /// Makes every write so far durable (fsync of sled's log).
+    pub fn flush(&self) -> Result<()> {
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// The options the store was opened with.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+}
+
+/// Serialises a record for storage.
+pub(crate) fn to_json<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).expect("store records always serialise")
+}
+
+/// Reads a stored record.
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T> {
+    Ok(serde_json::from_slice(bytes)?)
+}
+
+#[cfg(test)]
+pub(crate) fn test_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path(), Options::default()).unwrap();
+    (dir, store)
+}

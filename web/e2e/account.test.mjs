@@ -1,0 +1,143 @@
+// Accounts end to end: the 404 page, protected deep links, registration with its validation,
+// Google sign-in being off, sign out and in, and a password reset through the e-mailed link.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startDaemon } from './daemon.mjs';
+import {
+  PASSWORD,
+  assertNoConsoleErrors,
+  launchBrowser,
+  openPage,
+  register,
+  shoot,
+  signIn,
+  signOut,
+  toastText,
+  waitForPath,
+  waitForToast,
+} from './helpers.mjs';
+
+const EMAIL = `reader-${Date.now()}@example.test`;
+const NEW_PASSWORD = 'battery-staple-2';
+
+/** Finds the newest e-mail to `to` in the daemon's outbox and returns the link it carries. */
+async function resetLinkFromOutbox(daemon, to) {
+  const list = JSON.parse(await daemon.cli(['outbox', 'list', '--json']));
+  const messages = (Array.isArray(list) ? list : (list.messages ?? list.items ?? [])).filter((m) =>
+    JSON.stringify(m).includes(to),
+  );
+  assert.ok(messages.length > 0, `no e-mail to ${to} in the outbox`);
+  const last = messages[messages.length - 1];
+  const shown = await daemon.cli(['outbox', 'show', String(last.id), '--json']);
+  const links = [...shown.matchAll(/https?:\/\/[^\s"'<>\\]+/g)].map((m) => m[0].replace(/&amp;/g, '&'));
+  const link = links.find((l) => /verify|recover|reset/.test(l));
+  assert.ok(link, `no reset link in ${shown}`);
+  return link;
+}
+
+describe('accounts', () => {
+  let daemon;
+  let browser;
+  let page;
+  let errors;
+
+  before(async () => {
+    daemon = await startDaemon();
+    browser = await launchBrowser();
+    ({ page, errors } = await openPage(browser, daemon.url));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  it('shows the 404 page for an unknown route', async () => {
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    assert.match(await page.locator('main').innerText(), /Developer hint/);
+    await shoot(page, 'not-found');
+    // The daemon answers unknown paths with status 404 (and the app), which Chromium logs.
+    assertNoConsoleErrors(errors, [/404 \(Not Found\)/]);
+    errors.length = 0;
+  });
+
+  it('sends an anonymous deep link to a protected page back to /', async () => {
+    await page.goto('/weekly-summary');
+    await waitForPath(page, '/');
+    await page.getByRole('heading', { name: 'AI-Powered News Experience' }).waitFor();
+    await shoot(page, 'landing');
+  });
+
+  it('checks the sign-in and registration forms before calling the server', async () => {
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await waitForToast(page, 'Missing fields');
+    assert.match(await toastText(page), /Please enter both email and password/);
+
+    await page.getByRole('button', { name: 'Continue with Google' }).click();
+    await waitForToast(page, 'Google sign in is temporarily disabled');
+
+    await page.goto('/register');
+    await shoot(page, 'register');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill('something-else');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await waitForToast(page, 'Passwords do not match');
+  });
+
+  it('registers, signs out and signs in again', async () => {
+    await register(page, EMAIL);
+    if (new URL(page.url()).pathname !== '/app') await signIn(page, EMAIL);
+    await page.locator('[data-testid="news-card"]').first().waitFor();
+    await signOut(page);
+    assert.equal(await page.evaluate(() => localStorage.getItem('radar-auth')), null);
+    await signIn(page, EMAIL);
+    await waitForToast(page, 'Welcome back!');
+  });
+
+  it('opens a deep link when signed in', async () => {
+    await page.goto('/app?view=trash');
+    await page.getByRole('heading', { name: 'Trash is empty' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Trash' }).getAttribute('aria-current'), 'page');
+  });
+
+  it('resets the password through the e-mailed link', async () => {
+    await signOut(page);
+    await page.goto('/forgot-password');
+    await shoot(page, 'forgot-password');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await waitForToast(page, 'Email required');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+
+    const link = await resetLinkFromOutbox(daemon, EMAIL);
+    await page.goto(link);
+    await waitForPath(page, '/reset-password');
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    await shoot(page, 'reset-password');
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm new password').fill('short');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await waitForToast(page, 'Password too short');
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByRole('heading', { name: 'Password Reset Successful' }).waitFor();
+    await page.waitForURL((url) => url.pathname === '/app' || url.pathname === '/', { timeout: 5000 });
+
+    if (new URL(page.url()).pathname === '/app') await signOut(page);
+    await signIn(page, EMAIL, NEW_PASSWORD);
+  });
+
+  it('sends a reset link without the recovery marker to /forgot-password', async () => {
+    await page.goto('/reset-password');
+    await waitForToast(page, 'Invalid reset link');
+    await waitForPath(page, '/forgot-password');
+  });
+
+  it('logged no console errors', () => {
+    assertNoConsoleErrors(errors);
+  });
+});

@@ -1,0 +1,60 @@
+// Starts the real `radar serve` on a free port and a fresh data directory, and offers the
+// CLI commands the tests need (outbox, subscribers) against the same directory.
+import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const webDir = resolve(import.meta.dirname, '..');
+export const RADAR_BIN = process.env.RADAR_BIN ? resolve(process.env.RADAR_BIN) : resolve(webDir, '../target/debug/radar');
+
+/**
+ * @param {{ args?: string[] }} [options]
+ * @returns {Promise<{ url: string, dataDir: string, cli: (args: string[]) => Promise<string>, stop: () => Promise<void>, output: () => string }>}
+ */
+export async function startDaemon({ args = [] } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'radar-e2e-'));
+  const child = spawn(RADAR_BIN, ['serve', '--addr', '127.0.0.1:0', '--data', dataDir, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RADAR_LOG: process.env.RADAR_LOG ?? 'warn' },
+  });
+  let log = '';
+  child.stderr.on('data', (chunk) => (log += chunk));
+  const url = await new Promise((resolveUrl, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`radar serve did not start in 30 s:\n${out}\n${log}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      log += chunk;
+      const match = /listening on (http:\/\/[\d.:]+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`radar serve exited with ${code}:\n${out}\n${log}`));
+    });
+  });
+
+  const cli = async (cliArgs) => {
+    const { stdout } = await run(RADAR_BIN, [...cliArgs, '--data', dataDir], { timeout: 30_000 });
+    return stdout;
+  };
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  return { url, dataDir, cli, stop, output: () => log };
+}

@@ -1,0 +1,101 @@
+// Browser helpers for the end-to-end tests: Debian's Chromium through playwright-core,
+// console-error capture, screenshots in light and dark, and the sign-up / sign-in steps.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const SCREENSHOTS = resolve(import.meta.dirname, 'screenshots');
+export const PASSWORD = 'correct-horse-1';
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/**
+ * A fresh context (own storage) on the daemon, with clipboard access and a record of console
+ * errors and uncaught exceptions.
+ */
+export async function openPage(browser, baseURL, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ baseURL, viewport: { width, height } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
+  return { context, page, errors };
+}
+
+/** Fails when the page logged errors other than the expected ones (regular expressions). */
+export function assertNoConsoleErrors(errors, allowed = []) {
+  const unexpected = errors.filter((line) => !allowed.some((re) => re.test(line)));
+  assert.deepEqual(unexpected, [], 'console errors');
+}
+
+/** Saves the page in light and in dark mode, then restores the mode it had. */
+export async function shoot(page, name) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+  for (const dark of [false, true]) {
+    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
+    await page.screenshot({ path: resolve(SCREENSHOTS, `${name}-${width}-${dark ? 'dark' : 'light'}.png`), fullPage: true });
+  }
+  await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), wasDark);
+}
+
+/** The text of the toast on screen (Radix repeats it in a live region, so read the toast itself). */
+export async function toastText(page) {
+  const toast = page.locator('li.toast-root').first();
+  await toast.waitFor({ state: 'visible' });
+  return toast.innerText();
+}
+
+export async function waitForToast(page, text) {
+  await page.locator('li.toast-root', { hasText: text }).first().waitFor({ state: 'visible' });
+}
+
+export async function waitForPath(page, path) {
+  await page.waitForURL((url) => url.pathname === path);
+}
+
+export async function register(page, email, password = PASSWORD) {
+  await page.goto('/register');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await waitForToast(page, 'Registration successful');
+  await page.waitForURL((url) => url.pathname === '/app' || url.pathname === '/');
+}
+
+export async function signIn(page, email, password = PASSWORD) {
+  await page.goto('/');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await waitForPath(page, '/app');
+}
+
+export async function signOut(page) {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await waitForToast(page, 'Signed out');
+  await waitForPath(page, '/');
+}
+
+/** Registers and makes sure the browser ends signed in on /app. */
+export async function registerAndSignIn(page, email, password = PASSWORD) {
+  await register(page, email, password);
+  if (new URL(page.url()).pathname !== '/app') await signIn(page, email, password);
+}
+
+export const cards = (page) => page.locator('[data-testid="news-card"]');
+export const main = (page) => page.locator('main');
