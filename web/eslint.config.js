@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'e2e/screenshots'] },
+  { ignores: ['dist', 'node_modules', 'e2e/screenshots', 'e2e/scratch'] },
   {
     files: ['src/**/*.{ts,tsx}', 'vite.config.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
@@ -19,5 +19,10 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', 'e2e/**/*.mjs', 'eslint.config.js'],
     extends: [js.configs.recommended],
     languageOptions: { ecmaVersion: 2023, globals: globals.node },
+  },
+  {
+    // Callbacks passed to page.evaluate run in the browser.
+    files: ['e2e/**/*.mjs'],
+    languageOptions: { globals: globals.browser },
   },
 );

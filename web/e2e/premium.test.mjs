@@ -1,0 +1,115 @@
+// A subscriber end to end: the Premium header, 20 stories with Read More, key takeaways,
+// Drops past the free limit, the weekly summaries (list, covers, detail) and the API page.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { RADAR_BIN, startDaemon } from './daemon.mjs';
+import { assertNoConsoleErrors, cards, launchBrowser, main, openPage, registerAndSignIn, shoot, waitForPath } from './helpers.mjs';
+
+const EMAIL = `premium-${Date.now()}@example.test`;
+
+/** Whether this build of the CLI has `radar subscribers grant`. */
+async function hasGrantCommand() {
+  try {
+    await promisify(execFile)(RADAR_BIN, ['subscribers', 'grant', '--help']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('subscriber', () => {
+  let daemon;
+  let browser;
+  let page;
+  let errors;
+
+  before(async () => {
+    const grant = await hasGrantCommand();
+    // Without the grant command the daemon's complimentary list makes the same user a subscriber.
+    daemon = await startDaemon({ args: grant ? [] : ['--complimentary', EMAIL] });
+    browser = await launchBrowser();
+    ({ page, errors } = await openPage(browser, daemon.url));
+    await registerAndSignIn(page, EMAIL);
+    if (grant) {
+      await daemon.cli(['subscribers', 'grant', EMAIL]);
+      await page.reload();
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  it('says Radar Premium and offers no Subscribe Now', async () => {
+    await page.getByRole('link', { name: 'Radar Premium' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Subscribe Now' }).count(), 0);
+  });
+
+  it('shows 20 stories and 20 more per Read More', async () => {
+    await cards(page).nth(19).waitFor();
+    assert.equal(await cards(page).count(), 20);
+    await shoot(page, 'premium-feed');
+    await main(page).getByRole('button', { name: 'Read More' }).click();
+    await cards(page).nth(39).waitFor();
+    assert.equal(await cards(page).count(), 40);
+  });
+
+  it('opens the key takeaways', async () => {
+    await cards(page).first().getByRole('button', { name: 'Key takeaways' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Personalized Key Takeaways' });
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('li h3').count(), 3);
+    await shoot(page, 'takeaways');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('goes past the 5th drop', async () => {
+    await page.goto('/app?view=drops');
+    const story = page.getByTestId('drop-story');
+    await story.waitFor();
+    for (let i = 0; i < 6; i++) {
+      await page.getByRole('button', { name: 'Next story' }).click();
+      await page.waitForTimeout(350);
+    }
+    assert.equal(await story.getAttribute('data-index'), '6');
+    assert.equal(await page.getByText('Premium Content').count(), 0);
+  });
+
+  it('opens a weekly summary from the list and the covers', async () => {
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('link', { name: 'Weekly AI Summary' }).click();
+    await waitForPath(page, '/weekly-summary');
+    await page.getByRole('heading', { name: 'Weekly AI Summary' }).waitFor();
+    await page.getByRole('tab', { name: 'List View' }).waitFor();
+    await shoot(page, 'weekly-summary');
+    await page.getByRole('tab', { name: 'Magazine Covers' }).click();
+    await page.getByRole('list', { name: 'Magazine Covers' }).waitFor();
+    await shoot(page, 'weekly-covers');
+    await page.getByRole('tab', { name: 'List View' }).click();
+    const first = page.getByRole('tabpanel').getByRole('heading', { level: 2 }).first();
+    const title = (await first.innerText()).trim();
+    await first.getByRole('link').click();
+    await page.waitForURL(/\/weekly-summary\/.+/);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await shoot(page, 'weekly-summary-detail');
+    // A deep link to the same page works after a reload.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByRole('link', { name: 'Back to all summaries' }).click();
+    await waitForPath(page, '/weekly-summary');
+  });
+
+  it('hides the waitlist button on the API page', async () => {
+    await page.goto('/api-docs');
+    await page.getByRole('heading', { name: 'Rate Limits' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Join Premium Waitlist' }).count(), 0);
+  });
+
+  it('logged no console errors', () => {
+    assertNoConsoleErrors(errors);
+  });
+});
