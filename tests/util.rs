@@ -1,0 +1,166 @@
+//! Starts the real `radar` binary on a temporary data directory and a free port, and
+//! offers small helpers to talk to it. Every end-to-end test goes through here.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The `radar` binary under test.
+pub fn radar_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_radar")
+}
+
+/// A `radar` command on a data directory, with logs quiet.
+pub fn radar(data: &Path) -> Command {
+    let mut cmd = Command::new(radar_bin());
+    cmd.arg("--data").arg(data).env("RADAR_LOG", "warn").env_remove("RADAR_ADDR");
+    cmd
+}
+
+/// A running daemon. Dropping it kills the process; the data directory lives as long as
+/// the `TempDir` it came from.
+pub struct Daemon {
+    child: Child,
+    /// `http://127.0.0.1:PORT`
+    pub base: String,
+    /// The data directory.
+    pub data: PathBuf,
+    /// The install's public anonymous key.
+    pub anon_key: String,
+    /// Where the daemon's stderr goes (read it when a test fails).
+    pub log: PathBuf,
+    /// A client for requests.
+    pub http: reqwest::Client,
+}
+
+impl Daemon {
+    /// Starts `radar serve` on `data` with extra arguments and environment.
+    pub fn start_with(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> Daemon {
+        std::fs::create_dir_all(data).unwrap();
+        let log = data.with_extension("log");
+        let stderr = std::fs::OpenOptions::new().create(true).append(true).open(&log).unwrap();
+        let mut cmd = radar(data);
+        cmd.args(["serve", "--addr", "127.0.0.1:0"]).args(args);
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.stdout(Stdio::piped()).stderr(stderr).spawn().expect("start radar serve");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut base = None;
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(b) = line.strip_prefix("listening on ") {
+                    base = Some(b.trim().to_string());
+                }
+                if let (Some(b), Some(key)) = (&base, line.strip_prefix("anon key: ")) {
+                    let _ = tx.send((b.clone(), key.trim().to_string()));
+                }
+            }
+        });
+        let (base, anon_key) = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| {
+            panic!("radar serve did not start; its log:\n{}", std::fs::read_to_string(&log).unwrap_or_default())
+        });
+        Daemon { child, base, data: data.to_path_buf(), anon_key, log, http: reqwest::Client::new() }
+    }
+
+    /// Starts `radar serve --no-demo` on `data`.
+    pub fn start(data: &Path) -> Daemon {
+        Self::start_with(data, &["--no-demo"], &[])
+    }
+
+    /// The absolute URL of a path.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// Stops the daemon with SIGTERM and waits for it to exit; panics if it does not
+    /// exit cleanly within 20 s.
+    pub fn stop(mut self) {
+        let pid = self.child.id().to_string();
+        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "radar serve exited with {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "radar serve did not stop on SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Kills the daemon with SIGKILL, as a crash would.
+    pub fn crash(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// GET with an optional bearer token; answers (status, JSON body or Null).
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut req = self.http.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        answer(req.send().await.unwrap()).await
+    }
+
+    /// A request with a method, an optional token and an optional JSON body.
+    pub async fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+        let mut req = self.http.request(method.parse().unwrap(), self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        answer(req.send().await.unwrap()).await
+    }
+
+    /// Signs a new user up through the auth service; answers the access token.
+    pub async fn sign_up(&self, email: &str, password: &str) -> String {
+        let res = self
+            .http
+            .post(self.url("/auth/v1/signup"))
+            .header("apikey", &self.anon_key)
+            .json(&json!({"email": email, "password": password}))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = answer(res).await;
+        assert_eq!(status, 200, "sign-up failed: {body}");
+        body["access_token"].as_str().expect("sign-up answers a session").to_string()
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Status and JSON body (Null when the body is empty or not JSON).
+pub async fn answer(res: reqwest::Response) -> (u16, Value) {
+    let status = res.status().as_u16();
+    let text = res.text().await.unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// Asserts the daemon's error shape and status; answers the error code.
+pub fn assert_error(got: &(u16, Value), status: u16) -> String {
+    assert_eq!(got.0, status, "unexpected answer: {}", got.1);
+    let msg = got.1["message"].as_str().unwrap_or_default();
+    assert!(!msg.is_empty(), "error without a message: {}", got.1);
+    got.1["error"].as_str().expect("error body has a code").to_string()
+}
+
+/// The ids of a JSON array of items, in order.
+pub fn ids(items: &Value) -> Vec<String> {
+    items.as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap().to_string()).collect()
+}
