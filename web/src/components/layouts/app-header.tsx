@@ -39,27 +39,24 @@ export function AppHeader({ view }: { view?: AppView }) {
               <Link to={paths.subscribe} className={buttonClass('primary', 'sm')}>
                 Subscribe Now
               </Link>
-              <button
-                type="button"
-                className={buttonClass('outline', 'sm', 'hidden md:inline-flex')}
-                onClick={() => void startCheckout()}
-                title="Start a test checkout"
-              >
-                Test checkout ({user.id.slice(0, 8)})
-              </button>
+              <span className="hidden md:block">
+                <button type="button" className={buttonClass('outline', 'sm')} onClick={() => void startCheckout()} title="Start a test checkout">
+                  Test checkout ({user.id.slice(0, 8)})
+                </button>
+              </span>
             </>
           )}
           <DarkModeToggle />
           <UserMenu />
         </div>
         <nav aria-label="Views" className="order-last w-full overflow-x-auto">
-          <ul className="flex gap-1">
+          <ul className="flex gap-0.5 sm:gap-1">
             {tabs.map((tab) => (
               <li key={tab.view}>
                 <Link
                   to={appViewPath(tab.view)}
                   aria-current={view === tab.view ? 'page' : undefined}
-                  className={`inline-block rounded-md px-3 py-1.5 text-sm font-medium ${
+                  className={`inline-block whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm font-medium sm:px-3 ${
                     view === tab.view
                       ? 'bg-indigo-600 text-white'
                       : 'text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'

@@ -82,7 +82,7 @@ curl -H "X-API-Key: ${apiKey}" \\
           </p>
         ) : (
           <div className="mt-3 flex flex-wrap items-center gap-2">
-            <code className="min-w-0 flex-1 break-all rounded-md bg-slate-100 px-3 py-2 text-sm dark:bg-slate-800" data-testid="api-key">
+            <code className="min-w-0 basis-full break-all rounded-md sm:basis-0 sm:flex-1 bg-slate-100 px-3 py-2 text-sm dark:bg-slate-800" data-testid="api-key">
               {key.isPending ? 'Loading…' : key.data?.apiKey}
             </code>
             <Button variant="outline" size="sm" onClick={() => void copy()} disabled={!key.data} aria-label="Copy API key">
