@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { buttonClass } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
@@ -10,6 +11,19 @@ type Module = { default: React.ComponentType };
 const page = (load: () => Promise<Module>): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
 });
+
+/** Shown instead of the router's developer screen when a page fails, e.g. a chunk that no longer exists after a deploy. */
+function RouteError() {
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 px-4 text-center">
+      <h1 className="text-2xl font-bold">Something went wrong</h1>
+      <p className="text-slate-600 dark:text-slate-400">This page could not be shown. Reloading usually fixes it.</p>
+      <button type="button" className={buttonClass('primary')} onClick={() => window.location.reload()}>
+        Reload
+      </button>
+    </main>
+  );
+}
 
 /** While the session is being read, nothing below can decide where to go. */
 function AuthGate() {
@@ -29,6 +43,7 @@ export const routes: RouteObject[] = [
   {
     element: <AuthGate />,
     hydrateFallbackElement: <FullPageSpinner />,
+    errorElement: <RouteError />,
     children: [
       { path: paths.landing, ...page(() => import('./routes/landing')) },
       { path: paths.register, ...page(() => import('./routes/register')) },

@@ -1,5 +1,5 @@
 import { Check, ExternalLink, Lock } from 'lucide-react';
-import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type PointerEvent } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -33,8 +33,8 @@ function Paywall() {
 
 /** The story text grows to the largest size between 24 and 48 px that still fits its box. */
 function FittedText({ text }: { text: string }) {
-  const box = useRef<HTMLDivElement>(null);
-  const inner = useRef<HTMLParagraphElement>(null);
+  const box = useRef<HTMLSpanElement>(null);
+  const inner = useRef<HTMLSpanElement>(null);
   useLayoutEffect(() => {
     const fit = () => {
       const outer = box.current;
@@ -51,11 +51,11 @@ function FittedText({ text }: { text: string }) {
     return () => window.removeEventListener('resize', fit);
   }, [text]);
   return (
-    <div ref={box} className="min-h-0 flex-1 overflow-hidden">
-      <p ref={inner} className="font-semibold leading-tight" style={{ fontSize: 48 }} data-testid="drop-text">
+    <span ref={box} className="block min-h-0 w-full flex-1 overflow-hidden">
+      <span ref={inner} className="block font-semibold leading-tight" style={{ fontSize: 48 }} data-testid="drop-text">
         {text}
-      </p>
-    </div>
+      </span>
+    </span>
   );
 }
 
@@ -64,38 +64,29 @@ function Story({ item, onNext, tappable }: { item: NewsItem; onNext: () => void;
   const read = sets.read.has(item.id);
   const text = stripCitations(item.short || item.summary);
   const source = item.source || sourceName(item.url) || 'Source';
-  const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.target !== event.currentTarget) return;
-    if (event.key === 'Enter' || event.key === ' ' || event.key === 'ArrowDown') {
-      event.preventDefault();
-      onNext();
-    }
-  };
   return (
-    <div
-      role={tappable ? 'button' : undefined}
-      tabIndex={tappable ? 0 : undefined}
-      aria-label={tappable ? 'Next story' : undefined}
-      onClick={tappable ? onNext : undefined}
-      onKeyDown={tappable ? onKey : undefined}
-      className={`flex h-full flex-col gap-4 p-6 sm:p-10 ${tappable ? 'cursor-pointer' : ''}`}
-    >
+    <div className="flex h-full flex-col gap-4 p-6 sm:p-10">
       <h2 className="text-sm font-semibold uppercase tracking-wide text-indigo-600 dark:text-indigo-400">{source}</h2>
-      <FittedText text={text} />
-      <div className="flex items-center gap-3" onClick={(e) => e.stopPropagation()}>
+      {tappable ? (
+        // The story itself is the "next" control, so a tap anywhere on the text advances.
+        <button type="button" aria-label="Next story" onClick={onNext} className="flex min-h-0 flex-1 cursor-pointer flex-col text-left">
+          <FittedText text={text} />
+        </button>
+      ) : (
+        <div className="flex min-h-0 flex-1 flex-col">
+          <FittedText text={text} />
+        </div>
+      )}
+      <div className="flex items-center gap-3">
         {item.url ? (
           <a href={item.url} target="_blank" rel="noopener noreferrer" className={buttonClass('outline', 'sm')}>
             More <ExternalLink aria-hidden="true" className="h-3.5 w-3.5" />
+            <span className="sr-only">(opens in a new tab)</span>
           </a>
         ) : (
           <span className="text-sm text-slate-500">No source URL</span>
         )}
-        <button
-          type="button"
-          aria-pressed={read}
-          onClick={() => change('read', item.id, !read)}
-          className={buttonClass('ghost', 'sm')}
-        >
+        <button type="button" aria-pressed={read} onClick={() => change('read', item.id, !read)} className={buttonClass('ghost', 'sm')}>
           <Check aria-hidden="true" className="h-4 w-4" /> {read ? 'Read' : 'Mark as read'}
         </button>
       </div>
