@@ -39,8 +39,38 @@ export function assertNoConsoleErrors(errors, allowed = []) {
   assert.deepEqual(unexpected, [], 'console errors');
 }
 
-/** Saves the page in light and in dark mode, then restores the mode it had. */
+/**
+ * Every visible control must have an accessible name and be reachable with the keyboard
+ * (tabs in a tablist are reached with the arrow keys, as the ARIA pattern says).
+ */
+export async function assertControlsAccessible(page) {
+  const problems = await page.evaluate(() => {
+    const controls = document.querySelectorAll('a[href], button, input, textarea, select, [role="button"], [role="tab"]');
+    const out = [];
+    for (const el of controls) {
+      const rect = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden') continue;
+      const labelledBy = (el.getAttribute('aria-labelledby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ');
+      const labels = 'labels' in el && el.labels ? [...el.labels].map((l) => l.textContent).join(' ') : '';
+      const name = [el.getAttribute('aria-label'), labelledBy, labels, el.textContent, el.getAttribute('title')]
+        .map((t) => (t ?? '').trim())
+        .find(Boolean);
+      const what = `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}"`;
+      if (!name) out.push(`${what} has no accessible name`);
+      if (el.tabIndex < 0 && el.getAttribute('role') !== 'tab') out.push(`${what} is not in the tab order`);
+    }
+    return out;
+  });
+  if (problems.length) throw new Error(`${page.url()}: ${problems.join('; ')}`);
+}
+
+/** Saves the page in light and in dark mode, then restores the mode it had; checks its controls first. */
 export async function shoot(page, name) {
+  await assertControlsAccessible(page);
   mkdirSync(SCREENSHOTS, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
