@@ -20,12 +20,29 @@ mod marks;
 mod sessions;
 mod users;
 
+mod api_keys;
+mod catalogue;
+mod payments;
+mod profiles;
+mod quotas;
+mod summaries;
+mod waitlist;
+pub mod wire;
+
 pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, FeedPage, SUBSCRIBER_PAGE, Viewer};
 pub use items::{NewItem, NewsItem, Upserted};
 pub use marks::{Mark, SharedItem};
 pub use sessions::Session;
 pub use users::{Subscription, User};
+
+pub use api_keys::API_KEY_PREFIX;
+pub use catalogue::{SortBy, SortOrder};
+pub use payments::{CheckoutSession, CheckoutStatus};
+pub use profiles::{MAX_RESUME_CHARS, Profile};
+pub use quotas::QuotaUse;
+pub use summaries::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
+pub use waitlist::WaitlistEntry;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -78,6 +95,24 @@ pub(crate) struct Trees {
     pub sessions: sled::Tree,
     /// keys::join(user id, session id) -> ().
     pub userid_sessions: sled::Tree,
+    /// user id -> WaitlistEntry JSON.
+    pub waitlist: sled::Tree,
+    /// keys::published(joined at, user id) -> (): the waitlist in join order.
+    pub joined_userid: sled::Tree,
+    /// user id -> Profile JSON.
+    pub userid_profile: sled::Tree,
+    /// user id -> the user's API key (UTF-8), shown again on /api-docs.
+    pub userid_apikey: sled::Tree,
+    /// SHA-256 of an API key (32 bytes) -> user id: authenticates a key in one lookup.
+    pub apikeyhash_userid: sled::Tree,
+    /// keys::join(owner user id, UTC day "YYYYMMDD") -> keys::u64_value(requests that day).
+    pub quota_userday: sled::Tree,
+    /// summary id -> WeeklySummary JSON.
+    pub summaries: sled::Tree,
+    /// keys::published(start date, summary id) -> (): summaries by week.
+    pub start_summaryid: sled::Tree,
+    /// checkout session id -> CheckoutSession JSON.
+    pub checkouts: sled::Tree,
 }
 
 /// A handle to the store; cheap to clone, safe to share between threads.
@@ -110,6 +145,15 @@ impl Store {
             email_userid: tree("email_userid")?,
             sessions: tree("sessions")?,
             userid_sessions: tree("userid_sessions")?,
+            waitlist: tree("waitlist")?,
+            joined_userid: tree("joined_userid")?,
+            userid_profile: tree("userid_profile")?,
+            userid_apikey: tree("userid_apikey")?,
+            apikeyhash_userid: tree("apikeyhash_userid")?,
+            quota_userday: tree("quota_userday")?,
+            summaries: tree("summaries")?,
+            start_summaryid: tree("start_summaryid")?,
+            checkouts: tree("checkouts")?,
         };
         Ok(Self {
             db,

@@ -1,0 +1,228 @@
+//! Checkout sessions and the subscriptions they activate (spec sections 2 and 7).
+//!
+//! The daemon's payment provider (its own test checkout, or Stripe) creates a session;
+//! the store remembers whose it is, so verifying a session of another user fails, and
+//! activation sets the subscription and customer id of the owner in one step. Operators
+//! grant and revoke subscriptions with the helpers at the end.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sled::Transactional;
+
+use crate::users::User;
+use crate::{Error, Result, Store, from_json, to_json};
+
+/// Where a checkout session stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckoutStatus {
+    /// Created; the user has not paid yet.
+    Created,
+    /// Paid; verification activates the subscription.
+    Paid,
+}
+
+/// A checkout session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckoutSession {
+    /// The provider's session id (`cs_test_...` for the built-in test provider).
+    pub id: String,
+    /// The user who started it.
+    pub user_id: String,
+    /// `test` or `stripe`.
+    pub provider: String,
+    /// Created or paid.
+    pub status: CheckoutStatus,
+    /// The provider's customer id, once known.
+    #[serde(default)]
+    pub customer_id: Option<String>,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When it was paid.
+    #[serde(default)]
+    pub paid_at: Option<DateTime<Utc>>,
+    /// When it activated the subscription.
+    #[serde(default)]
+    pub activated_at: Option<DateTime<Utc>>,
+}
+
+impl Store {
+    /// Records a new checkout session for a user.
+    pub fn create_checkout(
+        &self,
+        id: &str,
+        user_id: &str,
+        provider: &str,
+    ) -> Result<CheckoutSession> {
+        let session = CheckoutSession {
+            id: id.to_string(),
+            user_id: user_id.to_string(),
+            provider: provider.to_string(),
+            status: CheckoutStatus::Created,
+            customer_id: None,
+            created_at: Utc::now(),
+            paid_at: None,
+            activated_at: None,
+        };
+        let fresh = self.t.checkouts.compare_and_swap(
+            id,
+            None as Option<&[u8]>,
+            Some(to_json(&session)),
+        )?;
+        if fresh.is_err() {
+            return Err(Error::Conflict(format!(
+                "checkout session {id} already exists"
+            )));
+        }
+        self.flush()?;
+        Ok(session)
+    }
+
+    /// One checkout session by id.
+    pub fn checkout(&self, id: &str) -> Result<Option<CheckoutSession>> {
+        self.t.checkouts.get(id)?.map(|v| from_json(&v)).transpose()
+    }
+
+    /// Marks a session paid by `customer_id` (idempotent: paying twice keeps the first date).
+    pub fn mark_checkout_paid(&self, id: &str, customer_id: &str) -> Result<CheckoutSession> {
+        let now = Utc::now();
+        let session = self.t.checkouts.transaction(|checkouts| {
+            let Some(raw) = checkouts.get(id.as_bytes())? else {
+                return Err(Error::NotFound("checkout session").into());
+            };
+            let mut s: CheckoutSession = from_json(&raw)?;
+            if s.status != CheckoutStatus::Paid {
+                s.status = CheckoutStatus::Paid;
+                s.paid_at = Some(now);
+            }
+            s.customer_id.get_or_insert_with(|| customer_id.to_string());
+            checkouts.insert(id.as_bytes(), to_json(&s))?;
+            Ok(s)
+        })?;
+        self.flush()?;
+        Ok(session)
+    }
+
+    /// Activates the subscription a paid session bought, for the session's owner only.
+    /// Another user's session is `NotFound` (its existence is not revealed); an unpaid one
+    /// is `Invalid`. Activating twice is harmless.
+    pub fn activate_checkout(&self, id: &str, user_id: &str) -> Result<User> {
+        let now = Utc::now();
+        let t = &self.t;
+        let user = (&t.checkouts, &t.users).transaction(|(checkouts, users)| {
+            let Some(raw) = checkouts.get(id.as_bytes())? else {
+                return Err(Error::NotFound("checkout session").into());
+            };
+            let mut s: CheckoutSession = from_json(&raw)?;
+            if s.user_id != user_id {
+                return Err(Error::NotFound("checkout session").into());
+            }
+            if s.status != CheckoutStatus::Paid {
+                return Err(
+                    Error::Invalid("This checkout session has not been paid yet.".into()).into(),
+                );
+            }
+            let Some(raw_user) = users.get(user_id.as_bytes())? else {
+                return Err(Error::NotFound("user").into());
+            };
+            let mut user: User = from_json(&raw_user)?;
+            user.subscription.is_active = true;
+            user.subscription.until = None;
+            if let Some(c) = &s.customer_id {
+                user.subscription.customer_id = Some(c.clone());
+            }
+            user.updated_at = now;
+            users.insert(user_id.as_bytes(), to_json(&user))?;
+            s.activated_at.get_or_insert(now);
+            checkouts.insert(id.as_bytes(), to_json(&s))?;
+            Ok(user)
+        })?;
+        self.flush()?;
+        Ok(user)
+    }
+
+    /// Grants a subscription without payment (operators), until a date or until revoked.
+    pub fn grant_subscription(&self, user_id: &str, until: Option<DateTime<Utc>>) -> Result<User> {
+        self.update_user(user_id, |u| {
+            u.subscription.is_active = true;
+            u.subscription.until = until;
+        })
+    }
+
+    /// Ends a subscription now. The customer id is kept for the provider's records, but
+    /// with `until` in the past the user is no longer a subscriber.
+    pub fn revoke_subscription(&self, user_id: &str) -> Result<User> {
+        let now = Utc::now();
+        self.update_user(user_id, |u| {
+            u.subscription.is_active = false;
+            u.subscription.until = Some(now);
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_store;
+
+    #[test]
+    fn session_to_active_subscription() {
+        let (_d, store) = test_store();
+        let u = store
+            .create_user("p@example.com", "h".into(), Default::default(), true)
+            .unwrap();
+        let other = store
+            .create_user("o@example.com", "h".into(), Default::default(), true)
+            .unwrap();
+        store.create_checkout("cs_1", &u.id, "test").unwrap();
+        assert!(matches!(
+            store.create_checkout("cs_1", &u.id, "test"),
+            Err(Error::Conflict(_))
+        ));
+        assert!(matches!(
+            store.activate_checkout("cs_1", &u.id),
+            Err(Error::Invalid(_))
+        ));
+        assert!(matches!(
+            store.activate_checkout("cs_nope", &u.id),
+            Err(Error::NotFound(_))
+        ));
+        store.mark_checkout_paid("cs_1", "cus_1").unwrap();
+        assert!(matches!(
+            store.activate_checkout("cs_1", &other.id),
+            Err(Error::NotFound(_))
+        ));
+        let user = store.activate_checkout("cs_1", &u.id).unwrap();
+        assert!(user.subscription.is_active);
+        assert_eq!(user.subscription.customer_id.as_deref(), Some("cus_1"));
+        assert!(store.is_subscriber(&user));
+        assert!(
+            store
+                .checkout("cs_1")
+                .unwrap()
+                .unwrap()
+                .activated_at
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn grant_and_revoke() {
+        let (_d, store) = test_store();
+        let u = store
+            .create_user("g@example.com", "h".into(), Default::default(), true)
+            .unwrap();
+        assert!(store.is_subscriber(&store.grant_subscription(&u.id, None).unwrap()));
+        let mut revoked = store.revoke_subscription(&u.id).unwrap();
+        assert!(!store.is_subscriber(&revoked));
+        // Even with a customer id from an earlier payment, a revoked user is not a subscriber.
+        revoked = store
+            .update_user(&u.id, |u| u.subscription.customer_id = Some("cus_9".into()))
+            .unwrap();
+        assert!(!store.is_subscriber(&revoked));
+        assert!(matches!(
+            store.grant_subscription("nobody", None),
+            Err(Error::NotFound(_))
+        ));
+    }
+}

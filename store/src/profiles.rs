@@ -1,0 +1,81 @@
+//! A user's profile (spec section 3): the professional resume they keep on /profile.
+//!
+//! The resume is free text up to [`MAX_RESUME_CHARS`] characters (about eight pages of
+//! prose): enough for any resume, small enough that a profile never weighs on the store.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result, Store, from_json, to_json};
+
+/// Longest accepted resume, in characters (Unicode scalar values).
+pub const MAX_RESUME_CHARS: usize = 20_000;
+
+/// A stored profile.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// The professional resume; empty until the user writes one.
+    pub resume: String,
+    /// Last change.
+    #[serde(default)]
+    pub updated_at: Option<DateTime<Utc>>,
+}
+
+impl Store {
+    /// The user's profile; a user who never saved one gets an empty profile.
+    pub fn profile(&self, user_id: &str) -> Result<Profile> {
+        Ok(self
+            .t
+            .userid_profile
+            .get(user_id)?
+            .map(|v| from_json(&v))
+            .transpose()?
+            .unwrap_or_default())
+    }
+
+    /// Saves the user's resume; longer than [`MAX_RESUME_CHARS`] is `Invalid`.
+    pub fn set_resume(&self, user_id: &str, resume: &str) -> Result<Profile> {
+        let chars = resume.chars().count();
+        if chars > MAX_RESUME_CHARS {
+            return Err(Error::Invalid(format!(
+                "resume is {chars} characters long; the limit is {MAX_RESUME_CHARS}"
+            )));
+        }
+        let profile = Profile {
+            resume: resume.to_string(),
+            updated_at: Some(Utc::now()),
+        };
+        self.t
+            .userid_profile
+            .insert(user_id.as_bytes(), to_json(&profile))?;
+        self.flush()?;
+        Ok(profile)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_store;
+
+    #[test]
+    fn resume_round_trips_and_the_limit_counts_characters() {
+        let (_d, store) = test_store();
+        assert_eq!(store.profile("u1").unwrap().resume, "");
+        store.set_resume("u1", "ML engineer").unwrap();
+        assert_eq!(store.profile("u1").unwrap().resume, "ML engineer");
+        assert_eq!(store.profile("u2").unwrap().resume, "");
+        // Multi-byte characters count once each.
+        store
+            .set_resume("u1", &"é".repeat(MAX_RESUME_CHARS))
+            .unwrap();
+        let err = store
+            .set_resume("u1", &"a".repeat(MAX_RESUME_CHARS + 1))
+            .unwrap_err();
+        assert!(matches!(err, Error::Invalid(m) if m.contains("20000")));
+        assert_eq!(
+            store.profile("u1").unwrap().resume.chars().count(),
+            MAX_RESUME_CHARS
+        );
+    }
+}

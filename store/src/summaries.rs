@@ -1,0 +1,219 @@
+//! Weekly AI news summaries (spec sections 2 and 3): written by the generator (`radar
+//! summaries generate`), read on /weekly-summary.
+//!
+//! `summaries` holds each summary by id; `start_summaryid` orders them by the start of
+//! the week they cover, so the archive reads newest first by walking it in reverse.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sled::Transactional;
+use utoipa::ToSchema;
+
+use crate::{Error, Result, Store, from_json, keys, to_json};
+
+/// The title a summary gets when none is given.
+pub const DEFAULT_SUMMARY_TITLE: &str = "Weekly AI News Summary";
+
+fn default_title() -> String {
+    DEFAULT_SUMMARY_TITLE.to_string()
+}
+
+/// A weekly summary, with spec section 3's field names (snake_case on the wire).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct WeeklySummary {
+    /// Stable identifier (letters, digits, '-', '_' or '.').
+    pub id: String,
+    /// Headline; 'Weekly AI News Summary' unless set.
+    #[serde(default = "default_title")]
+    pub title: String,
+    /// A short paragraph for the archive list.
+    pub summary: String,
+    /// The full text, one string per paragraph.
+    pub content: Vec<String>,
+    /// First day of the week covered.
+    pub start_date: DateTime<Utc>,
+    /// Last day of the week covered.
+    pub end_date: DateTime<Utc>,
+    /// When it was generated.
+    pub generated_date: DateTime<Utc>,
+    /// How many items it covers.
+    pub article_count: u64,
+}
+
+impl WeeklySummary {
+    /// Checks the fields: a usable id, a start before the end, a non-empty text.
+    pub fn validate(mut self) -> Result<Self> {
+        let id_ok = !self.id.is_empty()
+            && self.id.len() <= 128
+            && self
+                .id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+        if !id_ok {
+            return Err(Error::Invalid(
+                "summary id must be 1 to 128 letters, digits, '-', '_' or '.'".into(),
+            ));
+        }
+        if self.title.trim().is_empty() {
+            self.title = default_title();
+        }
+        if self.start_date > self.end_date {
+            return Err(Error::Invalid(
+                "start_date must not be after end_date".into(),
+            ));
+        }
+        if self.summary.trim().is_empty() && self.content.iter().all(|p| p.trim().is_empty()) {
+            return Err(Error::Invalid(
+                "a summary needs a summary or content".into(),
+            ));
+        }
+        Ok(self)
+    }
+}
+
+impl Store {
+    /// Adds a summary, or replaces the one with the same id. Durable on return.
+    pub fn put_summary(&self, summary: WeeklySummary) -> Result<()> {
+        let summary = summary.validate()?;
+        let t = &self.t;
+        (&t.summaries, &t.start_summaryid).transaction(|(summaries, starts)| {
+            if let Some(old) = summaries.insert(summary.id.as_bytes(), to_json(&summary))? {
+                let old: WeeklySummary = from_json(&old)?;
+                starts.remove(keys::published(old.start_date, &old.id))?;
+            }
+            starts.insert(keys::published(summary.start_date, &summary.id), &[])?;
+            Ok(())
+        })?;
+        self.flush()
+    }
+
+    /// One summary by id.
+    pub fn summary(&self, id: &str) -> Result<Option<WeeklySummary>> {
+        self.t.summaries.get(id)?.map(|v| from_json(&v)).transpose()
+    }
+
+    /// Every summary, newest week first.
+    pub fn summaries(&self) -> Result<Vec<WeeklySummary>> {
+        let mut out = Vec::new();
+        for entry in self.t.start_summaryid.iter().rev() {
+            let (key, _) = entry?;
+            if let Some(s) = keys::published_item_id(&key)
+                .map(|id| self.summary(id))
+                .transpose()?
+                .flatten()
+            {
+                out.push(s);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Removes a summary; an unknown id is `NotFound`.
+    pub fn remove_summary(&self, id: &str) -> Result<WeeklySummary> {
+        let t = &self.t;
+        let old = (&t.summaries, &t.start_summaryid).transaction(|(summaries, starts)| {
+            let Some(old) = summaries.remove(id.as_bytes())? else {
+                return Err(Error::NotFound("weekly summary").into());
+            };
+            let old: WeeklySummary = from_json(&old)?;
+            starts.remove(keys::published(old.start_date, &old.id))?;
+            Ok(old)
+        })?;
+        self.flush()?;
+        Ok(old)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::test_store;
+
+    pub(crate) fn week(id: &str, start: &str) -> WeeklySummary {
+        let start = DateTime::parse_from_rfc3339(start)
+            .unwrap()
+            .with_timezone(&Utc);
+        WeeklySummary {
+            id: id.into(),
+            title: String::new(),
+            summary: format!("Week {id}"),
+            content: vec!["First paragraph.".into(), "Second paragraph.".into()],
+            start_date: start,
+            end_date: start + chrono::Duration::days(6),
+            generated_date: start + chrono::Duration::days(7),
+            article_count: 12,
+        }
+    }
+
+    #[test]
+    fn archive_is_newest_first_and_replacing_moves_the_index() {
+        let (_d, store) = test_store();
+        store
+            .put_summary(week("w1", "2026-11-02T00:00:00Z"))
+            .unwrap();
+        store
+            .put_summary(week("w3", "2026-11-16T00:00:00Z"))
+            .unwrap();
+        store
+            .put_summary(week("w2", "2026-11-09T00:00:00Z"))
+            .unwrap();
+        let ids: Vec<_> = store
+            .summaries()
+            .unwrap()
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        assert_eq!(ids, ["w3", "w2", "w1"]);
+        assert_eq!(
+            store.summary("w1").unwrap().unwrap().title,
+            DEFAULT_SUMMARY_TITLE
+        );
+        // w1 re-generated for a later week: one entry, new position.
+        store
+            .put_summary(week("w1", "2026-11-23T00:00:00Z"))
+            .unwrap();
+        let ids: Vec<_> = store
+            .summaries()
+            .unwrap()
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        assert_eq!(ids, ["w1", "w3", "w2"]);
+        assert_eq!(store.t.start_summaryid.len(), 3);
+        store.remove_summary("w3").unwrap();
+        assert!(store.summary("w3").unwrap().is_none());
+        assert!(matches!(
+            store.remove_summary("w3"),
+            Err(Error::NotFound(_))
+        ));
+        assert_eq!(store.summaries().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn invalid_summaries_are_refused() {
+        let (_d, store) = test_store();
+        let mut bad = week("a b", "2026-11-02T00:00:00Z");
+        assert!(store.put_summary(bad.clone()).is_err());
+        bad.id = "ok".into();
+        bad.end_date = bad.start_date - chrono::Duration::days(1);
+        assert!(store.put_summary(bad).is_err());
+    }
+
+    #[test]
+    fn json_fields_are_the_specs() {
+        let v = serde_json::to_value(week("w1", "2026-11-02T00:00:00Z")).unwrap();
+        for f in [
+            "id",
+            "title",
+            "summary",
+            "content",
+            "start_date",
+            "end_date",
+            "generated_date",
+            "article_count",
+        ] {
+            assert!(v.get(f).is_some(), "missing {f}");
+        }
+        assert!(v["content"].is_array());
+    }
+}
