@@ -1,0 +1,49 @@
+# Radar's two everyday commands: `make run` and `make test`. See README.md.
+
+CARGO ?= cargo
+NPM ?= npm
+
+.PHONY: run test web lint test-rust test-web test-e2e test-node bench
+
+# Installs the front end's packages when the lock file changes.
+web/node_modules/.installed: web/package-lock.json
+	$(NPM) --prefix web ci --prefer-offline --no-audit --no-fund
+	touch $@
+
+# Builds the web app into web/dist, which the daemon embeds.
+web: web/node_modules/.installed
+	$(NPM) --prefix web run build
+
+# Builds everything in release mode and serves the demo data and the web UI on :8080.
+run: web
+	$(CARGO) run --release -p radar-cli -- serve
+
+lint: web/node_modules/.installed
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(NPM) --prefix web run typecheck
+	$(NPM) --prefix web run lint
+
+test-rust: web
+	$(CARGO) test --workspace
+
+test-web: web/node_modules/.installed
+	$(NPM) --prefix web test
+
+test-e2e: web
+	$(CARGO) build -p radar-cli
+	RADAR_BIN=$(CURDIR)/target/debug/radar $(NPM) --prefix web run e2e
+
+tests/node/node_modules/.installed: tests/node/package-lock.json
+	$(NPM) --prefix tests/node ci --prefer-offline --no-audit --no-fund
+	touch $@
+
+test-node: tests/node/node_modules/.installed
+	$(CARGO) build -p radar-cli
+	RADAR_BIN=$(CURDIR)/target/debug/radar $(NPM) --prefix tests/node test
+
+# Every test of the project, with the checks CI makes.
+test: lint test-rust test-web test-e2e test-node
+
+bench:
+	bash bench/run.sh
