@@ -125,6 +125,21 @@ fn new_id(url: Option<&str>) -> String {
 impl Store {
     /// Adds an item, or updates the one with the same id or URL. Durable on return.
     pub fn upsert_item(&self, new: NewItem) -> Result<Upserted> {
+        let done = self.upsert_unflushed(new)?;
+        self.flush()?;
+        Ok(done)
+    }
+
+    /// Upserts many items with one flush at the end (imports, feed fetches, benchmarks):
+    /// each item is its own transaction, and all are durable when this returns. A failing
+    /// item stops the batch; the ones before it are kept.
+    pub fn upsert_items(&self, items: impl IntoIterator<Item = NewItem>) -> Result<Vec<Upserted>> {
+        let done = items.into_iter().map(|i| self.upsert_unflushed(i)).collect::<Result<Vec<_>>>();
+        self.flush()?;
+        done
+    }
+
+    fn upsert_unflushed(&self, new: NewItem) -> Result<Upserted> {
         let new = new.validate()?;
         let t = &self.t;
         let by_url = match &new.url {
@@ -164,7 +179,6 @@ impl Store {
                 Ok(old.is_none())
             },
         )?;
-        self.flush()?;
         Ok(Upserted { id, created })
     }
 
