@@ -1,0 +1,207 @@
+//! Subscribed source feeds (RSS, Atom, JSON Feed) and their polling state.
+//!
+//! A feed's id is derived from its URL, so adding the same URL twice is a conflict rather
+//! than a second feed. Each feed remembers what the conditional GET needs (ETag and
+//! Last-Modified), its last error, its run of consecutive failures and when it is next
+//! due; the daemon's scheduler reads only this. Entries a feed delivered are remembered by
+//! guid in `feedguid_itemid`, so an entry whose URL changes still updates its item.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use sled::Transactional;
+
+use crate::{Error, ImportOutcome, NewItem, Result, Store, from_json, keys, to_json};
+
+/// A source feed and its polling state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Feed {
+    /// Short stable id derived from the URL.
+    pub id: String,
+    /// Where the feed document lives (http or https).
+    pub url: String,
+    /// Display name given by the operator, or the feed's own title once fetched.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// When the feed was added.
+    pub added_at: DateTime<Utc>,
+    /// The validator of the last successful answer, sent back as If-None-Match.
+    #[serde(default)]
+    pub etag: Option<String>,
+    /// The Last-Modified of the last successful answer, sent back as If-Modified-Since.
+    #[serde(default)]
+    pub last_modified: Option<String>,
+    /// When the feed was last fetched, successfully or not.
+    #[serde(default)]
+    pub last_fetched_at: Option<DateTime<Utc>>,
+    /// The last error, cleared by the next success.
+    #[serde(default)]
+    pub last_error: Option<String>,
+    /// Consecutive failed fetches (drives the back-off).
+    #[serde(default)]
+    pub failures: u32,
+    /// When the scheduler fetches it next; none means at once.
+    #[serde(default)]
+    pub next_due: Option<DateTime<Utc>>,
+    /// How many entries it has delivered in all (new items only).
+    #[serde(default)]
+    pub items_added: u64,
+}
+
+/// The id of a feed URL: the first 6 bytes of its SHA-256, in hex.
+fn feed_id(url: &str) -> String {
+    hex::encode(&Sha256::digest(url.as_bytes())[..6])
+}
+
+/// Checks a feed URL: absolute http or https.
+pub fn validate_feed_url(url: &str) -> Result<String> {
+    let u = url.trim();
+    let parsed = url::Url::parse(u).map_err(|e| Error::Invalid(format!("feed url {u:?} is not valid: {e}")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(Error::Invalid(format!("feed url {u:?} must be http or https")));
+    }
+    Ok(parsed.to_string())
+}
+
+impl Store {
+    /// Adds a feed; a URL already added is a conflict. Durable on return.
+    pub fn add_feed(&self, url: &str, name: Option<String>) -> Result<Feed> {
+        let url = validate_feed_url(url)?;
+        let name = name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
+        let feed = Feed {
+            id: feed_id(&url),
+            url: url.clone(),
+            name,
+            added_at: Utc::now(),
+            etag: None,
+            last_modified: None,
+            last_fetched_at: None,
+            last_error: None,
+            failures: 0,
+            next_due: None,
+            items_added: 0,
+        };
+        (&self.t.feeds, &self.t.feedurl_feedid).transaction(|(feeds, urls)| {
+            if urls.get(url.as_bytes())?.is_some() {
+                return Err(Error::Conflict(format!("the feed {url} is already added")).into());
+            }
+            urls.insert(url.as_bytes(), feed.id.as_bytes())?;
+            feeds.insert(feed.id.as_bytes(), to_json(&feed))?;
+            Ok(())
+        })?;
+        self.flush()?;
+        Ok(feed)
+    }
+
+    /// Every feed, in the order they were added.
+    pub fn feeds(&self) -> Result<Vec<Feed>> {
+        let mut out: Vec<Feed> = self.t.feeds.iter().values().map(|v| from_json(&v?)).collect::<Result<_>>()?;
+        out.sort_by(|a, b| a.added_at.cmp(&b.added_at).then_with(|| a.id.cmp(&b.id)));
+        Ok(out)
+    }
+
+    /// One feed by id.
+    pub fn feed(&self, id: &str) -> Result<Option<Feed>> {
+        self.t.feeds.get(id)?.map(|v| from_json(&v)).transpose()
+    }
+
+    /// One feed by URL.
+    pub fn feed_by_url(&self, url: &str) -> Result<Option<Feed>> {
+        let Ok(url) = validate_feed_url(url) else { return Ok(None) };
+        match self.t.feedurl_feedid.get(url)? {
+            Some(id) => self.feed(&String::from_utf8_lossy(&id)),
+            None => Ok(None),
+        }
+    }
+
+    /// Removes a feed and its guid memory; the items it delivered stay. Durable on return.
+    pub fn remove_feed(&self, id: &str) -> Result<Feed> {
+        let feed = self.feed(id)?.ok_or(Error::NotFound("feed"))?;
+        let guids: Vec<_> = self.t.feedguid_itemid.scan_prefix(keys::prefix(id)).keys().collect::<Result<_, _>>()?;
+        (&self.t.feeds, &self.t.feedurl_feedid, &self.t.feedguid_itemid).transaction(|(feeds, urls, guids_tree)| {
+            feeds.remove(id.as_bytes())?;
+            urls.remove(feed.url.as_bytes())?;
+            for g in &guids {
+                guids_tree.remove(g)?;
+            }
+            Ok(())
+        })?;
+        self.flush()?;
+        Ok(feed)
+    }
+
+    /// Applies `change` to a feed's record atomically (polling state, name) and returns it.
+    pub fn update_feed(&self, id: &str, change: impl Fn(&mut Feed)) -> Result<Feed> {
+        let updated = self.t.feeds.transaction(|feeds| {
+            let Some(raw) = feeds.get(id.as_bytes())? else {
+                return Err(Error::NotFound("feed").into());
+            };
+            let mut feed: Feed = from_json(&raw)?;
+            change(&mut feed);
+            feeds.insert(id.as_bytes(), to_json(&feed))?;
+            Ok(feed)
+        })?;
+        self.flush()?;
+        Ok(updated)
+    }
+
+    /// Stores one entry of a feed: the item it delivered before under the same guid is
+    /// updated (even when its URL changed), else the item with the same URL, else a new
+    /// one. Unchanged entries are not rewritten. Durable on return.
+    ///
+    /// The item write and the guid record are two steps; if the process dies between them
+    /// the next fetch finds the item by URL and records the guid then.
+    pub fn upsert_feed_entry(&self, feed_id: &str, guid: &str, mut item: NewItem) -> Result<ImportOutcome> {
+        let guid_key = keys::join(feed_id.as_bytes(), guid.as_bytes());
+        if item.id.is_none()
+            && let Some(id) = self.t.feedguid_itemid.get(&guid_key)?
+        {
+            let id = String::from_utf8_lossy(&id).into_owned();
+            if self.item_exists(&id)? {
+                item.id = Some(id);
+            }
+        }
+        let outcome = self.import_item(item)?;
+        if self.t.feedguid_itemid.get(&guid_key)?.as_deref() != Some(outcome.id.as_bytes()) {
+            self.t.feedguid_itemid.insert(guid_key, outcome.id.as_bytes())?;
+            self.flush()?;
+        }
+        Ok(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::items::tests::new_item;
+    use crate::test_store;
+    use crate::ImportStatus;
+
+    #[test]
+    fn adding_twice_is_a_conflict_and_remove_forgets_guids() {
+        let (_d, store) = test_store();
+        let f = store.add_feed("https://blog.example/feed.xml", Some(" Blog ".into())).unwrap();
+        assert_eq!(f.name.as_deref(), Some("Blog"));
+        assert!(matches!(store.add_feed("https://blog.example/feed.xml", None), Err(Error::Conflict(_))));
+        assert!(store.add_feed("ftp://x/y", None).is_err());
+        assert_eq!(store.feed_by_url("https://blog.example/feed.xml").unwrap().unwrap().id, f.id);
+        store.upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z")).unwrap();
+        store.remove_feed(&f.id).unwrap();
+        assert!(store.t.feedguid_itemid.is_empty() && store.t.feedurl_feedid.is_empty());
+        assert_eq!(store.item_count().unwrap(), 1, "items stay when their feed goes");
+        assert!(matches!(store.remove_feed(&f.id), Err(Error::NotFound("feed"))));
+    }
+
+    #[test]
+    fn same_guid_updates_even_when_the_url_changes() {
+        let (_d, store) = test_store();
+        let f = store.add_feed("https://blog.example/feed.xml", None).unwrap();
+        let a = store.upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z")).unwrap();
+        assert_eq!(a.status, ImportStatus::Added);
+        let again = store.upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z")).unwrap();
+        assert_eq!(again.status, ImportStatus::Unchanged);
+        let moved = store.upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a?x=1"), "2026-01-01T00:00:00Z")).unwrap();
+        assert_eq!((moved.status, moved.id.as_str()), (ImportStatus::Updated, a.id.as_str()));
+        assert_eq!(store.item_count().unwrap(), 1);
+    }
+}
