@@ -6,3 +6,6 @@ mod util;
 
 /// The foundation: demo data, the news feed, its caps, marks and durability.
 mod foundation;
+
+/// The web app served from the binary: routes, 404 status, caching, compression.
+mod web;
