@@ -91,6 +91,13 @@ pub fn u64_from(bytes: Option<&[u8]>) -> u64 {
         .unwrap_or(0)
 }
 
+/// Key of a secret token (refresh, recovery, confirmation): its SHA-256, so the store
+/// never holds a usable token and a lookup by token is still one `get`.
+pub fn secret(token: &str) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +157,13 @@ mod tests {
         let k = title(&long, "id");
         assert_eq!(last_part(&k), Some("id"));
         assert!(k.len() <= 256 + 1 + 2);
+    }
+
+    #[test]
+    fn secret_keys_are_fixed_width_digests() {
+        assert_eq!(secret("a"), secret("a"));
+        assert_ne!(secret("a"), secret("b"));
+        assert_eq!(secret("").len(), 32);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod demo;
 mod feed;
 mod items;
 mod marks;
+mod outbox;
 mod sessions;
 mod users;
 
@@ -33,8 +34,9 @@ pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, FeedPage, SUBSCRIBER_PAGE, Viewer};
 pub use items::{NewItem, NewsItem, Upserted};
 pub use marks::{Mark, SharedItem};
-pub use sessions::Session;
-pub use users::{Subscription, User};
+pub use outbox::Mail;
+pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
+pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata, normalize_email};
 
 pub use api_keys::API_KEY_PREFIX;
 pub use catalogue::{SortBy, SortOrder};
@@ -113,6 +115,18 @@ pub(crate) struct Trees {
     pub start_summaryid: sled::Tree,
     /// checkout session id -> CheckoutSession JSON.
     pub checkouts: sled::Tree,
+    /// keys::secret(refresh token) -> RefreshRecord JSON {session_id, created_at, used_at}.
+    pub refresh_tokens: sled::Tree,
+    /// keys::join(session id, keys::secret(refresh token)) -> (), to end a session's tokens.
+    pub sessionid_refresh: sled::Tree,
+    /// keys::secret(one-time token) -> OneTimeRecord JSON {user_id, kind, expires_at}.
+    pub onetime_tokens: sled::Tree,
+    /// keys::join(user id, kind) -> keys::secret(token): the one live token per kind.
+    pub userid_onetime: sled::Tree,
+    /// mail id -> Mail JSON (the outbox).
+    pub mails: sled::Tree,
+    /// keys::published(kept at, mail id) -> (), for the outbox newest first.
+    pub sent_mailid: sled::Tree,
 }
 
 /// A handle to the store; cheap to clone, safe to share between threads.
@@ -154,6 +168,12 @@ impl Store {
             summaries: tree("summaries")?,
             start_summaryid: tree("start_summaryid")?,
             checkouts: tree("checkouts")?,
+            refresh_tokens: tree("refresh_tokens")?,
+            sessionid_refresh: tree("sessionid_refresh")?,
+            onetime_tokens: tree("onetime_tokens")?,
+            userid_onetime: tree("userid_onetime")?,
+            mails: tree("mails")?,
+            sent_mailid: tree("sent_mailid")?,
         };
         Ok(Self {
             db,

@@ -1,10 +1,19 @@
-//! Sign-in sessions. An access token names its session; revoking the session (sign-out,
-//! password change) makes every token of it invalid at once.
+//! Sign-in sessions and their refresh tokens. An access token names its session; ending
+//! the session (sign-out, password change, refresh-token reuse) makes every access and
+//! refresh token of it invalid at once.
+//!
+//! Refresh tokens rotate: each is spent by one refresh, which hands out the next. The
+//! store keeps only their SHA-256 ([`keys::secret`]), so a copy of the database cannot
+//! resume anyone's session. A spent token presented again within the grace window (two
+//! tabs refreshing at the same moment) gets a fresh token of the same session; presented
+//! later, it is taken as stolen and the whole session ends (reuse detection).
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
+use sled::Transactional;
+use sled::transaction::{ConflictableTransactionError, TransactionalTree};
 
-use crate::{Result, Store, from_json, keys, to_json};
+use crate::{Error, Result, Store, User, from_json, keys, to_json};
 
 /// A signed-in session of one user on one device.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -15,35 +24,229 @@ pub struct Session {
     pub user_id: String,
     /// When it began.
     pub created_at: DateTime<Utc>,
+    /// How it was authenticated: `password`, or `otp` for an e-mailed link.
+    #[serde(default = "password_method")]
+    pub method: String,
+    /// The last refresh, if any.
+    #[serde(default)]
+    pub refreshed_at: Option<DateTime<Utc>>,
+}
+
+fn password_method() -> String {
+    "password".into()
+}
+
+/// A refresh token as stored under its hash.
+#[derive(Debug, Serialize, Deserialize)]
+struct RefreshRecord {
+    session_id: String,
+    created_at: DateTime<Utc>,
+    /// When it was first spent; spent tokens stay for reuse detection until their
+    /// session ends.
+    #[serde(default)]
+    used_at: Option<DateTime<Utc>>,
+}
+
+/// A session with a new refresh token, which exists only here (the store keeps its hash).
+#[derive(Debug, Clone)]
+pub struct SessionGrant {
+    /// The session.
+    pub session: Session,
+    /// The user, as of the grant.
+    pub user: User,
+    /// The refresh token to hand to the client.
+    pub refresh_token: String,
+}
+
+/// What presenting a refresh token gave.
+#[derive(Debug, Clone)]
+pub enum Refresh {
+    /// The token was spent and a new one issued.
+    Rotated(Box<SessionGrant>),
+    /// Unknown token, or its session has ended.
+    NotFound,
+    /// The token was spent before, outside the grace window: its session is now ended.
+    AlreadyUsed,
+}
+
+/// Which sessions a sign-out ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogoutScope {
+    /// Only the caller's session.
+    Local,
+    /// Every session of the user.
+    Global,
+    /// Every session of the user except the caller's.
+    Others,
+}
+
+/// A new random secret token: 32 bytes, base64url without padding.
+pub(crate) fn new_secret() -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>())
+}
+
+/// Removes, inside a transaction, a session with its index entry and the refresh
+/// tokens listed (collected before the transaction, since sled cannot scan in one).
+fn remove_session_tx(
+    sessions: &TransactionalTree,
+    userid_sessions: &TransactionalTree,
+    refresh: &TransactionalTree,
+    sessionid_refresh: &TransactionalTree,
+    session: &Session,
+    token_keys: &[Vec<u8>],
+) -> std::result::Result<(), ConflictableTransactionError<Error>> {
+    sessions.remove(session.id.as_bytes())?;
+    userid_sessions.remove(keys::join(session.user_id.as_bytes(), session.id.as_bytes()))?;
+    for k in token_keys {
+        sessionid_refresh.remove(k.as_slice())?;
+        if let Some(hash) = k.get(k.len().saturating_sub(32)..) {
+            refresh.remove(hash)?;
+        }
+    }
+    Ok(())
 }
 
 impl Store {
-    /// Starts a session for a user.
+    /// Starts a session for a user, without a refresh token (tests and tools).
     pub fn create_session(&self, user_id: &str) -> Result<Session> {
+        Ok(self.sign_in(user_id, "password")?.session)
+    }
+
+    /// Starts a session with its first refresh token and records the sign-in time, all
+    /// in one transaction. `method` is `password` or `otp`.
+    pub fn sign_in(&self, user_id: &str, method: &str) -> Result<SessionGrant> {
+        let now = Utc::now();
         let session = Session {
             id: uuid::Uuid::new_v4().to_string(),
             user_id: user_id.to_string(),
-            created_at: Utc::now(),
+            created_at: now,
+            method: method.to_string(),
+            refreshed_at: None,
         };
-        self.t.sessions.insert(session.id.as_bytes(), to_json(&session))?;
-        self.t.userid_sessions.insert(keys::join(user_id.as_bytes(), session.id.as_bytes()), &[])?;
+        let token = new_secret();
+        let hash = keys::secret(&token);
+        let record = RefreshRecord { session_id: session.id.clone(), created_at: now, used_at: None };
+        let t = &self.t;
+        let user = (&t.users, &t.sessions, &t.userid_sessions, &t.refresh_tokens, &t.sessionid_refresh).transaction(
+            |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
+                let Some(raw) = users.get(user_id.as_bytes())? else {
+                    return Err(Error::NotFound("user").into());
+                };
+                let mut user: User = from_json(&raw)?;
+                user.last_sign_in_at = Some(now);
+                users.insert(user_id.as_bytes(), to_json(&user))?;
+                sessions.insert(session.id.as_bytes(), to_json(&session))?;
+                userid_sessions.insert(keys::join(user_id.as_bytes(), session.id.as_bytes()), &[])?;
+                refresh.insert(&hash, to_json(&record))?;
+                sessionid_refresh.insert(keys::join(session.id.as_bytes(), &hash), &[])?;
+                Ok(user)
+            },
+        )?;
         self.flush()?;
-        Ok(session)
+        Ok(SessionGrant { session, user, refresh_token: token })
     }
 
-    /// A live session by id; none once revoked.
+    /// Spends a refresh token and issues the next one (see the module doc for the grace
+    /// window and reuse detection).
+    pub fn refresh_session(&self, token: &str, grace: Duration) -> Result<Refresh> {
+        let hash = keys::secret(token);
+        let Some(raw) = self.t.refresh_tokens.get(hash)? else { return Ok(Refresh::NotFound) };
+        let found: RefreshRecord = from_json(&raw)?;
+        let token_keys = self.session_token_keys(&found.session_id)?;
+        let next = new_secret();
+        let next_hash = keys::secret(&next);
+        let now = Utc::now();
+        enum Outcome {
+            Rotated(Box<(Session, User)>),
+            NotFound,
+            AlreadyUsed,
+        }
+        let t = &self.t;
+        let outcome = (&t.users, &t.sessions, &t.userid_sessions, &t.refresh_tokens, &t.sessionid_refresh)
+            .transaction(|(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
+                let Some(raw) = refresh.get(hash)? else { return Ok(Outcome::NotFound) };
+                let mut record: RefreshRecord = from_json(&raw)?;
+                let Some(raw) = sessions.get(record.session_id.as_bytes())? else {
+                    refresh.remove(&hash)?;
+                    return Ok(Outcome::NotFound);
+                };
+                let mut session: Session = from_json(&raw)?;
+                let Some(raw) = users.get(session.user_id.as_bytes())? else { return Ok(Outcome::NotFound) };
+                let user: User = from_json(&raw)?;
+                match record.used_at {
+                    Some(used) if now - used > grace => {
+                        remove_session_tx(
+                            sessions,
+                            userid_sessions,
+                            refresh,
+                            sessionid_refresh,
+                            &session,
+                            &token_keys,
+                        )?;
+                        return Ok(Outcome::AlreadyUsed);
+                    }
+                    Some(_) => {} // a parallel refresh within the grace window
+                    None => {
+                        record.used_at = Some(now);
+                        refresh.insert(&hash, to_json(&record))?;
+                    }
+                }
+                let fresh = RefreshRecord { session_id: session.id.clone(), created_at: now, used_at: None };
+                refresh.insert(&next_hash, to_json(&fresh))?;
+                sessionid_refresh.insert(keys::join(session.id.as_bytes(), &next_hash), &[])?;
+                session.refreshed_at = Some(now);
+                sessions.insert(session.id.as_bytes(), to_json(&session))?;
+                Ok(Outcome::Rotated(Box::new((session, user))))
+            })?;
+        self.flush()?;
+        Ok(match outcome {
+            Outcome::Rotated(b) => {
+                let (session, user) = *b;
+                Refresh::Rotated(Box::new(SessionGrant { session, user, refresh_token: next }))
+            }
+            Outcome::NotFound => Refresh::NotFound,
+            Outcome::AlreadyUsed => {
+                tracing::warn!(session = %found.session_id, "a spent refresh token was presented again; session ended");
+                Refresh::AlreadyUsed
+            }
+        })
+    }
+
+    /// A live session by id; none once ended.
     pub fn session(&self, id: &str) -> Result<Option<Session>> {
         self.t.sessions.get(id)?.map(|v| from_json(&v)).transpose()
     }
 
-    /// Ends one session.
+    /// Ends one session and every refresh token of it.
     pub fn revoke_session(&self, id: &str) -> Result<()> {
-        if let Some(s) = self.session(id)? {
-            self.t.sessions.remove(id)?;
-            self.t.userid_sessions.remove(keys::join(s.user_id.as_bytes(), id.as_bytes()))?;
-            self.flush()?;
+        let Some(session) = self.session(id)? else { return Ok(()) };
+        let token_keys = self.session_token_keys(id)?;
+        let t = &self.t;
+        (&t.sessions, &t.userid_sessions, &t.refresh_tokens, &t.sessionid_refresh).transaction(
+            |(sessions, userid_sessions, refresh, sessionid_refresh)| {
+                remove_session_tx(sessions, userid_sessions, refresh, sessionid_refresh, &session, &token_keys)
+            },
+        )?;
+        self.flush()
+    }
+
+    /// Signs out: ends the sessions `scope` names, relative to the caller's `current`
+    /// session. Answers how many sessions ended.
+    pub fn sign_out(&self, user_id: &str, current: &str, scope: LogoutScope) -> Result<usize> {
+        let ids = match scope {
+            LogoutScope::Local => vec![current.to_string()],
+            LogoutScope::Global => self.user_session_ids(user_id)?,
+            LogoutScope::Others => self.user_session_ids(user_id)?.into_iter().filter(|id| id != current).collect(),
+        };
+        let mut ended = 0;
+        for id in ids {
+            if self.session(&id)?.is_some_and(|s| s.user_id == user_id) {
+                self.revoke_session(&id)?;
+                ended += 1;
+            }
         }
-        Ok(())
+        Ok(ended)
     }
 
     /// The ids of a user's live sessions.
@@ -55,5 +258,110 @@ impl Store {
             }
         }
         Ok(ids)
+    }
+
+    /// The `sessionid_refresh` keys of one session.
+    fn session_token_keys(&self, session_id: &str) -> Result<Vec<Vec<u8>>> {
+        let mut out = Vec::new();
+        for key in self.t.sessionid_refresh.scan_prefix(keys::prefix(session_id)).keys() {
+            out.push(key?.to_vec());
+        }
+        Ok(out)
+    }
+
+    /// Sets a new password hash and ends every other session of the user (all of them
+    /// when `keep` is none), in one transaction.
+    pub fn change_password(&self, user_id: &str, password_hash: String, keep: Option<&str>) -> Result<User> {
+        let mut doomed = Vec::new();
+        for id in self.user_session_ids(user_id)? {
+            if Some(id.as_str()) == keep {
+                continue;
+            }
+            if let Some(s) = self.session(&id)? {
+                let token_keys = self.session_token_keys(&id)?;
+                doomed.push((s, token_keys));
+            }
+        }
+        let t = &self.t;
+        let user = (&t.users, &t.sessions, &t.userid_sessions, &t.refresh_tokens, &t.sessionid_refresh).transaction(
+            |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
+                let Some(raw) = users.get(user_id.as_bytes())? else {
+                    return Err(Error::NotFound("user").into());
+                };
+                let mut user: User = from_json(&raw)?;
+                user.password_hash = password_hash.clone();
+                user.updated_at = Utc::now();
+                users.insert(user_id.as_bytes(), to_json(&user))?;
+                for (s, token_keys) in &doomed {
+                    remove_session_tx(sessions, userid_sessions, refresh, sessionid_refresh, s, token_keys)?;
+                }
+                Ok(user)
+            },
+        )?;
+        self.flush()?;
+        Ok(user)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_store;
+
+    fn user(store: &Store) -> User {
+        store.create_user("s@example.com", "h".into(), Default::default(), true).unwrap()
+    }
+
+    fn rotate(store: &Store, token: &str, grace: Duration) -> Option<SessionGrant> {
+        match store.refresh_session(token, grace).unwrap() {
+            Refresh::Rotated(g) => Some(*g),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn refresh_tokens_rotate_and_are_single_use() {
+        let (_d, store) = test_store();
+        let u = user(&store);
+        let first = store.sign_in(&u.id, "password").unwrap();
+        assert!(store.user(&u.id).unwrap().unwrap().last_sign_in_at.is_some());
+        let second = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
+        assert_eq!(second.session.id, first.session.id);
+        assert_ne!(second.refresh_token, first.refresh_token);
+        // Spent and past the (zero) grace window: reuse ends the session.
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert!(matches!(store.refresh_session(&first.refresh_token, Duration::zero()).unwrap(), Refresh::AlreadyUsed));
+        assert!(store.session(&first.session.id).unwrap().is_none());
+        assert!(matches!(store.refresh_session(&second.refresh_token, Duration::zero()).unwrap(), Refresh::NotFound));
+        assert!(matches!(store.refresh_session("nonsense", Duration::zero()).unwrap(), Refresh::NotFound));
+    }
+
+    #[test]
+    fn a_parallel_refresh_within_the_grace_window_gets_a_token_of_the_same_session() {
+        let (_d, store) = test_store();
+        let u = user(&store);
+        let first = store.sign_in(&u.id, "password").unwrap();
+        let a = rotate(&store, &first.refresh_token, Duration::seconds(10)).unwrap();
+        let b = rotate(&store, &first.refresh_token, Duration::seconds(10)).unwrap();
+        assert_eq!(a.session.id, b.session.id);
+        assert_ne!(a.refresh_token, b.refresh_token);
+        assert!(rotate(&store, &a.refresh_token, Duration::seconds(10)).is_some());
+    }
+
+    #[test]
+    fn sign_out_scopes_and_password_change() {
+        let (_d, store) = test_store();
+        let u = user(&store);
+        let s: Vec<_> = (0..4).map(|_| store.sign_in(&u.id, "password").unwrap()).collect();
+        assert_eq!(store.sign_out(&u.id, &s[0].session.id, LogoutScope::Local).unwrap(), 1);
+        assert!(matches!(store.refresh_session(&s[0].refresh_token, Duration::zero()).unwrap(), Refresh::NotFound));
+        assert_eq!(store.sign_out(&u.id, &s[1].session.id, LogoutScope::Others).unwrap(), 2);
+        assert_eq!(store.user_session_ids(&u.id).unwrap(), vec![s[1].session.id.clone()]);
+        let more = store.sign_in(&u.id, "password").unwrap();
+        let changed = store.change_password(&u.id, "new".into(), Some(&more.session.id)).unwrap();
+        assert_eq!(changed.password_hash, "new");
+        assert_eq!(store.user_session_ids(&u.id).unwrap(), vec![more.session.id.clone()]);
+        assert_eq!(store.sign_out(&u.id, &more.session.id, LogoutScope::Global).unwrap(), 1);
+        assert!(store.user_session_ids(&u.id).unwrap().is_empty());
     }
 }

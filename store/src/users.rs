@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use sled::Transactional;
 use utoipa::ToSchema;
 
-use crate::{Error, Result, Store, from_json, to_json};
+use crate::{Error, Result, Store, from_json, keys, to_json, wire};
 
 /// A subscription as spec section 3's user metadata has it, plus when it ends.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -161,7 +161,170 @@ impl Store {
         }
         let s = &user.subscription;
         let not_ended = s.until.is_none_or(|until| until > Utc::now());
-        (s.is_active && not_ended) || (s.customer_id.is_some() && not_ended)
+        not_ended && (s.is_active || s.customer_id.is_some())
+    }
+}
+
+/// What an e-mailed one-time link is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OneTimeKind {
+    /// A password reset (`type=recovery`).
+    Recovery,
+    /// Confirming the e-mail after sign-up (`type=signup`).
+    Confirmation,
+}
+
+/// A one-time token as stored under its hash.
+#[derive(Debug, Serialize, Deserialize)]
+struct OneTimeRecord {
+    user_id: String,
+    kind: OneTimeKind,
+    expires_at: DateTime<Utc>,
+}
+
+/// What redeeming a one-time token gave.
+#[derive(Debug, Clone)]
+pub enum Redeemed {
+    /// The token was good and is now spent; the e-mail counts as confirmed.
+    Valid(User),
+    /// Unknown, already used, replaced by a newer one, or for another purpose.
+    Invalid,
+    /// It was good but its time ran out (it is spent now too).
+    Expired,
+}
+
+/// The user-metadata keys the server owns; a client's `data` cannot set them.
+const SERVER_METADATA: [&str; 2] = ["subscription", "has_active_subscription"];
+
+impl Store {
+    /// Issues a one-time token (e-mailed link) for a user, valid for `ttl`. It replaces
+    /// the user's previous token of the same kind; only its hash is stored.
+    pub fn issue_one_time_token(&self, user_id: &str, kind: OneTimeKind, ttl: chrono::Duration) -> Result<String> {
+        let token = crate::sessions::new_secret();
+        let hash = keys::secret(&token);
+        let record = OneTimeRecord { user_id: user_id.to_string(), kind, expires_at: Utc::now() + ttl };
+        let slot = keys::join(user_id.as_bytes(), kind_name(kind).as_bytes());
+        (&self.t.users, &self.t.onetime_tokens, &self.t.userid_onetime).transaction(|(users, tokens, slots)| {
+            if users.get(user_id.as_bytes())?.is_none() {
+                return Err(Error::NotFound("user").into());
+            }
+            if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
+                tokens.remove(old)?;
+            }
+            tokens.insert(&hash, to_json(&record))?;
+            Ok(())
+        })?;
+        self.flush()?;
+        Ok(token)
+    }
+
+    /// Spends a one-time token of `kind`. A good one also confirms the user's e-mail
+    /// (the link reached the mailbox).
+    pub fn redeem_one_time_token(&self, token: &str, kind: OneTimeKind) -> Result<Redeemed> {
+        let hash = keys::secret(token);
+        let now = Utc::now();
+        let out = (&self.t.users, &self.t.onetime_tokens, &self.t.userid_onetime).transaction(|(users, tokens, slots)| {
+            let Some(raw) = tokens.get(hash)? else { return Ok(Redeemed::Invalid) };
+            let record: OneTimeRecord = from_json(&raw)?;
+            if record.kind != kind {
+                return Ok(Redeemed::Invalid);
+            }
+            tokens.remove(&hash)?;
+            let slot = keys::join(record.user_id.as_bytes(), kind_name(kind).as_bytes());
+            if slots.get(slot.as_slice())?.is_some_and(|h| h.as_ref() == hash.as_slice()) {
+                slots.remove(slot.as_slice())?;
+            }
+            if record.expires_at <= now {
+                return Ok(Redeemed::Expired);
+            }
+            let Some(raw) = users.get(record.user_id.as_bytes())? else { return Ok(Redeemed::Invalid) };
+            let mut user: User = from_json(&raw)?;
+            if user.email_confirmed_at.is_none() {
+                user.email_confirmed_at = Some(now);
+                user.updated_at = now;
+                users.insert(record.user_id.as_bytes(), to_json(&user))?;
+            }
+            Ok(Redeemed::Valid(user))
+        })?;
+        self.flush()?;
+        Ok(out)
+    }
+
+    /// Merges client-set metadata into a user's (a null value removes a key); keys the
+    /// server owns are ignored.
+    pub fn merge_user_metadata(&self, user_id: &str, data: serde_json::Map<String, serde_json::Value>) -> Result<User> {
+        self.update_user(user_id, |u| merge_metadata(&mut u.user_metadata, &data))
+    }
+
+    /// The user object of the auth protocol, with Radar's subscription fields.
+    pub fn auth_user(&self, user: &User) -> wire::AuthUser {
+        let mut meta = user.user_metadata.clone();
+        let s = &user.subscription;
+        let current = s.until.is_none_or(|until| until > Utc::now());
+        meta.insert(
+            "subscription".into(),
+            serde_json::json!({ "isActive": s.is_active && current, "customerId": s.customer_id }),
+        );
+        meta.entry("avatar_url").or_insert(serde_json::Value::Null);
+        let identity = wire::AuthIdentity {
+            identity_id: user.id.clone(),
+            id: user.id.clone(),
+            user_id: user.id.clone(),
+            identity_data: serde_json::json!({
+                "email": user.email,
+                "email_verified": user.email_confirmed_at.is_some(),
+                "phone_verified": false,
+                "sub": user.id,
+            }),
+            provider: "email".into(),
+            email: Some(user.email.clone()),
+            last_sign_in_at: user.last_sign_in_at,
+            created_at: user.created_at,
+            updated_at: user.updated_at,
+        };
+        wire::AuthUser {
+            id: user.id.clone(),
+            aud: "authenticated".into(),
+            role: "authenticated".into(),
+            email: user.email.clone(),
+            phone: String::new(),
+            email_confirmed_at: user.email_confirmed_at,
+            confirmed_at: user.email_confirmed_at,
+            last_sign_in_at: user.last_sign_in_at,
+            app_metadata: wire::AuthAppMetadata { provider: "email".into(), providers: vec!["email".into()] },
+            user_metadata: meta,
+            identities: vec![identity],
+            created_at: user.created_at,
+            updated_at: user.updated_at,
+            is_anonymous: false,
+            has_active_subscription: self.is_subscriber(user),
+        }
+    }
+}
+
+/// Client metadata without the keys the server owns.
+pub fn client_metadata(data: serde_json::Map<String, serde_json::Value>) -> serde_json::Map<String, serde_json::Value> {
+    data.into_iter().filter(|(k, _)| !SERVER_METADATA.contains(&k.as_str())).collect()
+}
+
+fn merge_metadata(into: &mut serde_json::Map<String, serde_json::Value>, data: &serde_json::Map<String, serde_json::Value>) {
+    for (k, v) in data {
+        if SERVER_METADATA.contains(&k.as_str()) {
+            continue;
+        }
+        if v.is_null() {
+            into.remove(k);
+        } else {
+            into.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+fn kind_name(kind: OneTimeKind) -> &'static str {
+    match kind {
+        OneTimeKind::Recovery => "recovery",
+        OneTimeKind::Confirmation => "confirmation",
     }
 }
 
@@ -197,5 +360,38 @@ mod tests {
             })
             .unwrap();
         assert!(!store.is_subscriber(&ended));
+    }
+
+    #[test]
+    fn one_time_tokens_are_single_use_replaced_by_newer_and_expire() {
+        let (_d, store) = test_store();
+        let u = store.create_user("r@example.com", "h".into(), Default::default(), false).unwrap();
+        let first = store.issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1)).unwrap();
+        let second = store.issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1)).unwrap();
+        assert!(matches!(store.redeem_one_time_token(&first, OneTimeKind::Recovery).unwrap(), Redeemed::Invalid));
+        assert!(matches!(store.redeem_one_time_token(&second, OneTimeKind::Confirmation).unwrap(), Redeemed::Invalid));
+        let Redeemed::Valid(user) = store.redeem_one_time_token(&second, OneTimeKind::Recovery).unwrap() else { panic!() };
+        assert!(user.email_confirmed_at.is_some(), "a redeemed link confirms the e-mail");
+        assert!(matches!(store.redeem_one_time_token(&second, OneTimeKind::Recovery).unwrap(), Redeemed::Invalid));
+        let old = store.issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::seconds(-1)).unwrap();
+        assert!(matches!(store.redeem_one_time_token(&old, OneTimeKind::Recovery).unwrap(), Redeemed::Expired));
+    }
+
+    #[test]
+    fn auth_user_carries_subscription_and_avatar_and_clients_cannot_set_them() {
+        let (_d, store) = test_store();
+        let data = client_metadata(serde_json::json!({"subscription": {"isActive": true}, "name": "Ada"}).as_object().unwrap().clone());
+        let u = store.create_user("m@example.com", "h".into(), data, true).unwrap();
+        let a = store.auth_user(&u);
+        assert_eq!(a.user_metadata["subscription"], serde_json::json!({"isActive": false, "customerId": null}));
+        assert_eq!(a.user_metadata["avatar_url"], serde_json::Value::Null);
+        assert_eq!(a.user_metadata["name"], "Ada");
+        assert!(!a.has_active_subscription);
+        let patch = serde_json::json!({"avatar_url": "https://example.com/a.png", "name": null, "has_active_subscription": true});
+        let u = store.merge_user_metadata(&u.id, patch.as_object().unwrap().clone()).unwrap();
+        let a = store.auth_user(&u);
+        assert_eq!(a.user_metadata["avatar_url"], "https://example.com/a.png");
+        assert!(a.user_metadata.get("name").is_none());
+        assert!(!a.has_active_subscription);
     }
 }
