@@ -22,10 +22,19 @@ pub fn router() -> Router<AppState> {
 pub struct ClientConfig {
     /// The public anonymous key, sent as `apikey` to `/auth/v1`.
     pub anon_key: String,
+    /// Whether subscriptions are open; when closed, the waitlist is the offered path.
+    pub subscriptions_open: bool,
+    /// The payment provider: `test` or `stripe`.
+    pub payments_provider: crate::payments::ProviderKind,
 }
 
 /// Public settings for clients.
 #[utoipa::path(get, path = "/api/config", responses((status = 200, body = ClientConfig)))]
 pub async fn get_config(State(state): State<AppState>) -> Json<ClientConfig> {
-    Json(ClientConfig { anon_key: state.tokens.anon_key.clone() })
+    let p = &state.config.payments;
+    Json(ClientConfig {
+        anon_key: state.tokens.anon_key.clone(),
+        subscriptions_open: p.subscriptions_open,
+        payments_provider: p.payments_provider,
+    })
 }

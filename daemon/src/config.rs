@@ -32,6 +32,14 @@ pub struct Config {
     #[command(flatten)]
     pub auth: crate::auth::AuthConfig,
 
+    /// Payment and subscription settings.
+    #[command(flatten)]
+    pub payments: crate::payments::PaymentsConfig,
+
+    /// Public news API settings.
+    #[command(flatten)]
+    pub api: crate::public_api::ApiConfig,
+
     /// The data directory (set by the command line's global `--data`).
     #[arg(skip)]
     pub data_dir: PathBuf,

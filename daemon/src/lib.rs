@@ -14,6 +14,15 @@ pub mod news;
 pub mod state;
 pub mod web;
 
+pub mod api_key;
+pub mod openapi;
+pub mod payments;
+pub mod profile;
+pub mod public_api;
+pub mod user_metadata;
+pub mod waitlist;
+pub mod weekly;
+
 use std::time::Duration;
 
 use anyhow::Context;
@@ -33,6 +42,14 @@ pub fn app(state: AppState) -> Router {
         .merge(client_config::router())
         .merge(news::router())
         .merge(marks::router())
+        .merge(waitlist::router())
+        .merge(profile::router())
+        .merge(api_key::router())
+        .merge(user_metadata::router())
+        .merge(weekly::router())
+        .merge(payments::router())
+        .merge(public_api::router())
+        .merge(openapi::router())
         .nest("/auth/v1", auth::router())
         .merge(web::router())
         .method_not_allowed_fallback(|| async {
@@ -50,6 +67,7 @@ pub fn app(state: AppState) -> Router {
 /// Opens the store, binds the address and serves until Ctrl-C or SIGTERM; the store is
 /// flushed before returning.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
+    config.payments.validate()?;
     std::fs::create_dir_all(&config.data_dir)
         .with_context(|| format!("cannot create the data directory {}", config.data_dir.display()))?;
     let store = radar_store::Store::open(

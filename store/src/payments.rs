@@ -83,7 +83,7 @@ impl Store {
         self.t.checkouts.get(id)?.map(|v| from_json(&v)).transpose()
     }
 
-    /// Marks a session paid by `customer_id` (idempotent: paying twice keeps the first date).
+    /// Marks a session paid by `customer_id` (empty when unknown); paying twice keeps the first date.
     pub fn mark_checkout_paid(&self, id: &str, customer_id: &str) -> Result<CheckoutSession> {
         let now = Utc::now();
         let session = self.t.checkouts.transaction(|checkouts| {
@@ -95,7 +95,9 @@ impl Store {
                 s.status = CheckoutStatus::Paid;
                 s.paid_at = Some(now);
             }
-            s.customer_id.get_or_insert_with(|| customer_id.to_string());
+            if !customer_id.is_empty() {
+                s.customer_id.get_or_insert_with(|| customer_id.to_string());
+            }
             checkouts.insert(id.as_bytes(), to_json(&s))?;
             Ok(s)
         })?;

@@ -1,0 +1,56 @@
+//! The signed-in user's profile (spec sections 2 and 7): the professional resume.
+//!
+//! A resume longer than `radar_store::MAX_RESUME_CHARS` (20,000 characters) is refused
+//! with 413 `resume_too_long`; the request body itself is bounded by axum's default
+//! 2 MB body limit before it is parsed.
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use radar_store::MAX_RESUME_CHARS;
+use radar_store::wire::ProfileBody;
+
+use crate::error::{ApiError, Result};
+use crate::extract::{AuthUser, Json};
+use crate::state::AppState;
+
+/// The profile routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/user/profile", get(get_profile).patch(patch_profile))
+}
+
+/// The caller's profile; empty until they save one.
+#[utoipa::path(get, path = "/api/user/profile", tag = "profile", responses(
+    (status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn get_profile(State(s): State<AppState>, caller: AuthUser) -> Result<Json<ProfileBody>> {
+    Ok(Json(ProfileBody {
+        resume: s.store.profile(&caller.user.id)?.resume,
+    }))
+}
+
+/// Saves the caller's resume (at most 20,000 characters) and answers it.
+#[utoipa::path(patch, path = "/api/user/profile", tag = "profile", request_body = ProfileBody, responses(
+    (status = 200, body = ProfileBody),
+    (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with a string resume"),
+    (status = 401, body = crate::error::ErrorBody),
+    (status = 413, body = crate::error::ErrorBody, description = "Resume longer than 20,000 characters"),
+))]
+pub async fn patch_profile(
+    State(s): State<AppState>,
+    caller: AuthUser,
+    Json(body): Json<ProfileBody>,
+) -> Result<Json<ProfileBody>> {
+    let chars = body.resume.chars().count();
+    if chars > MAX_RESUME_CHARS {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "resume_too_long",
+            format!("The resume is {chars} characters long; the limit is {MAX_RESUME_CHARS}."),
+        ));
+    }
+    let saved = s.store.set_resume(&caller.user.id, &body.resume)?;
+    Ok(Json(ProfileBody {
+        resume: saved.resume,
+    }))
+}

@@ -1,0 +1,267 @@
+//! The public news API (spec sections 3, 5, 6 and 9): `GET /api/v1/news` with the header
+//! `X-API-Key`, for programs outside the web app.
+//!
+//! - Query: `page` (from 1, default 1), `limit` (1 to 100, default 20), `sort`
+//!   (`published_date`, `title` or `id`, default `published_date`), `order` (`asc` or
+//!   `desc`, default `desc`). A bad value, a repeated parameter or an unknown parameter is
+//!   400 `invalid_parameter` with a message that starts with the parameter's name. A page
+//!   past the end answers no items (with the true `total`).
+//! - Key: missing or unknown is 401 (see `radar_store`'s `api_keys`).
+//! - Quota: per key owner per UTC day (`--api-free-quota`, default 100, and
+//!   `--api-premium-quota`, default 10,000, for subscribers), stored so it survives a
+//!   restart. Every request with a valid key counts, whatever its answer, except a refused
+//!   one. Answers after the key check carry `X-RateLimit-Limit`, `X-RateLimit-Remaining`
+//!   (after this request) and `X-RateLimit-Reset` (Unix time in seconds of the next UTC
+//!   midnight, when the counter starts over); over quota is 429 `rate_limited` with
+//!   `Retry-After` in seconds until then.
+//! - Listing: `radar_store`'s `catalogue` walks a maintained index per sort order, so no
+//!   request loads or sorts every item.
+
+use axum::Router;
+use axum::extract::{FromRequestParts, RawQuery, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use chrono::Utc;
+use radar_store::wire::{Pagination, PublicItem, PublicPage};
+use radar_store::{QuotaUse, SortBy, SortOrder, User};
+
+use crate::error::{ApiError, Result};
+use crate::extract::Json;
+use crate::state::AppState;
+
+/// Settings of the public news API.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ApiConfig {
+    /// Requests per UTC day for a free account's API key.
+    #[arg(long, env = "RADAR_API_FREE_QUOTA", default_value_t = 100)]
+    pub api_free_quota: u64,
+
+    /// Requests per UTC day for a subscriber's API key.
+    #[arg(long, env = "RADAR_API_PREMIUM_QUOTA", default_value_t = 10_000)]
+    pub api_premium_quota: u64,
+}
+
+/// Default page size.
+pub const DEFAULT_LIMIT: u64 = 20;
+/// Largest page size.
+pub const MAX_LIMIT: u64 = 100;
+
+/// The public API routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/v1/news", get(get_public_news))
+}
+
+/// A caller authenticated by `X-API-Key`: the key's owner.
+#[derive(Debug, Clone)]
+pub struct ApiKeyUser(pub User);
+
+impl FromRequestParts<AppState> for ApiKeyUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let key = parts
+            .headers
+            .get("x-api-key")
+            .and_then(|k| k.to_str().ok())
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .ok_or_else(|| {
+                ApiError::unauthorized("Send your API key in the X-API-Key header (see /api-docs).")
+            })?;
+        let unknown = || {
+            ApiError::unauthorized("This API key is not valid. Get your current key on /api-docs.")
+        };
+        let owner = state.store.api_key_owner(key)?.ok_or_else(unknown)?;
+        Ok(Self(state.store.user(&owner)?.ok_or_else(unknown)?))
+    }
+}
+
+/// The validated query of `GET /api/v1/news`.
+#[derive(Debug, Clone, PartialEq, Eq, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PublicQuery {
+    /// Page number, from 1 (default 1).
+    #[param(minimum = 1, default = 1)]
+    pub page: u64,
+    /// Items per page, 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100, default = 20)]
+    pub limit: u64,
+    /// `published_date` (default), `title` or `id`.
+    #[param(value_type = String, pattern = "^(published_date|title|id)$", default = "published_date")]
+    pub sort: SortBy,
+    /// `desc` (default) or `asc`.
+    #[param(value_type = String, pattern = "^(asc|desc)$", default = "desc")]
+    pub order: SortOrder,
+}
+
+fn invalid(message: String) -> ApiError {
+    ApiError::bad_request("invalid_parameter", message)
+}
+
+impl PublicQuery {
+    /// Parses and validates a raw query string; errors name the parameter.
+    pub fn parse(raw: Option<&str>) -> Result<Self> {
+        let mut q = Self {
+            page: 1,
+            limit: DEFAULT_LIMIT,
+            sort: SortBy::default(),
+            order: SortOrder::default(),
+        };
+        let mut seen: Vec<String> = Vec::new();
+        for (name, value) in url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes()) {
+            if seen.iter().any(|s| *s == name) {
+                return Err(invalid(format!("{name} is given more than once")));
+            }
+            seen.push(name.to_string());
+            match name.as_ref() {
+                "page" => {
+                    q.page = value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|p| *p >= 1)
+                        .ok_or_else(|| {
+                            invalid(format!("page must be a whole number from 1, not {value:?}"))
+                        })?;
+                }
+                "limit" => {
+                    q.limit = value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|l| (1..=MAX_LIMIT).contains(l))
+                        .ok_or_else(|| {
+                            invalid(format!(
+                                "limit must be a whole number from 1 to {MAX_LIMIT}, not {value:?}"
+                            ))
+                        })?;
+                }
+                "sort" => {
+                    q.sort = value
+                        .parse()
+                        .map_err(|e: radar_store::Error| invalid(e.to_string()))?
+                }
+                "order" => {
+                    q.order = value
+                        .parse()
+                        .map_err(|e: radar_store::Error| invalid(e.to_string()))?
+                }
+                other => {
+                    return Err(invalid(format!(
+                        "{other} is not a parameter of this endpoint (page, limit, sort, order)"
+                    )));
+                }
+            }
+        }
+        Ok(q)
+    }
+}
+
+fn rate_headers(headers: &mut HeaderMap, q: &QuotaUse) {
+    headers.insert("x-ratelimit-limit", HeaderValue::from(q.limit));
+    headers.insert("x-ratelimit-remaining", HeaderValue::from(q.remaining));
+    headers.insert(
+        "x-ratelimit-reset",
+        HeaderValue::from(q.reset_at.timestamp()),
+    );
+}
+
+/// A page of the news catalogue for programs, by API key, within a daily quota.
+#[utoipa::path(get, path = "/api/v1/news", tag = "public api", params(
+    PublicQuery,
+    ("X-API-Key" = String, Header, description = "Your API key (GET /api/key)"),
+), responses(
+    (status = 200, body = PublicPage, headers(
+        ("X-RateLimit-Limit" = u64, description = "Requests allowed per UTC day"),
+        ("X-RateLimit-Remaining" = u64, description = "Requests left today"),
+        ("X-RateLimit-Reset" = i64, description = "Unix time (s) when the quota starts over"),
+    )),
+    (status = 400, body = crate::error::ErrorBody, description = "A bad parameter, named in the message"),
+    (status = 401, body = crate::error::ErrorBody, description = "Missing or unknown API key"),
+    (status = 429, body = crate::error::ErrorBody, description = "Daily quota used up; see Retry-After"),
+))]
+pub async fn get_public_news(
+    State(s): State<AppState>,
+    ApiKeyUser(owner): ApiKeyUser,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let quota = if s.store.is_subscriber(&owner) {
+        s.config.api.api_premium_quota
+    } else {
+        s.config.api.api_free_quota
+    };
+    let now = Utc::now();
+    let used = match s.store.consume_quota(&owner.id, quota, now) {
+        Ok(u) => u,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let mut res = if used.allowed {
+        page(&s, raw.as_deref())
+            .map(IntoResponse::into_response)
+            .unwrap_or_else(IntoResponse::into_response)
+    } else {
+        let wait = (used.reset_at - now).num_seconds().max(1) as u64;
+        ApiError::too_many(
+            "rate_limited",
+            format!("This key has used its {quota} requests for today (UTC). The quota starts over at midnight UTC."),
+            wait,
+        )
+        .into_response()
+    };
+    rate_headers(res.headers_mut(), &used);
+    res
+}
+
+fn page(s: &AppState, raw: Option<&str>) -> Result<Json<PublicPage>> {
+    let q = PublicQuery::parse(raw)?;
+    let (items, total) = s.store.public_page(q.sort, q.order, q.page, q.limit)?;
+    let total_pages = total.div_ceil(q.limit);
+    Ok(Json(PublicPage {
+        pagination: Pagination {
+            total,
+            page: q.page,
+            limit: q.limit,
+            total_pages,
+            has_next: q.page < total_pages,
+            has_prev: q.page > 1,
+        },
+        items: items.into_iter().map(PublicItem::from).collect(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(raw: &str) -> String {
+        PublicQuery::parse(Some(raw)).unwrap_err().message
+    }
+
+    #[test]
+    fn defaults_and_values() {
+        let q = PublicQuery::parse(None).unwrap();
+        assert_eq!(
+            (q.page, q.limit, q.sort, q.order),
+            (1, 20, SortBy::PublishedDate, SortOrder::Desc)
+        );
+        let q = PublicQuery::parse(Some("page=3&limit=100&sort=title&order=asc")).unwrap();
+        assert_eq!(
+            (q.page, q.limit, q.sort, q.order),
+            (3, 100, SortBy::Title, SortOrder::Asc)
+        );
+    }
+
+    #[test]
+    fn errors_name_the_parameter() {
+        assert!(err("page=0").starts_with("page"));
+        assert!(err("page=-1").starts_with("page"));
+        assert!(err("page=").starts_with("page"));
+        assert!(err("limit=101").starts_with("limit"));
+        assert!(err("limit=0").starts_with("limit"));
+        assert!(err("limit=abc").starts_with("limit"));
+        assert!(err("sort=name").starts_with("sort"));
+        assert!(err("order=up").starts_with("order"));
+        assert!(err("pgae=2").starts_with("pgae"));
+        assert!(err("page=1&page=2").starts_with("page"));
+    }
+}

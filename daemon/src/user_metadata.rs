@@ -1,0 +1,41 @@
+//! `GET /api/user/metadata` (spec sections 3 and 7): the caller's subscription.
+//!
+//! `isActive` is the server's verdict of spec section 4's rule (complimentary accounts
+//! included), and `customerId` is given only while that verdict holds. Clients apply the
+//! same rule to these two fields ("isActive, or a customerId exists"), so a revoked or
+//! ended subscription must not leave a customer id behind for them to see.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use radar_store::wire::{SubscriptionStatus, UserMetadata};
+
+use crate::error::Result;
+use crate::extract::{AuthUser, Json};
+use crate::state::AppState;
+
+/// The user metadata route.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/user/metadata", get(get_user_metadata))
+}
+
+/// The caller's subscription state.
+#[utoipa::path(get, path = "/api/user/metadata", tag = "subscription", responses(
+    (status = 200, body = UserMetadata), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn get_user_metadata(
+    State(s): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<UserMetadata>> {
+    let active = s.store.is_subscriber(&caller.user);
+    let customer_id = if active {
+        caller.user.subscription.customer_id.clone()
+    } else {
+        None
+    };
+    Ok(Json(UserMetadata {
+        subscription: SubscriptionStatus {
+            is_active: active,
+            customer_id,
+        },
+    }))
+}
