@@ -9,6 +9,7 @@ pub mod client_config;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod mail;
 pub mod marks;
 pub mod news;
 pub mod state;
@@ -61,6 +62,7 @@ pub fn app(state: AppState) -> Router {
             ApiError::internal("a handler panicked").into_response()
         }))
         .layer(TraceLayer::new_for_http())
+        .layer(auth::cors_layer(&state.config.auth, &state.site_url))
         .with_state(state)
 }
 

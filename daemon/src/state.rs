@@ -19,12 +19,25 @@ pub struct AppState {
     pub tokens: Arc<Tokens>,
     /// The public origin (site URL), resolved once the address is bound.
     pub site_url: Arc<url::Url>,
+    /// Keeps (and with SMTP, sends) e-mails.
+    pub mailer: Arc<crate::mail::Mailer>,
+    /// Sign-in attempts per e-mail and per client IP.
+    pub limiter: Arc<crate::auth::limiter::RateLimiter>,
 }
 
 impl AppState {
     /// State for a bound address.
     pub fn new(config: Config, store: Store, tokens: Tokens, bound: SocketAddr) -> Self {
         let site_url = config.site_url(bound);
-        Self { config: Arc::new(config), store, tokens: Arc::new(tokens), site_url: Arc::new(site_url) }
+        let mailer = crate::mail::Mailer::new(store.clone(), config.auth.smtp_url.as_ref(), &config.auth.mail_from);
+        let limiter = crate::auth::limiter::RateLimiter::new(config.auth.sign_in_rate, std::time::Duration::from_secs(60));
+        Self {
+            config: Arc::new(config),
+            store,
+            tokens: Arc::new(tokens),
+            site_url: Arc::new(site_url),
+            mailer: Arc::new(mailer),
+            limiter: Arc::new(limiter),
+        }
     }
 }

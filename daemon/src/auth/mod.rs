@@ -1,11 +1,34 @@
 //! The embedded auth service, speaking the Supabase Auth (GoTrue) protocol under
-//! `/auth/v1`, so `@supabase/auth-js` works against it unmodified.
+//! `/auth/v1`, so `@supabase/auth-js` (and `supabase-js`) works against it unmodified.
+//!
+//! The subset is what that client calls for e-mail and password: `signup`, `token`
+//! (password and refresh grants), `logout`, `user` (GET, PUT), `recover`, `verify`,
+//! `settings`. Answers and errors have the shapes auth-js parses (its `lib/fetch.ts`);
+//! errors carry `X-Supabase-Api-Version: 2024-01-01` (see [`error`]). Every route but
+//! the e-mailed `GET /verify` link wants the install's anonymous key as `apikey`.
 
+pub mod account;
+pub mod caller;
+pub mod error;
+pub mod limiter;
+pub mod password;
+pub mod recovery;
+pub mod session;
 pub mod tokens;
 
-use axum::Router;
+use std::net::SocketAddr;
+use std::time::Duration;
 
-use crate::AppState;
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
+use axum::routing::{get, post};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::extract::Json;
+use crate::state::AppState;
+use error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
 
 /// Authentication settings.
 #[derive(Debug, Clone, clap::Args)]
@@ -18,9 +41,137 @@ pub struct AuthConfig {
     /// Lifetime of access tokens, in seconds.
     #[arg(long, env = "RADAR_JWT_EXPIRY", default_value_t = 3600)]
     pub jwt_expiry: i64,
+
+    /// Require new accounts to confirm their e-mail through a mailed link before they
+    /// can sign in.
+    #[arg(long, env = "RADAR_CONFIRM_EMAIL")]
+    pub confirm_email: bool,
+
+    /// Other URLs that e-mailed links may redirect to (same origin and path prefix),
+    /// comma-separated. The site URL's origin is always allowed.
+    #[arg(long, env = "RADAR_REDIRECT_ALLOW", value_delimiter = ',')]
+    pub redirect_allow: Vec<url::Url>,
+
+    /// Send mail through this SMTP server as well as keeping it in the outbox:
+    /// `smtps://user:pass@host:465`, `smtp://user:pass@host:587?tls=required`, or plain
+    /// `smtp://127.0.0.1:2525` (unencrypted only to this machine).
+    #[arg(long, env = "RADAR_SMTP_URL", hide_env_values = true, value_parser = crate::mail::parse_smtp_url)]
+    pub smtp_url: Option<url::Url>,
+
+    /// Sender of e-mails.
+    #[arg(long, env = "RADAR_MAIL_FROM", default_value = "Radar <noreply@localhost>", value_parser = crate::mail::parse_mailbox)]
+    pub mail_from: String,
+
+    /// Other web origins allowed to call `/api` and `/auth/v1` from a browser,
+    /// comma-separated (the site URL's origin always is).
+    #[arg(long, env = "RADAR_CORS_ORIGIN", value_delimiter = ',')]
+    pub cors_origin: Vec<url::Url>,
+
+    /// Lifetime of e-mailed links (password reset, confirmation), in seconds.
+    #[arg(long, env = "RADAR_OTP_EXPIRY", default_value_t = 3600)]
+    pub otp_expiry: i64,
+
+    /// Seconds during which a just-spent refresh token still refreshes (two tabs
+    /// refreshing at once); after that, presenting it again ends its session.
+    #[arg(long, env = "RADAR_REFRESH_REUSE_INTERVAL", default_value_t = 10)]
+    pub refresh_reuse_interval: i64,
+
+    /// Sign-in (and sign-up, recovery) attempts allowed per e-mail and per client IP
+    /// each minute.
+    #[arg(long, env = "RADAR_SIGN_IN_RATE", default_value_t = 10)]
+    pub sign_in_rate: u32,
 }
 
-/// The `/auth/v1` routes.
+/// The `/auth/v1` routes (nested there by the application).
 pub fn router() -> Router<AppState> {
     Router::new()
+        .route("/signup", post(account::post_signup))
+        .route("/token", post(session::post_token))
+        .route("/logout", post(session::post_logout))
+        .route("/user", get(account::get_user).put(account::put_user))
+        .route("/recover", post(recovery::post_recover))
+        .route("/verify", get(recovery::get_verify).post(recovery::post_verify))
+        .route("/settings", get(get_settings))
+        .route("/health", get(get_health))
+        .route("/authorize", get(get_authorize))
+        .fallback(|| async { AuthError::new(StatusCode::NOT_FOUND, "not_found", "No such auth endpoint.") })
+        .method_not_allowed_fallback(|| async {
+            AuthError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "This endpoint does not accept that method.")
+        })
+        .layer(SetResponseHeaderLayer::overriding(API_VERSION_HEADER, API_VERSION))
+}
+
+/// The auth service's base URL: `{site_url}/auth/v1`.
+pub fn auth_url(state: &AppState) -> String {
+    format!("{}/auth/v1", state.site_url.as_str().trim_end_matches('/'))
+}
+
+/// Counts an attempt against the per-e-mail and per-IP limits; 429 past them. The
+/// peer address is the TCP peer: forwarded-for headers are not trusted.
+pub fn limit(state: &AppState, email: &str, peer: SocketAddr) -> AuthResult<()> {
+    let keys = [format!("email:{}", email.trim().to_lowercase()), format!("ip:{}", peer.ip())];
+    state.limiter.hit(&keys).map_err(|secs| {
+        tracing::warn!(ip = %peer.ip(), "sign-in rate limit reached");
+        AuthError {
+            inner: crate::error::ApiError::too_many(
+                "over_request_rate_limit",
+                format!("Too many attempts. Please try again in {secs} seconds."),
+                secs,
+            ),
+            weak_password: None,
+        }
+    })
+}
+
+/// CORS for browsers on other origins (the site URL's and `--cors-origin`): answers
+/// the auth client's preflight and lets it read the API version header.
+pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
+    let origins: Vec<HeaderValue> = std::iter::once(site_url)
+        .chain(config.cors_origin.iter())
+        .filter_map(|u| HeaderValue::from_str(&u.origin().ascii_serialization()).ok())
+        .collect();
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::list(origins))
+        .allow_methods([Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE, Method::OPTIONS])
+        .allow_headers([
+            HeaderName::from_static("apikey"),
+            HeaderName::from_static("authorization"),
+            HeaderName::from_static("x-client-info"),
+            HeaderName::from_static("x-supabase-api-version"),
+            HeaderName::from_static("content-type"),
+            HeaderName::from_static("x-api-key"),
+        ])
+        .expose_headers([API_VERSION_HEADER])
+        .allow_credentials(true)
+        .max_age(Duration::from_secs(3600))
+}
+
+/// `GET /settings`: which sign-in methods are on (e-mail on, Google and the rest off).
+pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Value> {
+    let off = ["anonymous_users", "apple", "azure", "github", "gitlab", "google", "phone", "saml"];
+    let mut external: serde_json::Map<String, serde_json::Value> =
+        off.iter().map(|p| (p.to_string(), serde_json::Value::Bool(false))).collect();
+    external.insert("email".into(), serde_json::Value::Bool(true));
+    Json(serde_json::json!({
+        "external": external,
+        "disable_signup": false,
+        "mailer_autoconfirm": !state.config.auth.confirm_email,
+        "phone_autoconfirm": false,
+        "sms_provider": "",
+        "saml_enabled": false,
+    }))
+}
+
+/// `GET /health`.
+pub async fn get_health() -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "name": "GoTrue",
+        "version": concat!("radar-", env!("CARGO_PKG_VERSION")),
+        "description": "Radar's embedded auth service, speaking the Supabase Auth protocol",
+    }))
+}
+
+/// `GET /authorize`: third-party sign-in (Google and others) is off (spec section 1).
+pub async fn get_authorize() -> AuthError {
+    AuthError::bad_request("provider_disabled", "Google sign in is temporarily disabled")
 }

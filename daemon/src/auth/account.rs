@@ -1,0 +1,126 @@
+//! Accounts: sign-up, and reading and changing the signed-in user.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::response::{IntoResponse, Response};
+use radar_store::wire::AuthUser;
+use radar_store::{OneTimeKind, client_metadata, normalize_email};
+use serde::Deserialize;
+
+use super::caller::{ApiKey, Caller};
+use super::error::{AuthError, AuthResult};
+use super::password;
+use super::recovery::{RedirectQuery, send_link};
+use super::session::session_answer;
+use crate::extract::{Json, Query};
+use crate::state::AppState;
+
+/// Body of `POST /signup`.
+#[derive(Debug, Deserialize)]
+pub struct SignupBody {
+    email: Option<String>,
+    password: Option<String>,
+    /// Initial user metadata.
+    #[serde(default)]
+    data: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+fn email_of(raw: Option<&str>) -> AuthResult<String> {
+    let raw = raw.map(str::trim).unwrap_or_default();
+    if raw.is_empty() {
+        return Err(AuthError::bad_request("validation_failed", "An email address is required."));
+    }
+    normalize_email(raw).map_err(|_| {
+        AuthError::bad_request(
+            "email_address_invalid",
+            format!("Unable to validate email address: invalid format ({raw:?})."),
+        )
+    })
+}
+
+fn already_registered() -> AuthError {
+    AuthError::unprocessable("user_already_exists", "User already registered")
+}
+
+/// `POST /signup`: a session when e-mail confirmation is off; otherwise the new user,
+/// and a confirmation mail.
+pub async fn post_signup(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    _key: ApiKey,
+    Query(q): Query<RedirectQuery>,
+    Json(body): Json<SignupBody>,
+) -> AuthResult<Response> {
+    let email = email_of(body.email.as_deref())?;
+    let password = body.password.unwrap_or_default();
+    if password.is_empty() {
+        return Err(AuthError::bad_request("validation_failed", "Signup requires a valid password."));
+    }
+    password::check_strength(&password)?;
+    super::limit(&state, &email, peer)?;
+    if state.store.user_by_email(&email)?.is_some() {
+        return Err(already_registered());
+    }
+    let hash = password::hash(password).await?;
+    let confirm = state.config.auth.confirm_email;
+    let metadata = client_metadata(body.data.unwrap_or_default());
+    let user = state.store.create_user(&email, hash, metadata, !confirm).map_err(|e| match e {
+        radar_store::Error::Conflict(_) => already_registered(),
+        e => e.into(),
+    })?;
+    if confirm {
+        send_link(&state, &user, OneTimeKind::Confirmation, q.redirect_to.as_deref()).await?;
+        return Ok(Json(state.store.auth_user(&user)).into_response());
+    }
+    let grant = state.store.sign_in(&user.id, "password")?;
+    Ok(Json(session_answer(&state, &grant)).into_response())
+}
+
+/// `GET /user`: the signed-in user.
+pub async fn get_user(State(state): State<AppState>, _key: ApiKey, caller: Caller) -> Json<AuthUser> {
+    Json(state.store.auth_user(&caller.user))
+}
+
+/// Body of `PUT /user`.
+#[derive(Debug, Deserialize)]
+pub struct UpdateUserBody {
+    email: Option<String>,
+    password: Option<String>,
+    /// Metadata to merge (a null value removes a key).
+    data: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// `PUT /user`: changes the password (ending the user's other sessions) and merges
+/// metadata.
+pub async fn put_user(
+    State(state): State<AppState>,
+    _key: ApiKey,
+    caller: Caller,
+    Json(body): Json<UpdateUserBody>,
+) -> AuthResult<Json<AuthUser>> {
+    let mut user = caller.user;
+    if let Some(email) = body.email.as_deref().filter(|e| !e.trim().is_empty())
+        && email_of(Some(email))? != user.email
+    {
+        return Err(AuthError::unprocessable(
+            "email_change_not_supported",
+            "Changing the e-mail address is not supported.",
+        ));
+    }
+    if let Some(new) = body.password {
+        password::check_strength(&new)?;
+        if password::verify(new.clone(), Some(user.password_hash.clone())).await? {
+            return Err(AuthError::unprocessable(
+                "same_password",
+                "New password should be different from the old password.",
+            ));
+        }
+        let hash = password::hash(new).await?;
+        user = state.store.change_password(&user.id, hash, Some(&caller.claims.session_id))?;
+    }
+    if let Some(data) = body.data {
+        user = state.store.merge_user_metadata(&user.id, data)?;
+    }
+    Ok(Json(state.store.auth_user(&user)))
+}

@@ -1,0 +1,81 @@
+//! Who is calling `/auth/v1`: the install's public key (`apikey`), and the signed-in
+//! user behind an access token. Rejections use the protocol's error codes, so auth-js
+//! reacts as it does with the hosted service (for example, `session_not_found` signs the
+//! client out).
+
+use axum::extract::FromRequestParts;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use radar_store::User;
+
+use super::error::AuthError;
+use super::tokens::Claims;
+use crate::state::AppState;
+
+/// The request carries the install's anonymous key as `apikey` (header or query), as
+/// every client of the protocol does.
+#[derive(Debug, Clone, Copy)]
+pub struct ApiKey;
+
+impl FromRequestParts<AppState> for ApiKey {
+    type Rejection = AuthError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AuthError> {
+        let from_query = || {
+            url::form_urlencoded::parse(parts.uri.query().unwrap_or_default().as_bytes())
+                .find(|(k, _)| k == "apikey")
+                .map(|(_, v)| v.into_owned())
+        };
+        let key = match parts.headers.get("apikey") {
+            Some(v) => v.to_str().ok().map(str::to_string),
+            None => from_query(),
+        };
+        match key {
+            None => Err(AuthError::unauthorized(
+                "no_api_key",
+                "No API key found in request. Send the install's anonymous key (GET /api/config) as the apikey header.",
+            )),
+            Some(k) if state.tokens.is_anon_key(k.trim()) => Ok(ApiKey),
+            Some(_) => Err(AuthError::unauthorized("invalid_api_key", "Invalid API key.")),
+        }
+    }
+}
+
+/// A signed-in caller: a valid access token whose session is live.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// The account.
+    pub user: User,
+    /// The access token's claims.
+    pub claims: Claims,
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = AuthError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AuthError> {
+        let token = parts
+            .headers
+            .get(AUTHORIZATION)
+            .and_then(|h| h.to_str().ok())
+            .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| AuthError::unauthorized("no_authorization", "This endpoint requires a Bearer token."))?;
+        let claims = state.tokens.verify(token).map_err(|e| {
+            AuthError::forbidden("bad_jwt", format!("invalid JWT: unable to parse or verify signature, {e}"))
+        })?;
+        let session = state.store.session(&claims.session_id)?;
+        if session.is_none_or(|s| s.user_id != claims.sub) {
+            return Err(AuthError::forbidden(
+                "session_not_found",
+                "Session from session_id claim in JWT does not exist.",
+            ));
+        }
+        let user = state
+            .store
+            .user(&claims.sub)?
+            .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist."))?;
+        Ok(Self { user, claims })
+    }
+}

@@ -1,0 +1,206 @@
+//! E-mailed one-time links: password recovery and sign-up confirmation.
+//!
+//! `POST /recover` always answers `{}`, so nobody learns whether an address is
+//! registered. A registered one gets a single-use link, valid `--otp-expiry` seconds, to
+//! `GET /verify?token=...&type=recovery&redirect_to=...`, which signs the user in and
+//! answers 303 to `redirect_to` with the session in the fragment (the implicit flow
+//! auth-js detects), or with `error`, `error_code` and `error_description` there when
+//! the link is bad, used or expired. `redirect_to` is honoured only for the site's own
+//! origin and the configured allow-list; anything else falls back to the site URL.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use radar_store::wire::AuthSession;
+use radar_store::{OneTimeKind, Redeemed, User};
+use serde::Deserialize;
+
+use super::caller::ApiKey;
+use super::error::{AuthError, AuthResult};
+use super::session::session_answer;
+use crate::extract::{Json, Query};
+use crate::state::AppState;
+
+/// `?redirect_to=`.
+#[derive(Debug, Deserialize)]
+pub struct RedirectQuery {
+    /// Where the e-mailed link should land.
+    pub redirect_to: Option<String>,
+}
+
+/// The redirect target to use: `requested` when its origin is the site's or it falls
+/// under an allow-list entry (same origin, path prefix); otherwise the site URL.
+pub fn allowed_redirect(state: &AppState, requested: Option<&str>) -> url::Url {
+    let site = state.site_url.as_ref();
+    let Some(raw) = requested.map(str::trim).filter(|r| !r.is_empty()) else { return site.clone() };
+    let Ok(wanted) = site.join(raw) else { return site.clone() };
+    if !matches!(wanted.scheme(), "http" | "https") {
+        return site.clone();
+    }
+    let same_origin = wanted.origin() == site.origin();
+    let allowed = state
+        .config
+        .auth
+        .redirect_allow
+        .iter()
+        .any(|a| a.origin() == wanted.origin() && wanted.path().starts_with(a.path()));
+    if same_origin || allowed { wanted } else { site.clone() }
+}
+
+fn kind_name(kind: OneTimeKind) -> &'static str {
+    match kind {
+        OneTimeKind::Recovery => "recovery",
+        OneTimeKind::Confirmation => "signup",
+    }
+}
+
+/// Issues a one-time token for `user` and mails the link.
+pub async fn send_link(state: &AppState, user: &User, kind: OneTimeKind, redirect_to: Option<&str>) -> AuthResult<()> {
+    let ttl = chrono::Duration::seconds(state.config.auth.otp_expiry);
+    let token = state.store.issue_one_time_token(&user.id, kind, ttl)?;
+    let redirect = allowed_redirect(state, redirect_to);
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("token", &token)
+        .append_pair("type", kind_name(kind))
+        .append_pair("redirect_to", redirect.as_str())
+        .finish();
+    let link = format!("{}/verify?{query}", super::auth_url(state));
+    let minutes = (state.config.auth.otp_expiry / 60).max(1);
+    let (subject, text) = match kind {
+        OneTimeKind::Recovery => (
+            "Reset your Radar password",
+            format!(
+                "Someone asked to reset the password of your Radar account.\n\n\
+                 To choose a new password, open this link (it works once, for {minutes} minutes):\n\n{link}\n\n\
+                 If it was not you, ignore this message; your password stays as it is.\n"
+            ),
+        ),
+        OneTimeKind::Confirmation => (
+            "Confirm your Radar account",
+            format!(
+                "Welcome to Radar.\n\nTo confirm your e-mail address, open this link (it works once, for {minutes} minutes):\n\n{link}\n"
+            ),
+        ),
+    };
+    state.mailer.send(&user.email, subject, &text, kind_name(kind)).await.map_err(AuthError::internal)
+}
+
+/// Body of `POST /recover`.
+#[derive(Debug, Deserialize)]
+pub struct RecoverBody {
+    email: Option<String>,
+}
+
+/// `POST /recover`: mails a password-reset link to a registered address; `{}` always.
+pub async fn post_recover(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    _key: ApiKey,
+    Query(q): Query<RedirectQuery>,
+    Json(body): Json<RecoverBody>,
+) -> AuthResult<Json<serde_json::Value>> {
+    let email = body.email.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
+    if email.is_empty() {
+        return Err(AuthError::bad_request("validation_failed", "Password recovery requires an email."));
+    }
+    super::limit(&state, &email, peer)?;
+    if let Some(user) = state.store.user_by_email(&email)? {
+        send_link(&state, &user, OneTimeKind::Recovery, q.redirect_to.as_deref()).await?;
+    }
+    Ok(Json(serde_json::json!({})))
+}
+
+/// `GET /verify` query.
+#[derive(Debug, Deserialize)]
+pub struct VerifyQuery {
+    token: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    redirect_to: Option<String>,
+}
+
+fn parse_kind(kind: Option<&str>) -> Option<OneTimeKind> {
+    match kind? {
+        "recovery" => Some(OneTimeKind::Recovery),
+        "signup" | "email" => Some(OneTimeKind::Confirmation),
+        _ => None,
+    }
+}
+
+fn see_other(mut to: url::Url, fragment: &str) -> Response {
+    to.set_fragment(Some(fragment));
+    let mut res = StatusCode::SEE_OTHER.into_response();
+    if let Ok(v) = HeaderValue::from_str(to.as_str()) {
+        res.headers_mut().insert(header::LOCATION, v);
+    }
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res
+}
+
+/// Redeems a link's token; a good one starts a session.
+fn redeem(state: &AppState, token: &str, kind: OneTimeKind) -> AuthResult<Option<AuthSession>> {
+    match state.store.redeem_one_time_token(token, kind)? {
+        Redeemed::Valid(user) => {
+            let grant = state.store.sign_in(&user.id, "otp")?;
+            Ok(Some(session_answer(state, &grant)))
+        }
+        Redeemed::Invalid | Redeemed::Expired => Ok(None),
+    }
+}
+
+/// `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
+pub async fn get_verify(State(state): State<AppState>, Query(q): Query<VerifyQuery>) -> AuthResult<Response> {
+    let to = allowed_redirect(&state, q.redirect_to.as_deref());
+    let error = |code: &str, description: &str| {
+        let f = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("error", "access_denied")
+            .append_pair("error_code", code)
+            .append_pair("error_description", description)
+            .finish();
+        see_other(to.clone(), &f)
+    };
+    let Some(kind) = parse_kind(q.kind.as_deref()) else {
+        return Ok(error("validation_failed", "Unsupported verification type"));
+    };
+    let token = q.token.as_deref().map(str::trim).unwrap_or_default();
+    let session = if token.is_empty() { None } else { redeem(&state, token, kind)? };
+    let Some(s) = session else {
+        return Ok(error("otp_expired", "Email link is invalid or has expired"));
+    };
+    let f = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("access_token", &s.access_token)
+        .append_pair("expires_at", &s.expires_at.to_string())
+        .append_pair("expires_in", &s.expires_in.to_string())
+        .append_pair("refresh_token", &s.refresh_token)
+        .append_pair("token_type", &s.token_type)
+        .append_pair("type", q.kind.as_deref().unwrap_or_default())
+        .finish();
+    Ok(see_other(to, &f))
+}
+
+/// Body of `POST /verify` (auth-js `verifyOtp({type, token_hash})`).
+#[derive(Debug, Deserialize)]
+pub struct VerifyBody {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    token_hash: Option<String>,
+    token: Option<String>,
+}
+
+/// `POST /verify`: redeems a link's token and answers the session as JSON.
+pub async fn post_verify(
+    State(state): State<AppState>,
+    _key: ApiKey,
+    Json(body): Json<VerifyBody>,
+) -> AuthResult<Json<AuthSession>> {
+    let kind = parse_kind(body.kind.as_deref())
+        .ok_or_else(|| AuthError::bad_request("validation_failed", "Unsupported verification type."))?;
+    let token = body.token_hash.or(body.token).unwrap_or_default();
+    let expired = || AuthError::forbidden("otp_expired", "Token has expired or is invalid");
+    if token.trim().is_empty() {
+        return Err(expired());
+    }
+    redeem(&state, token.trim(), kind)?.map(Json).ok_or_else(expired)
+}

@@ -1,0 +1,151 @@
+//! Sessions: sign-in with a password, refresh, sign-out.
+//!
+//! `POST /token?grant_type=password|refresh_token` answers a session
+//! `{access_token, token_type, expires_in, expires_at, refresh_token, user}`; refresh
+//! tokens rotate (the store holds the rules). `POST /logout?scope=` ends sessions.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::StatusCode;
+use chrono::Utc;
+use radar_store::wire::AuthSession;
+use radar_store::{LogoutScope, Refresh, SessionGrant};
+use serde::Deserialize;
+
+use super::caller::{ApiKey, Caller};
+use super::error::{AuthError, AuthResult};
+use super::password;
+use super::tokens::{AUDIENCE, AmrEntry, Claims};
+use crate::extract::{Json, Query};
+use crate::state::AppState;
+
+/// The answer to a successful sign-in: a new access token for the grant's session.
+pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
+    let now = Utc::now().timestamp();
+    let expires_in = state.config.auth.jwt_expiry;
+    let claims = Claims {
+        aud: AUDIENCE.into(),
+        exp: now + expires_in,
+        iat: now,
+        iss: super::auth_url(state),
+        sub: grant.user.id.clone(),
+        email: grant.user.email.clone(),
+        role: "authenticated".into(),
+        aal: "aal1".into(),
+        amr: vec![AmrEntry { method: grant.session.method.clone(), timestamp: grant.session.created_at.timestamp() }],
+        session_id: grant.session.id.clone(),
+        is_anonymous: false,
+    };
+    AuthSession {
+        access_token: state.tokens.sign(&claims),
+        token_type: "bearer".into(),
+        expires_in,
+        expires_at: now + expires_in,
+        refresh_token: grant.refresh_token.clone(),
+        user: state.store.auth_user(&grant.user),
+    }
+}
+
+/// `?grant_type=`.
+#[derive(Debug, Deserialize)]
+pub struct GrantQuery {
+    grant_type: Option<String>,
+}
+
+/// The body of either grant.
+#[derive(Debug, Default, Deserialize)]
+pub struct TokenBody {
+    email: Option<String>,
+    password: Option<String>,
+    refresh_token: Option<String>,
+}
+
+/// `POST /token`: sign in with a password, or refresh a session.
+pub async fn post_token(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    _key: ApiKey,
+    Query(q): Query<GrantQuery>,
+    Json(body): Json<TokenBody>,
+) -> AuthResult<Json<AuthSession>> {
+    match q.grant_type.as_deref() {
+        Some("password") => sign_in(&state, peer, body).await,
+        Some("refresh_token") => refresh(&state, body),
+        Some(other) => Err(AuthError::bad_request(
+            "validation_failed",
+            format!("Unsupported grant type {other:?}: use password or refresh_token."),
+        )),
+        None => Err(AuthError::bad_request("validation_failed", "The grant_type query parameter is required.")),
+    }
+}
+
+fn invalid_credentials() -> AuthError {
+    AuthError::bad_request("invalid_credentials", "Invalid login credentials")
+}
+
+async fn sign_in(state: &AppState, peer: SocketAddr, body: TokenBody) -> AuthResult<Json<AuthSession>> {
+    let email = body.email.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
+    let password = body.password.unwrap_or_default();
+    if email.is_empty() || password.is_empty() {
+        return Err(AuthError::bad_request("validation_failed", "Both email and password are required."));
+    }
+    super::limit(state, &email, peer)?;
+    let user = state.store.user_by_email(&email)?;
+    let stored = user.as_ref().map(|u| u.password_hash.clone());
+    if !password::verify(password, stored).await? {
+        return Err(invalid_credentials());
+    }
+    let user = user.ok_or_else(invalid_credentials)?;
+    if user.email_confirmed_at.is_none() {
+        return Err(AuthError::bad_request("email_not_confirmed", "Email not confirmed"));
+    }
+    let grant = state.store.sign_in(&user.id, "password")?;
+    Ok(Json(session_answer(state, &grant)))
+}
+
+fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
+    let token = body.refresh_token.unwrap_or_default();
+    if token.trim().is_empty() {
+        return Err(AuthError::bad_request("validation_failed", "refresh_token is required."));
+    }
+    let grace = chrono::Duration::seconds(state.config.auth.refresh_reuse_interval);
+    match state.store.refresh_session(token.trim(), grace)? {
+        Refresh::Rotated(grant) => Ok(Json(session_answer(state, &grant))),
+        Refresh::NotFound => {
+            Err(AuthError::bad_request("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found"))
+        }
+        Refresh::AlreadyUsed => {
+            Err(AuthError::bad_request("refresh_token_already_used", "Invalid Refresh Token: Already Used"))
+        }
+    }
+}
+
+/// `?scope=global|local|others`.
+#[derive(Debug, Deserialize)]
+pub struct LogoutQuery {
+    scope: Option<String>,
+}
+
+/// `POST /logout`: ends the caller's session (`local`), every session of the caller
+/// (`global`, the default) or every other one (`others`).
+pub async fn post_logout(
+    State(state): State<AppState>,
+    _key: ApiKey,
+    caller: Caller,
+    Query(q): Query<LogoutQuery>,
+) -> AuthResult<StatusCode> {
+    let scope = match q.scope.as_deref().unwrap_or("global") {
+        "global" => LogoutScope::Global,
+        "local" => LogoutScope::Local,
+        "others" => LogoutScope::Others,
+        other => {
+            return Err(AuthError::bad_request(
+                "validation_failed",
+                format!("Unsupported logout scope {other:?}: use global, local or others."),
+            ));
+        }
+    };
+    state.store.sign_out(&caller.user.id, &caller.claims.session_id, scope)?;
+    Ok(StatusCode::NO_CONTENT)
+}
