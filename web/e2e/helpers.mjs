@@ -76,6 +76,8 @@ export async function shoot(page, name) {
   const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
   for (const dark of [false, true]) {
     await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
+    // Let colour transitions finish so the picture shows the mode, not the change.
+    await page.waitForTimeout(250);
     await page.screenshot({ path: resolve(SCREENSHOTS, `${name}-${width}-${dark ? 'dark' : 'light'}.png`), fullPage: true });
   }
   await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), wasDark);

@@ -1,6 +1,6 @@
 // A free reader end to end: the capped feed, favourite / read / hide and their exclusion,
-// Trash and Restore, Drops up to the paywall, TV mode, the waitlist, the profile editor and
-// the API key. Screens are saved in light and dark at 1280 px and 375 px.
+// Trash and Restore, Drops up to the paywall, TV mode, the waitlist, the profile editor,
+// the API key, and at last the test checkout that makes the reader a subscriber. Screens are saved in light and dark at 1280 px and 375 px.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startDaemon } from './daemon.mjs';
@@ -204,7 +204,28 @@ describe('free reader', () => {
     }
   });
 
+  it('subscribes through the test checkout', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto('/app');
+    await page.getByRole('button', { name: /^Test checkout/ }).click();
+    await page.waitForURL(/\/checkout\//);
+    await page.getByRole('button', { name: /pay/i }).click();
+    await waitForPath(page, '/subscribe/success');
+    await page.getByRole('heading', { name: 'Assinatura confirmada!' }).waitFor();
+    await shoot(page, 'subscribe-success');
+    await page.getByRole('link', { name: 'Ir para o app' }).click();
+    await waitForPath(page, '/app');
+    await page.getByRole('link', { name: 'Radar Premium' }).waitFor();
+    await cards(page).nth(19).waitFor();
+  });
+
+  it('shows the Portuguese failure for a missing session id', async () => {
+    await page.goto('/subscribe/success');
+    await page.getByText('ID da sessão não encontrado na URL.').waitFor();
+  });
+
   it('logged no console errors', () => {
-    assertNoConsoleErrors(errors);
+    // The daemon's own test checkout page (not this app) has no favicon, and Chromium asks for one.
+    assertNoConsoleErrors(errors, [/\/checkout\/cs_test_\w+: Failed to load resource: .*404/]);
   });
 });
