@@ -23,11 +23,11 @@ const NEW_PASSWORD = 'battery-staple-2';
 /** Finds the newest e-mail to `to` in the daemon's outbox and returns the link it carries. */
 async function resetLinkFromOutbox(daemon, to) {
   const list = JSON.parse(await daemon.cli(['outbox', 'list', '--json']));
-  const messages = (Array.isArray(list) ? list : (list.messages ?? list.items ?? [])).filter((m) =>
-    JSON.stringify(m).includes(to),
-  );
+  const all = Array.isArray(list) ? list : (list.data ?? list.messages ?? list.items ?? []);
+  const messages = all.filter((m) => JSON.stringify(m).includes(to));
   assert.ok(messages.length > 0, `no e-mail to ${to} in the outbox`);
-  const last = messages[messages.length - 1];
+  // The outbox lists newest first.
+  const last = messages[0];
   const shown = await daemon.cli(['outbox', 'show', String(last.id), '--json']);
   const links = [...shown.matchAll(/https?:\/\/[^\s"'<>\\]+/g)].map((m) => m[0].replace(/&amp;/g, '&'));
   const link = links.find((l) => /verify|recover|reset/.test(l));

@@ -70,6 +70,8 @@ export function ResetPasswordForm() {
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4" aria-label="Choose a new password">
       <h1 className="text-2xl font-bold">Choose a new password</h1>
+      {/* Lets password managers file the new password under the right account. */}
+      <input type="email" name="username" autoComplete="username" value={session?.user.email ?? ''} readOnly hidden />
       <Field label="New password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
       <Field
         label="Confirm new password"
