@@ -58,6 +58,64 @@ impl Store {
         Ok(ImportOutcome { id: up.id, status })
     }
 
+    /// Imports many items like [`Store::import_item`], with one flush per batch of 256
+    /// instead of one per item. Each input gets its own outcome (an invalid one its
+    /// reason); a storage failure stops the import and is the outer error. Two inputs
+    /// for the same id or URL are applied in order, so an exact repeat counts as unchanged.
+    pub fn import_items(&self, items: Vec<NewItem>, mut progress: impl FnMut()) -> Result<Vec<Result<ImportOutcome>>> {
+        const BATCH: usize = 256;
+        let mut out: Vec<Option<Result<ImportOutcome>>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+        let mut pending: Vec<(usize, NewItem)> = Vec::new();
+        let mut pending_keys = std::collections::HashSet::new();
+        let commit = |pending: &mut Vec<(usize, NewItem)>,
+                      out: &mut Vec<Option<Result<ImportOutcome>>>,
+                      progress: &mut dyn FnMut()|
+         -> Result<()> {
+            let (at, batch): (Vec<usize>, Vec<NewItem>) = pending.drain(..).unzip();
+            for (i, up) in at.into_iter().zip(self.upsert_items(batch)?) {
+                let status = if up.created { ImportStatus::Added } else { ImportStatus::Updated };
+                out[i] = Some(Ok(ImportOutcome { id: up.id, status }));
+                progress();
+            }
+            Ok(())
+        };
+        for (i, item) in items.into_iter().enumerate() {
+            let item = match item.validate() {
+                Ok(item) => item,
+                Err(e) => {
+                    out[i] = Some(Err(e));
+                    progress();
+                    continue;
+                }
+            };
+            let key = item.id.clone().or_else(|| item.url.clone());
+            if key.as_ref().is_some_and(|k| pending_keys.contains(k)) {
+                commit(&mut pending, &mut out, &mut progress)?;
+                pending_keys.clear();
+            }
+            let existing_id = match (&item.id, &item.url) {
+                (Some(id), _) => Some(id.clone()),
+                (None, Some(u)) => self.t.url_itemid.get(u)?.map(|v| String::from_utf8_lossy(&v).into_owned()),
+                (None, None) => None,
+            };
+            if let Some(old) = existing_id.as_deref().map(|id| self.item(id)).transpose()?.flatten()
+                && same_content(&old, &item)
+            {
+                out[i] = Some(Ok(ImportOutcome { id: old.id, status: ImportStatus::Unchanged }));
+                progress();
+                continue;
+            }
+            pending_keys.extend(key);
+            pending.push((i, item));
+            if pending.len() >= BATCH {
+                commit(&mut pending, &mut out, &mut progress)?;
+                pending_keys.clear();
+            }
+        }
+        commit(&mut pending, &mut out, &mut progress)?;
+        Ok(out.into_iter().map(|o| o.expect("every input has an outcome")).collect())
+    }
+
     /// The newest `limit` items, newest first (for operators' listings).
     pub fn newest_items(&self, limit: usize) -> Result<Vec<NewsItem>> {
         let mut out = Vec::new();
@@ -114,7 +172,9 @@ impl Store {
         }
         for entry in t.checkouts.iter() {
             let (key, value) = entry?;
-            let owner = serde_json::from_slice::<serde_json::Value>(&value).ok().and_then(|v| v["user_id"].as_str().map(str::to_string));
+            let owner = serde_json::from_slice::<serde_json::Value>(&value)
+                .ok()
+                .and_then(|v| v["user_id"].as_str().map(str::to_string));
             if owner.as_deref() == Some(id) {
                 t.checkouts.remove(key)?;
             }
@@ -141,10 +201,35 @@ mod tests {
         let item = new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z");
         let a = store.import_item(item.clone()).unwrap();
         assert_eq!(a.status, ImportStatus::Added);
-        assert_eq!(store.import_item(item.clone()).unwrap(), ImportOutcome { id: a.id.clone(), status: ImportStatus::Unchanged });
+        assert_eq!(
+            store.import_item(item.clone()).unwrap(),
+            ImportOutcome { id: a.id.clone(), status: ImportStatus::Unchanged }
+        );
         let edited = NewItem { summary: "New summary".into(), ..item };
         assert_eq!(store.import_item(edited).unwrap().status, ImportStatus::Updated);
         assert_eq!(store.item_count().unwrap(), 1);
+    }
+
+    #[test]
+    fn batch_import_applies_repeats_in_order() {
+        let (_d, store) = test_store();
+        let a = new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z");
+        let a2 = NewItem { summary: "changed".into(), ..a.clone() };
+        let bad = new_item("", None, "2026-01-01T00:00:00Z");
+        let mut steps = 0;
+        let out = store
+            .import_items(vec![a.clone(), a.clone(), bad, a2, new_item("B", None, "2026-01-02T00:00:00Z")], || {
+                steps += 1
+            })
+            .unwrap();
+        let status: Vec<_> = out.iter().map(|o| o.as_ref().map(|o| o.status).map_err(|e| e.to_string())).collect();
+        assert_eq!(steps, 5);
+        assert_eq!(status[0], Ok(ImportStatus::Added));
+        assert_eq!(status[1], Ok(ImportStatus::Unchanged));
+        assert!(status[2].as_ref().unwrap_err().contains("title"));
+        assert_eq!(status[3], Ok(ImportStatus::Updated));
+        assert_eq!(status[4], Ok(ImportStatus::Added));
+        assert_eq!(store.item_count().unwrap(), 2);
     }
 
     #[test]

@@ -173,9 +173,9 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ImportStatus;
     use crate::items::tests::new_item;
     use crate::test_store;
-    use crate::ImportStatus;
 
     #[test]
     fn adding_twice_is_a_conflict_and_remove_forgets_guids() {
@@ -185,7 +185,9 @@ mod tests {
         assert!(matches!(store.add_feed("https://blog.example/feed.xml", None), Err(Error::Conflict(_))));
         assert!(store.add_feed("ftp://x/y", None).is_err());
         assert_eq!(store.feed_by_url("https://blog.example/feed.xml").unwrap().unwrap().id, f.id);
-        store.upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z")).unwrap();
+        store
+            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"))
+            .unwrap();
         store.remove_feed(&f.id).unwrap();
         assert!(store.t.feedguid_itemid.is_empty() && store.t.feedurl_feedid.is_empty());
         assert_eq!(store.item_count().unwrap(), 1, "items stay when their feed goes");
@@ -196,11 +198,17 @@ mod tests {
     fn same_guid_updates_even_when_the_url_changes() {
         let (_d, store) = test_store();
         let f = store.add_feed("https://blog.example/feed.xml", None).unwrap();
-        let a = store.upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z")).unwrap();
+        let a = store
+            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"))
+            .unwrap();
         assert_eq!(a.status, ImportStatus::Added);
-        let again = store.upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z")).unwrap();
+        let again = store
+            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"))
+            .unwrap();
         assert_eq!(again.status, ImportStatus::Unchanged);
-        let moved = store.upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a?x=1"), "2026-01-01T00:00:00Z")).unwrap();
+        let moved = store
+            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a?x=1"), "2026-01-01T00:00:00Z"))
+            .unwrap();
         assert_eq!((moved.status, moved.id.as_str()), (ImportStatus::Updated, a.id.as_str()));
         assert_eq!(store.item_count().unwrap(), 1);
     }

@@ -1,0 +1,199 @@
+//! Items, feeds and weekly summaries, as operators manage them.
+
+use std::time::Duration;
+
+use radar_store::{Feed, ImportStatus, NewItem};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::{AdminCtx, AdminError, AdminResponse};
+use crate::ingest;
+use crate::summarize::{self, week::Week};
+
+/// What an import did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ImportReport {
+    /// Records read (valid or not).
+    pub total: usize,
+    /// New items.
+    pub added: usize,
+    /// Existing items (same id or URL) that got new content.
+    pub updated: usize,
+    /// Records identical to what is stored (repeats included).
+    pub skipped: usize,
+    /// Records that could not be imported.
+    pub invalid: Vec<InvalidLine>,
+}
+
+/// A record that could not be imported.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InvalidLine {
+    /// 1-based line where the record starts.
+    pub line: usize,
+    /// Why.
+    pub reason: String,
+}
+
+/// What an OPML import did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OpmlReport {
+    /// Feeds added.
+    pub added: Vec<Feed>,
+    /// URLs already subscribed.
+    pub existing: Vec<String>,
+    /// Outlines refused, with the reason.
+    pub invalid: Vec<String>,
+}
+
+pub(super) fn items_add(ctx: &AdminCtx, item: NewItem) -> Result<AdminResponse, AdminError> {
+    let outcome = ctx.store.import_item(item)?;
+    let item = ctx
+        .store
+        .item(&outcome.id)?
+        .ok_or_else(|| AdminError::new("storage", "the item vanished after it was stored"))?;
+    Ok(AdminResponse::Item { item, status: outcome.status })
+}
+
+/// serde's message without its " at line L column C" tail (we give the line ourselves).
+fn reason(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.find(" at line ") {
+        Some(at) => s[..at].to_string(),
+        None => s,
+    }
+}
+
+/// Splits an import document into (line, record) pairs: a JSON array, or JSON Lines
+/// (blank lines ignored). Records that are not JSON are reported at once.
+fn records(content: &str) -> Result<(Vec<(usize, NewItem)>, Vec<InvalidLine>), AdminError> {
+    let mut ok = Vec::new();
+    let mut bad = Vec::new();
+    let mut take = |line: usize, raw: &str| match serde_json::from_str::<NewItem>(raw) {
+        Ok(item) => ok.push((line, item)),
+        Err(e) => bad.push(InvalidLine { line, reason: reason(&e) }),
+    };
+    if content.trim_start().starts_with('[') {
+        let raws: Vec<&RawValue> = serde_json::from_str(content).map_err(|e| {
+            AdminError::invalid(format!(
+                "the file is not a valid JSON array (line {}: {}); fix it or use JSON Lines",
+                e.line(),
+                reason(&e)
+            ))
+        })?;
+        for raw in raws {
+            let offset = raw.get().as_ptr() as usize - content.as_ptr() as usize;
+            take(1 + content[..offset].matches('\n').count(), raw.get());
+        }
+    } else {
+        for (i, line) in content.lines().enumerate() {
+            if !line.trim().is_empty() {
+                take(i + 1, line);
+            }
+        }
+    }
+    Ok((ok, bad))
+}
+
+pub(super) async fn items_import(ctx: &AdminCtx, content: String) -> Result<AdminResponse, AdminError> {
+    let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
+    let report = tokio::task::spawn_blocking(move || -> Result<ImportReport, AdminError> {
+        let (records, mut invalid) = records(&content)?;
+        let total = records.len() + invalid.len();
+        progress.begin(total as u64, "items");
+        for _ in &invalid {
+            progress.step("");
+        }
+        let (lines, items): (Vec<usize>, Vec<NewItem>) = records.into_iter().unzip();
+        let outcomes = store.import_items(items, || progress.step(""));
+        progress.end();
+        let mut report = ImportReport { total, ..Default::default() };
+        for (line, outcome) in lines.into_iter().zip(outcomes?) {
+            match outcome {
+                Ok(o) => match o.status {
+                    ImportStatus::Added => report.added += 1,
+                    ImportStatus::Updated => report.updated += 1,
+                    ImportStatus::Unchanged => report.skipped += 1,
+                },
+                Err(e) => invalid.push(InvalidLine { line, reason: e.to_string() }),
+            }
+        }
+        invalid.sort_by_key(|l| l.line);
+        report.invalid = invalid;
+        Ok(report)
+    })
+    .await
+    .map_err(|e| AdminError::new("internal", e.to_string()))??;
+    Ok(AdminResponse::Import(report))
+}
+
+/// A feed by id or by URL.
+pub(super) fn find_feed(ctx: &AdminCtx, id_or_url: &str) -> Result<Feed, AdminError> {
+    let found = match ctx.store.feed(id_or_url)? {
+        Some(f) => Some(f),
+        None => ctx.store.feed_by_url(id_or_url)?,
+    };
+    found
+        .ok_or_else(|| AdminError::new("not_found", format!("no feed {id_or_url:?}; `radar feeds list` shows the ids")))
+}
+
+pub(super) async fn feeds_fetch(
+    ctx: &AdminCtx,
+    ids: Vec<String>,
+    timeout_secs: Option<u64>,
+) -> Result<AdminResponse, AdminError> {
+    let feeds = if ids.is_empty() {
+        ctx.store.feeds()?
+    } else {
+        ids.iter().map(|id| find_feed(ctx, id)).collect::<Result<Vec<_>, _>>()?
+    };
+    if feeds.is_empty() {
+        return Err(AdminError::new("not_found", "there are no feeds yet; add one with `radar feeds add URL`"));
+    }
+    let timeout = timeout_secs.map(Duration::from_secs).unwrap_or(ctx.feed_timeout);
+    ctx.progress.begin(feeds.len() as u64, "feeds");
+    // Feeds are fetched concurrently; each report arrives in the order they finish,
+    // and the answer lists them in the order asked.
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, feed) in feeds.iter().enumerate() {
+        let ctx = ctx.clone();
+        let id = feed.id.clone();
+        tasks.spawn(async move {
+            (i, ingest::fetch_feed(&ctx.store, &ctx.http, &ctx.in_flight, &id, timeout, ctx.feed_interval).await)
+        });
+    }
+    let mut reports = vec![None; feeds.len()];
+    while let Some(done) = tasks.join_next().await {
+        let (i, report) = done.map_err(|e| AdminError::new("internal", e.to_string()))?;
+        ctx.progress.step(&report.url);
+        reports[i] = Some(report);
+    }
+    ctx.progress.end();
+    Ok(AdminResponse::Fetch(reports.into_iter().flatten().collect()))
+}
+
+pub(super) fn feeds_import_opml(ctx: &AdminCtx, content: &str) -> Result<AdminResponse, AdminError> {
+    let outlines = ingest::opml::parse(content).map_err(AdminError::invalid)?;
+    let mut report = OpmlReport::default();
+    for o in outlines {
+        match ctx.store.add_feed(&o.url, o.name) {
+            Ok(f) => report.added.push(f),
+            Err(radar_store::Error::Conflict(_)) => report.existing.push(o.url),
+            Err(radar_store::Error::Invalid(why)) => report.invalid.push(why),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(AdminResponse::OpmlImport(report))
+}
+
+pub(super) async fn summaries_generate(
+    ctx: &AdminCtx,
+    week: Option<&str>,
+    force: bool,
+) -> Result<AdminResponse, AdminError> {
+    let week = match week {
+        Some(w) => Week::parse(w).map_err(AdminError::invalid)?,
+        None => Week::previous(chrono::Utc::now()),
+    };
+    let g = summarize::generate(ctx, &week, force).await?;
+    Ok(AdminResponse::Generated { summary: g.summary, method: g.method.into(), warning: g.warning })
+}

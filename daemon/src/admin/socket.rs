@@ -1,0 +1,129 @@
+//! The daemon's side of the admin path: HTTP/1.1 on the Unix socket `DATA/admin.sock`
+//! (mode 0600, so only the data directory's owner connects), one route `POST /admin`
+//! taking an [`AdminRequest`] as JSON and answering an [`AdminResponse`], or an
+//! [`AdminError`] with a 4xx/5xx status. It also runs the background pipeline (feed
+//! polling, the summary schedule), which shares the admin context's in-flight set.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use radar_store::Store;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use super::{AdminCtx, AdminError, AdminRequest, execute};
+use crate::ingest::{IngestConfig, scheduler};
+
+/// Largest admin request (an item import carries the whole file).
+const MAX_REQUEST: usize = 512 * 1024 * 1024;
+
+/// The admin socket of a data directory.
+pub fn socket_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("admin.sock")
+}
+
+/// The admin router (exposed for tests that call it without a socket).
+pub fn router(ctx: AdminCtx) -> Router {
+    Router::new().route("/admin", post(post_admin)).layer(DefaultBodyLimit::max(MAX_REQUEST)).with_state(ctx)
+}
+
+async fn post_admin(State(ctx): State<AdminCtx>, body: Bytes) -> Response {
+    let req: AdminRequest = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => {
+            let err = AdminError::new(
+                "invalid",
+                format!("not an admin request: {e}; is this `radar` the same version as the daemon?"),
+            );
+            return (StatusCode::BAD_REQUEST, axum::Json(err)).into_response();
+        }
+    };
+    match execute(&ctx, req).await {
+        Ok(answer) => axum::Json(answer).into_response(),
+        Err(e) => {
+            let status = match e.error.as_str() {
+                "not_found" => StatusCode::NOT_FOUND,
+                "invalid" => StatusCode::BAD_REQUEST,
+                "conflict" => StatusCode::CONFLICT,
+                "forbidden" => StatusCode::FORBIDDEN,
+                "empty_week" => StatusCode::UNPROCESSABLE_ENTITY,
+                _ => StatusCode::INTERNAL_SERVER_ERROR,
+            };
+            if status.is_server_error() {
+                tracing::error!(error = %e, "admin request failed");
+            }
+            (status, axum::Json(e)).into_response()
+        }
+    }
+}
+
+/// The admin socket and the background pipeline of a running daemon.
+pub struct Background {
+    socket: Option<PathBuf>,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Background {
+    /// Binds `DATA/admin.sock` (a stale file from a crash is replaced: the caller holds
+    /// the store's lock, so no other daemon owns it) and starts the pipeline.
+    pub async fn start(data_dir: &Path, store: Store, config: &IngestConfig) -> anyhow::Result<Background> {
+        let ctx = AdminCtx::with_config(store, config);
+        let (stop, stopped) = watch::channel(false);
+        let mut tasks = Vec::new();
+        let path = socket_path(data_dir);
+        match std::fs::remove_file(&path) {
+            Ok(()) => tracing::info!(path = %path.display(), "removed a stale admin socket"),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot remove the stale admin socket {}", path.display()));
+            }
+        }
+        let listener = tokio::net::UnixListener::bind(&path)
+            .with_context(|| format!("cannot create the admin socket {}", path.display()))?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+            .with_context(|| format!("cannot restrict the admin socket {}", path.display()))?;
+        let app = router(ctx.clone());
+        let mut rx = stopped.clone();
+        tasks.push(tokio::spawn(async move {
+            let shutdown = async move {
+                let _ = rx.wait_for(|s| *s).await;
+            };
+            if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+                tracing::error!(error = %e, "the admin socket stopped");
+            }
+        }));
+        let (poll, schedule) = (!config.no_feed_polling, config.summary_schedule);
+        if poll || schedule {
+            tasks.push(tokio::spawn(scheduler::run(ctx, poll, schedule, stopped)));
+        }
+        Ok(Background { socket: Some(path), stop, tasks })
+    }
+
+    /// Stops the pipeline, lets running admin requests finish and removes the socket.
+    pub async fn stop(mut self) {
+        let _ = self.stop.send(true);
+        for t in self.tasks.drain(..) {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), t).await;
+        }
+        if let Some(p) = self.socket.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        // An error return from `serve` skips `stop`; the socket must not outlive us.
+        if let Some(p) = self.socket.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! The content pipeline: scheduler → fetch → parse → clean → store. Nothing here knows
+//! about HTTP handlers; the daemon's scheduler and the admin commands both call
+//! [`fetch_feed`].
+
+pub mod clean;
+pub mod fetch;
+pub mod opml;
+pub mod parse;
+pub mod scheduler;
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::Utc;
+use radar_store::{ImportStatus, Store};
+use serde::{Deserialize, Serialize};
+
+use fetch::Fetched;
+
+/// Settings of the content pipeline (flattened into `radar serve`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct IngestConfig {
+    /// How often every feed is polled: `30m`, `2h`, `45s` (a bare number is seconds).
+    #[arg(long, env = "RADAR_FEED_INTERVAL", default_value = "30m", value_parser = parse_duration)]
+    pub feed_interval: Duration,
+
+    /// How long one feed fetch may take before it counts as failed: `20s`.
+    #[arg(long, env = "RADAR_FEED_TIMEOUT", default_value = "20s", value_parser = parse_duration)]
+    pub feed_timeout: Duration,
+
+    /// Do not poll feeds in the background (fetch them with `radar feeds fetch`).
+    #[arg(long, env = "RADAR_NO_FEED_POLLING")]
+    pub no_feed_polling: bool,
+
+    /// Generate the previous ISO week's summary on Mondays (checked hourly) when it is missing.
+    #[arg(long, env = "RADAR_SUMMARY_SCHEDULE")]
+    pub summary_schedule: bool,
+}
+
+impl Default for IngestConfig {
+    fn default() -> Self {
+        Self {
+            feed_interval: DEFAULT_INTERVAL,
+            feed_timeout: DEFAULT_TIMEOUT,
+            no_feed_polling: false,
+            summary_schedule: false,
+        }
+    }
+}
+
+/// Default polling interval.
+pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(30 * 60);
+/// Default fetch timeout.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
+/// Longest wait between two polls of a failing feed.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(24 * 3600);
+
+/// Parses `90s`, `30m`, `2h`, `1d` or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+    let n: u64 = num.parse().map_err(|_| format!("{s:?} is not a duration such as 30m, 2h or 45s"))?;
+    let secs = match unit.trim() {
+        "" | "s" => n,
+        "m" | "min" => n * 60,
+        "h" => n * 3600,
+        "d" => n * 86400,
+        other => return Err(format!("unknown unit {other:?} in {s:?}: use s, m, h or d")),
+    };
+    if secs == 0 {
+        return Err("the duration must be more than zero".into());
+    }
+    Ok(Duration::from_secs(secs))
+}
+
+/// The wait before the next poll after `failures` consecutive failures: the interval,
+/// doubled for each failure, at most a day (or the interval itself if that is longer).
+pub fn backoff(interval: Duration, failures: u32) -> Duration {
+    let factor = 1u32.checked_shl(failures.min(16)).unwrap_or(u32::MAX);
+    interval.saturating_mul(factor).min(MAX_BACKOFF.max(interval))
+}
+
+/// Feeds being fetched right now, shared by the scheduler and the admin commands so one
+/// feed is never fetched twice at once.
+#[derive(Clone, Default)]
+pub struct InFlight(Arc<Mutex<HashSet<String>>>);
+
+/// Holds a feed's place in [`InFlight`]; dropping it frees the feed.
+pub struct InFlightGuard {
+    set: InFlight,
+    id: String,
+}
+
+impl InFlight {
+    /// Claims a feed; `None` when it is already being fetched.
+    pub fn claim(&self, id: &str) -> Option<InFlightGuard> {
+        let mut set = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        set.insert(id.to_string()).then(|| InFlightGuard { set: self.clone(), id: id.to_string() })
+    }
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.set.0.lock().unwrap_or_else(|p| p.into_inner()).remove(&self.id);
+    }
+}
+
+/// What one fetch of one feed did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FetchReport {
+    /// The feed.
+    pub feed_id: String,
+    /// Its URL.
+    pub url: String,
+    /// `ok`, `not_modified`, `busy` (already being fetched) or `error`.
+    pub status: String,
+    /// New items.
+    pub added: usize,
+    /// Items whose content changed.
+    pub updated: usize,
+    /// Entries already stored as they are.
+    pub unchanged: usize,
+    /// Entries that could not become items (no usable title or URL...).
+    pub invalid: usize,
+    /// What went wrong, for `error` (and the first invalid entry's reason otherwise).
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// Fetches one feed, stores its entries and records the outcome on the feed (validators,
+/// error, failures, next due time). Never fails: failures are in the report.
+pub async fn fetch_feed(
+    store: &Store,
+    http: &reqwest::Client,
+    in_flight: &InFlight,
+    feed_id: &str,
+    timeout: Duration,
+    interval: Duration,
+) -> FetchReport {
+    let mut report = FetchReport { feed_id: feed_id.to_string(), ..Default::default() };
+    let feed = match store.feed(feed_id) {
+        Ok(Some(f)) => f,
+        Ok(None) => return FetchReport { status: "error".into(), error: Some("no such feed".into()), ..report },
+        Err(e) => return FetchReport { status: "error".into(), error: Some(e.to_string()), ..report },
+    };
+    report.url = feed.url.clone();
+    let Some(_guard) = in_flight.claim(feed_id) else {
+        return FetchReport { status: "busy".into(), error: Some("already being fetched".into()), ..report };
+    };
+    let outcome = match fetch::fetch(http, &feed, timeout).await {
+        Ok(Fetched::NotModified) => {
+            report.status = "not_modified".into();
+            Ok((None, None, None))
+        }
+        Ok(Fetched::Document { body, etag, last_modified }) => {
+            let store = store.clone();
+            let (id, url) = (feed.id.clone(), feed.url.clone());
+            let stored = tokio::task::spawn_blocking(move || store_document(&store, &id, &url, &body))
+                .await
+                .unwrap_or_else(|e| Err(format!("storing the entries failed: {e}")));
+            match stored {
+                Ok((counts, title)) => {
+                    let added = counts.added;
+                    report = FetchReport { status: "ok".into(), ..counts.with_ids(report) };
+                    Ok((Some((etag, last_modified)), title, Some(added)))
+                }
+                Err(e) => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    };
+    let now = Utc::now();
+    let recorded = store.update_feed(feed_id, |f| {
+        f.last_fetched_at = Some(now);
+        match &outcome {
+            Ok((validators, title, added)) => {
+                if let Some((etag, lm)) = validators {
+                    f.etag = etag.clone();
+                    f.last_modified = lm.clone();
+                }
+                if f.name.is_none() {
+                    f.name = title.clone();
+                }
+                f.items_added += added.unwrap_or(0) as u64;
+                f.last_error = None;
+                f.failures = 0;
+                f.next_due = Some(now + interval);
+            }
+            Err(e) => {
+                f.last_error = Some(e.clone());
+                f.failures = f.failures.saturating_add(1);
+                f.next_due = Some(now + backoff(interval, f.failures));
+            }
+        }
+    });
+    if let Err(e) = outcome {
+        report.status = "error".into();
+        report.error = Some(e);
+    }
+    if let Err(e) = recorded {
+        tracing::warn!(feed = feed_id, error = %e, "cannot record the fetch");
+    }
+    report
+}
+
+/// Parses a document and stores its entries; answers the counts and the feed's title.
+fn store_document(
+    store: &Store,
+    feed_id: &str,
+    url: &str,
+    body: &[u8],
+) -> Result<(FetchReport, Option<String>), String> {
+    let parsed = parse::parse(body, url, Utc::now())?;
+    let mut counts = FetchReport::default();
+    for entry in parsed.entries {
+        match store.upsert_feed_entry(feed_id, &entry.guid, entry.item) {
+            Ok(o) => match o.status {
+                ImportStatus::Added => counts.added += 1,
+                ImportStatus::Updated => counts.updated += 1,
+                ImportStatus::Unchanged => counts.unchanged += 1,
+            },
+            Err(radar_store::Error::Invalid(why)) => {
+                counts.invalid += 1;
+                counts.error.get_or_insert(format!("entry {:?}: {why}", entry.guid));
+            }
+            Err(e) => return Err(format!("cannot store entries: {e}")),
+        }
+    }
+    Ok((counts, parsed.title))
+}
+
+impl FetchReport {
+    fn with_ids(self, ids: FetchReport) -> FetchReport {
+        FetchReport { feed_id: ids.feed_id, url: ids.url, ..self }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("5 weeks").is_err());
+    }
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        let i = Duration::from_secs(1800);
+        assert_eq!(backoff(i, 0), i);
+        assert_eq!(backoff(i, 1), i * 2);
+        assert_eq!(backoff(i, 3), i * 8);
+        assert_eq!(backoff(i, 40), MAX_BACKOFF);
+        let week = Duration::from_secs(7 * 86400);
+        assert_eq!(backoff(week, 5), week);
+    }
+
+    #[test]
+    fn a_feed_is_claimed_once_at_a_time() {
+        let set = InFlight::default();
+        let g = set.claim("f1").unwrap();
+        assert!(set.claim("f1").is_none());
+        assert!(set.claim("f2").is_some());
+        drop(g);
+        assert!(set.claim("f1").is_some());
+    }
+}

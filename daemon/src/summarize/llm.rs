@@ -1,0 +1,144 @@
+//! The optional LLM summariser: one call to an OpenAI-compatible
+//! `POST {RADAR_LLM_URL}/chat/completions` with `RADAR_LLM_MODEL` and the bearer key
+//! `RADAR_LLM_KEY`, within `RADAR_LLM_TIMEOUT` seconds (default 60). Any failure is an
+//! error string; the caller falls back to the local summariser.
+
+use std::time::Duration;
+
+use radar_store::NewsItem;
+use radar_store::display::strip_citations;
+use serde_json::json;
+
+use super::Draft;
+use super::week::Week;
+use crate::ingest::clean::truncate_words;
+
+/// Where and how to call the model.
+#[derive(Clone)]
+pub struct LlmConfig {
+    /// Base URL, e.g. `https://api.example.com/v1` (without `/chat/completions`).
+    pub url: String,
+    /// Model name.
+    pub model: String,
+    /// Bearer key (never logged).
+    pub key: String,
+    /// Whole-request timeout.
+    pub timeout: Duration,
+}
+
+impl std::fmt::Debug for LlmConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmConfig")
+            .field("url", &self.url)
+            .field("model", &self.model)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl LlmConfig {
+    /// The configuration from `RADAR_LLM_URL`, `RADAR_LLM_MODEL`, `RADAR_LLM_KEY` and
+    /// `RADAR_LLM_TIMEOUT`; none unless the first three are all set.
+    pub fn from_env() -> Option<Self> {
+        let var = |k: &str| std::env::var(k).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let timeout = var("RADAR_LLM_TIMEOUT").and_then(|t| t.parse().ok()).unwrap_or(60);
+        Some(Self {
+            url: var("RADAR_LLM_URL")?,
+            model: var("RADAR_LLM_MODEL")?,
+            key: var("RADAR_LLM_KEY")?,
+            timeout: Duration::from_secs(timeout),
+        })
+    }
+}
+
+/// Most characters of item text sent to the model.
+const PROMPT_BUDGET: usize = 60_000;
+
+const SYSTEM: &str = "You write the weekly AI news summary of a news reader for professionals. \
+Use only the items given. Write plain text without markdown: first one paragraph of two or three \
+sentences giving the gist of the week, then three to six paragraphs, each on one theme, separated by blank lines.";
+
+fn prompt(items: &[NewsItem], week: &Week) -> String {
+    let mut s = format!(
+        "Items published in ISO week {} ({} to {}):\n",
+        week.label(),
+        week.start().date_naive(),
+        week.last_second().date_naive()
+    );
+    let per_item = (PROMPT_BUDGET / items.len().max(1)).clamp(200, 2000);
+    for i in items {
+        let line = format!(
+            "- {} | {} | {}\n",
+            i.published_date.date_naive(),
+            i.title,
+            truncate_words(&strip_citations(&i.summary), per_item)
+        );
+        if s.len() + line.len() > PROMPT_BUDGET {
+            break;
+        }
+        s.push_str(&line);
+    }
+    s
+}
+
+/// Asks the model for the week's summary.
+pub async fn summarize(
+    http: &reqwest::Client,
+    cfg: &LlmConfig,
+    items: &[NewsItem],
+    week: &Week,
+) -> Result<Draft, String> {
+    let url = format!("{}/chat/completions", cfg.url.trim_end_matches('/'));
+    let body = json!({
+        "model": cfg.model,
+        "messages": [
+            {"role": "system", "content": SYSTEM},
+            {"role": "user", "content": prompt(items, week)},
+        ],
+        "temperature": 0.2,
+    });
+    let res = http.post(&url).bearer_auth(&cfg.key).timeout(cfg.timeout).json(&body).send().await.map_err(|e| {
+        if e.is_timeout() {
+            format!("the LLM did not answer within {} s", cfg.timeout.as_secs())
+        } else {
+            format!("cannot reach the LLM at {url}: {e}")
+        }
+    })?;
+    let status = res.status();
+    if !status.is_success() {
+        let text = res.text().await.unwrap_or_default();
+        return Err(format!("the LLM answered {status}: {}", truncate_words(text.trim(), 200)));
+    }
+    let answer: serde_json::Value = res.json().await.map_err(|e| format!("the LLM's answer is not JSON: {e}"))?;
+    let text = answer["choices"][0]["message"]["content"]
+        .as_str()
+        .ok_or("the LLM's answer has no choices[0].message.content")?;
+    draft(text)
+}
+
+/// Splits the model's text into the summary (first paragraph) and content paragraphs.
+fn draft(text: &str) -> Result<Draft, String> {
+    let paragraphs: Vec<String> = text
+        .replace("\r\n", "\n")
+        .split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let (summary, rest) = paragraphs.split_first().ok_or("the LLM answered an empty text")?;
+    let content = if rest.is_empty() { vec![summary.clone()] } else { rest.to_vec() };
+    Ok(Draft { summary: summary.clone(), content })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_paragraph_is_the_summary() {
+        let d = draft("Gist of the week.\r\n\r\nModels did  things.\n\n\n\nChips too.\n").unwrap();
+        assert_eq!(d.summary, "Gist of the week.");
+        assert_eq!(d.content, ["Models did things.", "Chips too."]);
+        assert_eq!(draft("Only one.").unwrap().content, ["Only one."]);
+        assert!(draft(" \n\n ").is_err());
+    }
+}

@@ -1,0 +1,107 @@
+//! Weekly summaries: a week's items become one [`WeeklySummary`] (spec section 3).
+//!
+//! The local summariser ([`local`]) is the default and always available; the LLM one
+//! ([`llm`]) is used when configured, and any failure of it falls back to the local one
+//! with a warning. A summary's id is its ISO week (`2026-W47`), so each week has at most
+//! one; `start_date` is Monday 00:00 UTC and `end_date` Sunday 23:59:59 UTC.
+
+pub mod llm;
+pub mod local;
+pub mod week;
+
+use chrono::Utc;
+use radar_store::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
+
+use crate::admin::{AdminCtx, AdminError};
+use week::Week;
+
+/// Most items one summary reads.
+const MAX_ITEMS: usize = 5_000;
+
+/// A summary's text before it gets its dates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    /// The short paragraph.
+    pub summary: String,
+    /// The paragraphs.
+    pub content: Vec<String>,
+}
+
+/// A generated summary and how it was made.
+#[derive(Debug)]
+pub struct Generated {
+    /// The stored summary.
+    pub summary: WeeklySummary,
+    /// `local` or `llm`.
+    pub method: &'static str,
+    /// Why the LLM was not used although configured.
+    pub warning: Option<String>,
+}
+
+/// Writes the summary of `week`; an existing one is replaced only with `force`, and a week
+/// without items is an `empty_week` error.
+pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Generated, AdminError> {
+    let id = week.label();
+    if !force && ctx.store.summary(&id)?.is_some() {
+        return Err(AdminError::new(
+            "conflict",
+            format!("the summary of {id} exists already; add --force to replace it, or `radar summaries show {id}`"),
+        ));
+    }
+    let items = ctx.store.items_between(week.start(), week.end(), MAX_ITEMS)?;
+    if items.is_empty() {
+        return Err(AdminError::new(
+            "empty_week",
+            format!(
+                "no items were published in {id} ({} to {}); nothing to summarise. Pick another week with --week YYYY-Www",
+                week.start().date_naive(),
+                week.last_second().date_naive()
+            ),
+        ));
+    }
+    let (draft, method, warning) = match &ctx.llm {
+        Some(cfg) => match llm::summarize(&ctx.http, cfg, &items, week).await {
+            Ok(d) => (d, "llm", None),
+            Err(e) => {
+                tracing::warn!(error = %e, "the LLM summariser failed; using the local one");
+                let items = items.clone();
+                (local_draft(items).await?, "local", Some(format!("{e}; used the local summariser instead")))
+            }
+        },
+        None => (local_draft(items.clone()).await?, "local", None),
+    };
+    let summary = WeeklySummary {
+        id,
+        title: DEFAULT_SUMMARY_TITLE.to_string(),
+        summary: draft.summary,
+        content: draft.content,
+        start_date: week.start(),
+        end_date: week.last_second(),
+        generated_date: Utc::now(),
+        article_count: items.len() as u64,
+    };
+    ctx.store.put_summary(summary.clone())?;
+    Ok(Generated { summary, method, warning })
+}
+
+async fn local_draft(items: Vec<radar_store::NewsItem>) -> Result<Draft, AdminError> {
+    tokio::task::spawn_blocking(move || local::summarize(&items))
+        .await
+        .map_err(|e| AdminError::new("internal", e.to_string()))
+}
+
+/// The daemon's schedule: writes the previous week's summary if it is missing.
+pub async fn scheduled(ctx: &AdminCtx) {
+    let week = Week::previous(Utc::now());
+    match ctx.store.summary(&week.label()) {
+        Ok(Some(_)) => {}
+        Ok(None) => match generate(ctx, &week, false).await {
+            Ok(g) => {
+                tracing::info!(week = %week.label(), method = g.method, articles = g.summary.article_count, "weekly summary written")
+            }
+            Err(e) if e.error == "empty_week" => tracing::info!(week = %week.label(), "no items last week; no summary"),
+            Err(e) => tracing::warn!(week = %week.label(), error = %e, "cannot write the weekly summary"),
+        },
+        Err(e) => tracing::warn!(error = %e, "cannot read summaries"),
+    }
+}
