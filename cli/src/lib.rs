@@ -52,6 +52,8 @@ fn default_data_dir() -> PathBuf {
 pub enum Command {
     /// Run the daemon: the JSON API, the auth service and the web app.
     Serve(radar_daemon::Config),
+    /// Read the news in the terminal: Feed, Drops and TV mode (needs a running daemon).
+    Tui(radar_tui::Args),
 }
 
 /// Logs go to stderr, so stdout stays for results (and `serve`'s address line).
@@ -75,5 +77,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             config.data_dir = cli.global.data_dir();
             runtime.block_on(radar_daemon::serve(config))
         }
+        Command::Tui(args) => runtime.block_on(radar_tui::run(args)),
     }
 }

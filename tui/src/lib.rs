@@ -1,1 +1,89 @@
-//! Radar's terminal reader (work in progress): Feed, Drops and TV mode in the terminal.
+//! Radar's terminal reader, `radar tui`: Feed, Drops and TV mode, and once signed in
+//! Favs, Read, Trash and Shared, over the daemon's HTTP API (spec sections 2 and 4).
+//!
+//! The shape follows the usual ratatui application: [`app::App`] holds the state and
+//! changes only in [`app::App::update`], one match over [`app::Action`]s (keys, ticks,
+//! answers); [`ui::render`] draws it and never waits; HTTP calls run in spawned tasks
+//! ([`runtime`]) that send their answer back as an action. Every text is in [`strings`].
+//!
+//! Decisions where the spec is silent, for this client:
+//! - TV mode is a view of its own (key 3) rather than a button of Drops; Esc leaves it
+//!   for Drops, as the web app's Exit TV Mode does.
+//! - Marks need an account: a signed-out reader pressing f, r or x is asked to sign in.
+//! - Drops and TV mode show the feed as it was when the view opened, so marking the
+//!   story under the reader read does not move it away (the web app does the same).
+//! - A sign-out that the server cannot confirm keeps the session (the reader can retry);
+//!   one the server answers 401 to counts as done.
+//! - The TV gauge shows the time until the next story; 'n of m' gives the position.
+
+pub mod api;
+pub mod app;
+pub mod drops;
+pub mod format;
+pub mod load;
+pub mod marks;
+pub mod runtime;
+pub mod session;
+pub mod strings;
+pub mod terminal;
+pub mod theme;
+pub mod tv;
+pub mod ui;
+pub mod widgets;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use crate::app::{Action, App};
+
+/// `radar tui`'s arguments.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Address of the Radar daemon.
+    #[arg(long, env = "RADAR_SERVER", default_value = "http://127.0.0.1:8080")]
+    pub server: String,
+}
+
+/// How often time moves on screen (TV countdown, status expiry).
+const TICK: Duration = Duration::from_millis(250);
+
+/// Runs the reader until the user quits.
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let api = Arc::new(api::Api::new(&args.server)?);
+    let session_file = session::config_dir().map(|d| session::SessionFile::in_dir(&d));
+    let saved = session_file.as_ref().and_then(|f| f.load());
+    let mut app = App::new(&args.server, saved, theme::Theme::from_env());
+    app.start();
+
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let runtime = runtime::Runtime {
+        api,
+        session_file,
+        tx: tx.clone(),
+    };
+    let (mut terminal, _restore) = terminal::init()?;
+    terminal::spawn_input(tx);
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+
+    loop {
+        runtime.run(&mut app);
+        if app.quit {
+            break;
+        }
+        terminal.draw(|frame| ui::render(frame, &app))?;
+        let first = tokio::select! {
+            Some(action) = rx.recv() => action,
+            _ = tick.tick() => Action::Tick,
+        };
+        app.clock = chrono::Utc::now();
+        app.update(first, Instant::now());
+        // Apply whatever else is waiting before drawing again: one frame per burst.
+        while let Ok(action) = rx.try_recv() {
+            app.update(action, Instant::now());
+        }
+    }
+    Ok(())
+}

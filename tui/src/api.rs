@@ -1,0 +1,293 @@
+//! The daemon's HTTP API as the reader uses it. Request and answer types are the
+//! workspace's own (`radar_store` and `radar_store::wire`); this module only adds the
+//! calls and turns failures into messages for people.
+
+use std::time::Duration;
+
+use radar_store::wire::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
+use radar_store::{FeedPage, Mark, NewsItem, SharedItem};
+use reqwest::{Method, RequestBuilder};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio::sync::OnceCell;
+
+use crate::strings;
+
+/// A failed call: the HTTP status when the server answered, and a message for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// The answer's status; `None` when there was no answer (down, slow, unreadable).
+    pub status: Option<u16>,
+    /// The server's message, or what went wrong on the way.
+    pub message: String,
+}
+
+impl ApiError {
+    /// Whether the server refused the credentials.
+    pub fn is_unauthorized(&self) -> bool {
+        self.status == Some(401)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    /// Spec section 8: "the status code, a colon and a space, then the body text".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.status {
+            Some(status) => write!(f, "{status}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// The result of a call.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// A client of one daemon.
+pub struct Api {
+    http: reqwest::Client,
+    base: String,
+    anon_key: OnceCell<String>,
+}
+
+/// The path segment of a mark's list.
+fn mark_path(mark: Mark) -> &'static str {
+    match mark {
+        Mark::Favorite => "favorites",
+        Mark::Hidden => "hidden",
+        Mark::Read => "read",
+    }
+}
+
+impl Api {
+    /// A client of the daemon at `base` (`http://127.0.0.1:8080`).
+    pub fn new(base: &str) -> anyhow::Result<Self> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(3))
+            .timeout(Duration::from_secs(10))
+            .user_agent(concat!("radar-tui/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(Self {
+            http,
+            base: base.trim_end_matches('/').to_string(),
+            anon_key: OnceCell::new(),
+        })
+    }
+
+    /// The server's address.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    fn request(&self, method: Method, path: &str, token: Option<&str>) -> RequestBuilder {
+        let req = self.http.request(method, format!("{}{path}", self.base));
+        match token {
+            Some(t) => req.bearer_auth(t),
+            None => req,
+        }
+    }
+
+    async fn send<T: DeserializeOwned>(&self, req: RequestBuilder) -> ApiResult<T> {
+        let res = req.send().await.map_err(|e| self.transport(e))?;
+        let status = res.status();
+        let text = res.text().await.map_err(|e| self.transport(e))?;
+        if !status.is_success() {
+            return Err(ApiError {
+                status: Some(status.as_u16()),
+                message: error_message(&text, status),
+            });
+        }
+        // An empty body reads as JSON null, so `()` answers work too.
+        let body = if text.trim().is_empty() {
+            "null"
+        } else {
+            &text
+        };
+        serde_json::from_str(body).map_err(|e| ApiError {
+            status: None,
+            message: strings::bad_answer(&e.to_string()),
+        })
+    }
+
+    fn transport(&self, e: reqwest::Error) -> ApiError {
+        let message = if e.is_timeout() {
+            strings::too_slow(&self.base)
+        } else {
+            strings::unreachable(&self.base)
+        };
+        ApiError {
+            status: None,
+            message,
+        }
+    }
+
+    /// `GET /api/news[?cursor=]`.
+    pub async fn feed(&self, token: Option<&str>, cursor: Option<&str>) -> ApiResult<FeedPage> {
+        let mut req = self.request(Method::GET, "/api/news", token);
+        if let Some(c) = cursor {
+            req = req.query(&[("cursor", c)]);
+        }
+        self.send(req).await
+    }
+
+    /// `GET /api/favorites`, `/api/hidden` or `/api/read`.
+    pub async fn marked(&self, token: &str, mark: Mark) -> ApiResult<Vec<NewsItem>> {
+        self.send(self.request(
+            Method::GET,
+            &format!("/api/{}", mark_path(mark)),
+            Some(token),
+        ))
+        .await
+    }
+
+    /// `POST` (on) or `DELETE` (off) `/api/{mark}/{id}`.
+    pub async fn set_mark(&self, token: &str, mark: Mark, id: &str, on: bool) -> ApiResult<()> {
+        let method = if on { Method::POST } else { Method::DELETE };
+        let path = format!("/api/{}/{}", mark_path(mark), encode(id));
+        self.send::<Value>(self.request(method, &path, Some(token)))
+            .await
+            .map(drop)
+    }
+
+    /// `POST /api/shared/{id}` with `{"platform":"linkedin"}`.
+    pub async fn share(&self, token: &str, id: &str) -> ApiResult<()> {
+        let req = self
+            .request(
+                Method::POST,
+                &format!("/api/shared/{}", encode(id)),
+                Some(token),
+            )
+            .json(&serde_json::json!({"platform": "linkedin"}));
+        self.send::<Value>(req).await.map(drop)
+    }
+
+    /// `GET /api/shared`.
+    pub async fn shared(&self, token: &str) -> ApiResult<Vec<SharedItem>> {
+        self.send(self.request(Method::GET, "/api/shared", Some(token)))
+            .await
+    }
+
+    /// The install's anonymous key (`GET /api/config`), fetched once.
+    async fn anon_key(&self) -> ApiResult<&str> {
+        let key = self
+            .anon_key
+            .get_or_try_init(|| async {
+                let config: Value = self
+                    .send(self.request(Method::GET, "/api/config", None))
+                    .await?;
+                config["anonKey"]
+                    .as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| ApiError {
+                        status: None,
+                        message: strings::bad_answer("no anonKey in /api/config"),
+                    })
+            })
+            .await?;
+        Ok(key)
+    }
+
+    async fn token_grant(&self, grant: &str, body: Value) -> ApiResult<AuthSession> {
+        let key = self.anon_key().await?.to_string();
+        let req = self
+            .request(Method::POST, "/auth/v1/token", None)
+            .query(&[("grant_type", grant)])
+            .header("apikey", key)
+            .json(&body);
+        self.send(req).await
+    }
+
+    /// Signs in with e-mail and password.
+    pub async fn sign_in(&self, email: &str, password: &str) -> ApiResult<AuthSession> {
+        let body = AuthPasswordGrant {
+            email: email.to_string(),
+            password: password.to_string(),
+        };
+        self.token_grant(
+            "password",
+            serde_json::to_value(body).expect("grant serialises"),
+        )
+        .await
+    }
+
+    /// Trades the refresh token for a new session.
+    pub async fn refresh(&self, refresh_token: &str) -> ApiResult<AuthSession> {
+        let body = AuthRefreshGrant {
+            refresh_token: refresh_token.to_string(),
+        };
+        self.token_grant(
+            "refresh_token",
+            serde_json::to_value(body).expect("grant serialises"),
+        )
+        .await
+    }
+
+    /// Ends the session on the server.
+    pub async fn sign_out(&self, token: &str) -> ApiResult<()> {
+        let key = self.anon_key().await?.to_string();
+        let req = self
+            .request(Method::POST, "/auth/v1/logout", Some(token))
+            .header("apikey", key);
+        self.send::<Value>(req).await.map(drop)
+    }
+}
+
+/// Percent-encodes an id for a path segment.
+fn encode(id: &str) -> String {
+    url::form_urlencoded::byte_serialize(id.as_bytes()).collect()
+}
+
+/// The message of an error answer: `message` of the API's `{"error","message"}`, `msg`
+/// of the auth protocol's `{"code","error_code","msg"}`, or else the body or status text.
+fn error_message(text: &str, status: reqwest::StatusCode) -> String {
+    let json: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+    for field in ["message", "msg", "error_description"] {
+        if let Some(m) = json[field].as_str().filter(|m| !m.is_empty()) {
+            return m.to_string();
+        }
+    }
+    if !text.trim().is_empty() {
+        return text.trim().chars().take(200).collect();
+    }
+    status.canonical_reason().unwrap_or("error").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_messages_come_from_either_error_shape() {
+        let s = reqwest::StatusCode::BAD_REQUEST;
+        assert_eq!(
+            error_message(r#"{"error":"x","message":"Bad cursor"}"#, s),
+            "Bad cursor"
+        );
+        assert_eq!(
+            error_message(
+                r#"{"code":"invalid_credentials","error_code":"invalid_credentials","msg":"Invalid login credentials"}"#,
+                s
+            ),
+            "Invalid login credentials"
+        );
+        assert_eq!(error_message("plain", s), "plain");
+        assert_eq!(error_message("", s), "Bad Request");
+        let e = ApiError {
+            status: Some(503),
+            message: "down".into(),
+        };
+        assert_eq!(e.to_string(), "503: down");
+    }
+
+    #[tokio::test]
+    async fn a_server_that_is_down_gives_a_clear_message() {
+        // Port 9 on loopback: nothing listens there, the connection is refused.
+        let api = Api::new("http://127.0.0.1:9").unwrap();
+        let err = api.feed(None, None).await.unwrap_err();
+        assert_eq!(err.status, None);
+        assert!(
+            err.message
+                .contains("Cannot reach the Radar server at http://127.0.0.1:9"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! Runs the app's requests: each in a spawned task that answers with an `Action`.
+
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::api::Api;
+use crate::app::{Action, App, Request};
+use crate::session::SessionFile;
+
+/// What the tasks need.
+#[derive(Clone)]
+pub struct Runtime {
+    /// The daemon.
+    pub api: Arc<Api>,
+    /// Where the session is kept (none without a home or config directory).
+    pub session_file: Option<SessionFile>,
+    /// Where answers go.
+    pub tx: UnboundedSender<Action>,
+}
+
+impl Runtime {
+    /// Starts every request the app queued, with the app's current token and epoch.
+    pub fn run(&self, app: &mut App) {
+        for request in app.take_requests() {
+            self.spawn(request, app.token().map(str::to_string), app.epoch);
+        }
+    }
+
+    fn spawn(&self, request: Request, token: Option<String>, epoch: u64) {
+        let rt = self.clone();
+        match request {
+            Request::SaveSession(session) => {
+                let result = match &self.session_file {
+                    Some(f) => f
+                        .save(&session)
+                        .map_err(|e| format!("{}: {e}", f.path().display())),
+                    None => Err("no config directory (set RADAR_CONFIG_DIR)".into()),
+                };
+                let _ = self.tx.send(Action::SessionSaved(result));
+            }
+            Request::ForgetSession => {
+                if let Some(f) = &self.session_file {
+                    let _ = f.remove();
+                }
+            }
+            Request::Open(url) => open_in_browser(url, self.tx.clone()),
+            request => {
+                tokio::spawn(async move {
+                    let action = rt.call(request, token, epoch).await;
+                    let _ = rt.tx.send(action);
+                });
+            }
+        }
+    }
+
+    async fn call(&self, request: Request, token: Option<String>, epoch: u64) -> Action {
+        let api = &self.api;
+        let token = token.unwrap_or_default();
+        match request {
+            Request::LoadFeed { cursor } => {
+                let bearer = (!token.is_empty()).then_some(token.as_str());
+                let result = api.feed(bearer, cursor.as_deref()).await;
+                Action::FeedLoaded {
+                    epoch,
+                    append: cursor.is_some(),
+                    result,
+                }
+            }
+            Request::LoadMarks(mark) => Action::MarksLoaded {
+                epoch,
+                mark,
+                result: api.marked(&token, mark).await,
+            },
+            Request::LoadShared => Action::SharedLoaded {
+                epoch,
+                result: api.shared(&token).await,
+            },
+            Request::SetMark { mark, id, on } => {
+                let result = api.set_mark(&token, mark, &id, on).await;
+                Action::MarkSaved {
+                    epoch,
+                    mark,
+                    id,
+                    on,
+                    result,
+                }
+            }
+            Request::RecordShare(id) => Action::ShareSaved {
+                epoch,
+                result: api.share(&token, &id).await,
+            },
+            Request::SignIn { email, password } => {
+                Action::SignedIn(api.sign_in(&email, &password).await)
+            }
+            Request::Refresh(refresh_token) => Action::Refreshed {
+                epoch,
+                result: api.refresh(&refresh_token).await,
+            },
+            Request::SignOut(access) => Action::SignedOut(api.sign_out(&access).await),
+            Request::SaveSession(_) | Request::ForgetSession | Request::Open(_) => {
+                unreachable!("handled without a task")
+            }
+        }
+    }
+}
+
+/// Opens a URL with `$BROWSER` (the first of a `:`-separated list) or the platform's
+/// opener. On a thread of its own: a browser command may run until the browser closes.
+fn open_in_browser(url: String, tx: UnboundedSender<Action>) {
+    std::thread::spawn(move || {
+        let browser = std::env::var("BROWSER")
+            .ok()
+            .and_then(|b| b.split(':').next().map(str::to_string));
+        let program = browser.filter(|b| !b.is_empty()).unwrap_or_else(|| {
+            if cfg!(target_os = "macos") {
+                "open".into()
+            } else {
+                "xdg-open".into()
+            }
+        });
+        let child = Command::new(&program)
+            .arg(&url)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        match child {
+            Ok(mut child) => {
+                let _ = tx.send(Action::Opened(Ok(())));
+                let _ = child.wait();
+            }
+            Err(e) => {
+                let _ = tx.send(Action::Opened(Err(format!("{program}: {e}"))));
+            }
+        }
+    });
+}

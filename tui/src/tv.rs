@@ -1,0 +1,150 @@
+//! TV mode (spec sections 2, 4 and 9): the stories advance on their own every N seconds,
+//! wrapping to the first; pause stops the clock; the interval cycles 10, 15, 20, 5 s.
+
+use std::time::Duration;
+
+use radar_store::FREE_LIMIT;
+
+/// The intervals, in the order the cycle key steps through them; the first is the default.
+pub const INTERVALS: [u64; 4] = [10, 15, 20, 5];
+
+/// The slideshow's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TvState {
+    /// The story shown, from 0.
+    pub index: usize,
+    /// Whether the clock is stopped.
+    pub paused: bool,
+    /// Seconds per story.
+    pub interval: u64,
+    /// Time spent on the current story.
+    pub elapsed: Duration,
+}
+
+impl Default for TvState {
+    fn default() -> Self {
+        Self {
+            index: 0,
+            paused: false,
+            interval: INTERVALS[0],
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+/// How many stories TV mode shows of `count`: free readers see the first five.
+pub fn visible_count(count: usize, subscriber: bool) -> usize {
+    if subscriber {
+        count
+    } else {
+        count.min(FREE_LIMIT)
+    }
+}
+
+impl TvState {
+    /// Lets `dt` pass with `count` stories; advances (wrapping) each time the interval
+    /// is reached.
+    pub fn tick(&mut self, dt: Duration, count: usize) {
+        if self.paused || count == 0 {
+            return;
+        }
+        self.elapsed += dt;
+        let step = Duration::from_secs(self.interval);
+        while self.elapsed >= step {
+            self.elapsed -= step;
+            self.index = (self.index + 1) % count;
+        }
+    }
+
+    /// Pause or resume.
+    pub fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+    }
+
+    /// The next interval of the cycle; the countdown restarts.
+    pub fn cycle_interval(&mut self) {
+        let at = INTERVALS
+            .iter()
+            .position(|i| *i == self.interval)
+            .unwrap_or(0);
+        self.interval = INTERVALS[(at + 1) % INTERVALS.len()];
+        self.elapsed = Duration::ZERO;
+    }
+
+    /// The next story by hand (wrapping); the countdown restarts.
+    pub fn next(&mut self, count: usize) {
+        if count > 0 {
+            self.index = (self.index + 1) % count;
+        }
+        self.elapsed = Duration::ZERO;
+    }
+
+    /// The previous story by hand (wrapping); the countdown restarts.
+    pub fn previous(&mut self, count: usize) {
+        if count > 0 {
+            self.index = (self.index + count - 1) % count;
+        }
+        self.elapsed = Duration::ZERO;
+    }
+
+    /// Whole seconds until the next story (rounded up, as a countdown reads).
+    pub fn remaining_secs(&self) -> u64 {
+        let left = Duration::from_secs(self.interval).saturating_sub(self.elapsed);
+        left.as_millis().div_ceil(1000) as u64
+    }
+
+    /// How far the current story's time has run, 0.0 to 1.0.
+    pub fn progress(&self) -> f64 {
+        (self.elapsed.as_secs_f64() / self.interval as f64).clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interval_cycles_10_15_20_5_10() {
+        let mut tv = TvState::default();
+        let mut seen = vec![tv.interval];
+        for _ in 0..4 {
+            tv.cycle_interval();
+            seen.push(tv.interval);
+        }
+        assert_eq!(seen, [10, 15, 20, 5, 10]);
+    }
+
+    #[test]
+    fn advances_every_interval_and_wraps() {
+        let mut tv = TvState::default();
+        tv.tick(Duration::from_millis(9_999), 3);
+        assert_eq!((tv.index, tv.remaining_secs()), (0, 1));
+        tv.tick(Duration::from_millis(1), 3);
+        assert_eq!((tv.index, tv.remaining_secs()), (1, 10));
+        tv.tick(Duration::from_secs(20), 3);
+        assert_eq!(tv.index, 0, "wraps to the first story");
+        tv.previous(3);
+        assert_eq!(tv.index, 2);
+        tv.next(3);
+        assert_eq!(tv.index, 0);
+    }
+
+    #[test]
+    fn pause_stops_the_clock() {
+        let mut tv = TvState::default();
+        tv.tick(Duration::from_secs(4), 5);
+        tv.toggle_pause();
+        tv.tick(Duration::from_secs(60), 5);
+        assert_eq!((tv.index, tv.remaining_secs()), (0, 6));
+        tv.toggle_pause();
+        tv.tick(Duration::from_secs(6), 5);
+        assert_eq!(tv.index, 1);
+    }
+
+    #[test]
+    fn free_readers_see_five() {
+        assert_eq!(visible_count(20, false), 5);
+        assert_eq!(visible_count(3, false), 3);
+        assert_eq!(visible_count(20, true), 20);
+    }
+}

@@ -1,0 +1,354 @@
+//! Draws the whole screen from the state. Nothing here changes state or waits.
+//!
+//! Layout: two header rows (title and user, then tabs), the view, one status row. List
+//! views put the detail pane beside the list from 100 columns on, below it otherwise.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, StatefulWidget, Tabs, Widget};
+
+use crate::app::{App, Overlay, StatusKind, View};
+use crate::load::Load;
+use crate::strings;
+use crate::widgets::detail::DetailWidget;
+use crate::widgets::drops::DropsWidget;
+use crate::widgets::help::HelpPopup;
+use crate::widgets::item_list::{ItemListState, ItemListWidget};
+use crate::widgets::message::MessageWidget;
+use crate::widgets::sign_in::SignInPopup;
+use crate::widgets::tv::TvWidget;
+
+/// Draws the reader.
+pub fn render(frame: &mut Frame, app: &App) {
+    let [title, tabs, body, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    header(frame, app, title, tabs);
+    match app.view {
+        View::Drops => drops(frame, app, body),
+        View::Tv => frame.render_widget(
+            TvWidget {
+                stories: app.tv_stories(),
+                state: &app.tv,
+                theme: app.theme,
+            },
+            body,
+        ),
+        view => list_view(frame, app, view, body),
+    }
+    status_line(frame, app, status);
+    match &app.overlay {
+        Overlay::None => {}
+        Overlay::Help => frame.render_widget(HelpPopup { theme: app.theme }, frame.area()),
+        Overlay::SignIn(form) => {
+            let mut form = form.clone();
+            SignInPopup { theme: app.theme }.render(frame.area(), frame.buffer_mut(), &mut form);
+            if let Some(cursor) = form.cursor {
+                frame.set_cursor_position(cursor);
+            }
+        }
+    }
+}
+
+fn header(frame: &mut Frame, app: &App, title: Rect, tabs: Rect) {
+    let t = app.theme;
+    let name = if app.signed_in() && app.subscriber() {
+        strings::TITLE_PREMIUM
+    } else {
+        strings::TITLE
+    };
+    let user = match &app.session {
+        Some(s) => s.user.email.clone(),
+        None => strings::SIGNED_OUT_HINT.to_string(),
+    };
+    let [left, right] = Layout::horizontal([
+        Constraint::Length(name.len() as u16 + 2),
+        Constraint::Fill(1),
+    ])
+    .areas(title);
+    frame.render_widget(Line::styled(format!(" {name}"), t.accent()), left);
+    frame.render_widget(
+        Line::styled(format!("{user} "), t.dim()).right_aligned(),
+        right,
+    );
+
+    let views = app.tabs();
+    let labels: Vec<Line> = views
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Line::raw(format!("{} {}", i + 1, v.label())))
+        .collect();
+    let selected = views.iter().position(|v| *v == app.view);
+    frame.render_widget(
+        Tabs::new(labels)
+            .select(selected)
+            .highlight_style(t.selected())
+            .style(t.dim())
+            .divider("│")
+            .padding(" ", " "),
+        tabs,
+    );
+}
+
+fn status_line(frame: &mut Frame, app: &App, area: Rect) {
+    let t = app.theme;
+    let line = match &app.status {
+        Some(s) => {
+            let style = match s.kind {
+                StatusKind::Info => t.strong(),
+                StatusKind::Success => t.success(),
+                StatusKind::Warning => t.warning(),
+                StatusKind::Error => t.error(),
+            };
+            Line::styled(format!(" {}", s.text), style)
+        }
+        None => Line::styled(format!(" {}", strings::KEY_HINT), t.dim()),
+    };
+    frame.render_widget(line, area);
+}
+
+fn drops(frame: &mut Frame, app: &App, area: Rect) {
+    let t = app.theme;
+    match &app.feed {
+        Load::Loaded(_) if !app.stories.is_empty() => {
+            let read = app
+                .current_item()
+                .is_some_and(|i| app.marks.has(radar_store::Mark::Read, &i.id));
+            frame.render_widget(
+                DropsWidget {
+                    stories: &app.stories,
+                    state: &app.drops,
+                    read,
+                    server: &app.server,
+                    theme: t,
+                },
+                area,
+            )
+        }
+        Load::Loaded(_) => message(frame, app, area, strings::NO_NEWS, None, None),
+        Load::Failed(e) => error(frame, app, area, strings::ERROR_LOADING_NEWS, e),
+        Load::Idle | Load::Loading => message(frame, app, area, strings::LOADING_NEWS, None, None),
+    }
+}
+
+fn message(
+    frame: &mut Frame,
+    app: &App,
+    area: Rect,
+    title: &str,
+    body: Option<&str>,
+    hint: Option<&str>,
+) {
+    let title_style = app.theme.accent();
+    frame.render_widget(
+        MessageWidget {
+            title,
+            title_style,
+            body,
+            hint,
+            theme: app.theme,
+        },
+        area,
+    );
+}
+
+fn error(frame: &mut Frame, app: &App, area: Rect, title: &str, body: &str) {
+    let title_style = app.theme.error();
+    let widget = MessageWidget {
+        title,
+        title_style,
+        body: Some(body),
+        hint: Some(strings::RETRY_HINT),
+        theme: app.theme,
+    };
+    frame.render_widget(widget, area);
+}
+
+/// The state of a list view other than "here are the items".
+enum ListState<'a> {
+    Loading,
+    Empty(&'static str, Option<&'static str>),
+    Failed(&'static str, &'a str),
+    SignedOut,
+    Items,
+}
+
+fn list_state(app: &App, view: View) -> ListState<'_> {
+    fn of<'a, T>(
+        load: &'a Load<Vec<T>>,
+        empty: &'static str,
+        error: &'static str,
+    ) -> ListState<'a> {
+        match load {
+            Load::Idle | Load::Loading => ListState::Loading,
+            Load::Failed(e) => ListState::Failed(error, e),
+            Load::Loaded(items) if items.is_empty() => ListState::Empty(empty, None),
+            Load::Loaded(_) => ListState::Items,
+        }
+    }
+    if view.needs_sign_in() && !app.signed_in() {
+        return ListState::SignedOut;
+    }
+    match view {
+        View::Feed => match &app.feed {
+            Load::Idle | Load::Loading => ListState::Loading,
+            Load::Failed(e) => ListState::Failed(strings::ERROR_LOADING_NEWS, e),
+            Load::Loaded(_) if app.feed_items().is_empty() => {
+                ListState::Empty(strings::NO_NEWS, None)
+            }
+            Load::Loaded(_) => ListState::Items,
+        },
+        View::Favs => match app.marks.list(radar_store::Mark::Favorite) {
+            Load::Failed(e) => ListState::Failed(
+                strings::ERROR,
+                if e.is_empty() {
+                    strings::FAVS_FAILED
+                } else {
+                    e
+                },
+            ),
+            Load::Loaded(items) if items.is_empty() => {
+                ListState::Empty(strings::NO_FAVS, Some(strings::NO_FAVS_HINT))
+            }
+            other => of(other, strings::NO_FAVS, strings::ERROR),
+        },
+        View::Read => of(
+            app.marks.list(radar_store::Mark::Read),
+            strings::NO_READ,
+            strings::ERROR_LOADING_READ,
+        ),
+        View::Trash => of(
+            app.marks.list(radar_store::Mark::Hidden),
+            strings::TRASH_EMPTY,
+            strings::ERROR_LOADING_HIDDEN,
+        ),
+        View::Shared => of(
+            &app.shared,
+            strings::NO_SHARED,
+            strings::ERROR_LOADING_SHARED,
+        ),
+        View::Drops | View::Tv => ListState::Items,
+    }
+}
+
+fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
+    let t = app.theme;
+    match list_state(app, view) {
+        ListState::Loading if view == View::Feed => return skeleton(frame, app, area),
+        ListState::Loading => return message(frame, app, area, strings::LOADING, None, None),
+        ListState::Empty(title, hint) => return message(frame, app, area, title, None, hint),
+        ListState::Failed(title, e) => return error(frame, app, area, title, e),
+        ListState::SignedOut => {
+            return message(
+                frame,
+                app,
+                area,
+                strings::PLEASE_SIGN_IN,
+                None,
+                Some(strings::SIGN_IN_FOR_FAVS),
+            );
+        }
+        ListState::Items => {}
+    }
+    let items = app.list_items(view);
+    let selected = app.selection(view);
+    let (list_area, detail_area) = if area.width >= 100 {
+        let [l, d] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+            .areas(area);
+        (l, d)
+    } else {
+        let rows = (items.len() as u16 + 2).min(area.height / 2).max(3);
+        let [l, d] = Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(area);
+        (l, d)
+    };
+    let footer = if view == View::Feed {
+        feed_footer(app)
+    } else {
+        None
+    };
+    let widget = ItemListWidget {
+        items: &items,
+        marks: &app.marks,
+        now: app.clock,
+        title: view.label(),
+        footer,
+        theme: t,
+    };
+    widget.render(
+        list_area,
+        frame.buffer_mut(),
+        &mut ItemListState { selected },
+    );
+    if let Some(item) = items.get(selected) {
+        let extra = match view {
+            View::Shared => app.shared.data().and_then(|s| s.get(selected)).map(|s| {
+                strings::shared_on(
+                    &s.platform,
+                    &crate::format::relative_time(s.shared_at, app.clock),
+                )
+            }),
+            _ => None,
+        };
+        let detail = DetailWidget {
+            item,
+            view,
+            marks: &app.marks,
+            now: app.clock,
+            extra,
+            theme: t,
+        };
+        frame.render_widget(detail, detail_area);
+    }
+}
+
+/// Read More for subscribers, Subscribe Now for everyone else, while more remain.
+fn feed_footer(app: &App) -> Option<Line<'static>> {
+    let t = app.theme;
+    let feed = app.feed.data()?;
+    if feed.loading_more {
+        return Some(Line::styled(
+            format!(" {} ", strings::LOADING_MORE),
+            t.dim(),
+        ));
+    }
+    if !feed.has_more {
+        return None;
+    }
+    Some(if app.subscriber() {
+        Line::styled(format!(" {} ", strings::READ_MORE), t.accent())
+    } else {
+        Line::from(vec![
+            Span::styled(format!(" {}: ", strings::SUBSCRIBE_NOW), t.accent()),
+            Span::styled(format!("{} ", strings::subscribe_at(&app.server)), t.dim()),
+        ])
+    })
+}
+
+/// Five placeholder rows while the feed loads, as the web app's skeleton cards.
+fn skeleton(frame: &mut Frame, app: &App, area: Rect) {
+    let t = app.theme;
+    let rows: Vec<Line> = (0..5)
+        .map(|i| {
+            let title = "░".repeat(20 + (i * 7) % 25);
+            Line::styled(
+                format!("  ░░░░░░░░░░░░ ░░░░░░░░░░░░░  ░░░░░░░░░░  {title}"),
+                t.dim(),
+            )
+        })
+        .collect();
+    let block = ratatui::widgets::Block::bordered()
+        .border_type(ratatui::widgets::BorderType::Rounded)
+        .title(Line::styled(
+            format!(" {} ", strings::LOADING_NEWS),
+            t.accent(),
+        ));
+    let height = 7.min(area.height);
+    Paragraph::new(rows)
+        .block(block)
+        .render(Rect { height, ..area }, frame.buffer_mut());
+}

@@ -1,0 +1,117 @@
+//! The selected item in full: headline, source and dates, summary, link and the keys
+//! this view offers for it.
+
+use chrono::{DateTime, Utc};
+use radar_store::{Mark, NewsItem};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph, Widget, Wrap};
+
+use crate::app::{ItemAction, View};
+use crate::format;
+use crate::marks::Marks;
+use crate::strings;
+use crate::theme::Theme;
+
+/// The detail pane.
+pub struct DetailWidget<'a> {
+    /// The item.
+    pub item: &'a NewsItem,
+    /// The view it is shown in (decides the keys offered).
+    pub view: View,
+    /// Its marks.
+    pub marks: &'a Marks,
+    /// For relative times.
+    pub now: DateTime<Utc>,
+    /// An extra line (when it was shared).
+    pub extra: Option<String>,
+    /// Styles.
+    pub theme: Theme,
+}
+
+/// The keys offered for an item in `view`, as "o open · f favourite ...".
+pub fn key_hints(view: View, item: &NewsItem, marks: &Marks) -> String {
+    let fav = if marks.has(Mark::Favorite, &item.id) {
+        "unfavourite"
+    } else {
+        "favourite"
+    };
+    let read = if marks.has(Mark::Read, &item.id) {
+        "unread"
+    } else {
+        "read"
+    };
+    [
+        (ItemAction::Open, "o open"),
+        (ItemAction::Favorite, &*format!("f {fav}")),
+        (ItemAction::Read, &*format!("r {read}")),
+        (ItemAction::Hide, "x hide"),
+        (ItemAction::Restore, "u Restore"),
+        (ItemAction::Share, "s share"),
+    ]
+    .iter()
+    .filter(|(a, _)| a.allowed_in(view))
+    .map(|(_, label)| label.to_string())
+    .collect::<Vec<_>>()
+    .join(" · ")
+}
+
+impl Widget for DetailWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let t = self.theme;
+        let item = self.item;
+        let block = Block::bordered()
+            .border_type(BorderType::Rounded)
+            .title_bottom(Line::styled(
+                format!(" {} ", key_hints(self.view, item, self.marks)),
+                t.dim(),
+            ));
+        let mut meta = vec![
+            Span::styled(format::source(item), t.accent()),
+            Span::styled(
+                format!(
+                    " · {} · {}",
+                    format::date(item.published_date),
+                    format::relative_time(item.published_date, self.now)
+                ),
+                t.dim(),
+            ),
+        ];
+        if self.marks.has(Mark::Favorite, &item.id) {
+            meta.push(Span::styled(
+                format!("  {} Favourite", strings::MARK_FAVORITE),
+                t.mark(),
+            ));
+        }
+        if self.marks.has(Mark::Read, &item.id) {
+            meta.push(Span::styled(
+                format!("  {} Read", strings::MARK_READ),
+                t.mark(),
+            ));
+        }
+        let mut lines = vec![
+            Line::styled(format::title(item), t.strong()),
+            Line::from(meta),
+        ];
+        if let Some(extra) = self.extra {
+            lines.push(Line::styled(extra, t.dim()));
+        }
+        lines.push(Line::default());
+        lines.push(Line::raw(format::summary(item)));
+        lines.push(Line::default());
+        if self.view != View::Trash {
+            lines.push(match &item.url {
+                Some(url) => Line::from(vec![
+                    Span::styled(format!("{}: ", strings::MORE), t.accent()),
+                    Span::raw(url.clone()),
+                ]),
+                None => Line::styled(strings::NO_SOURCE_URL, t.dim()),
+            });
+        }
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false })
+            .render(area, buf);
+    }
+}
