@@ -9,3 +9,6 @@ mod foundation;
 
 /// The web app served from the binary: routes, 404 status, caching, compression.
 mod web;
+
+/// The embedded auth service: the Supabase Auth protocol, tokens on /api, mailed links.
+mod auth;

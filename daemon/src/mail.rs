@@ -4,7 +4,8 @@
 //! background: the HTTP answer does not wait for it, and a failure is logged.
 
 use lettre::message::Mailbox;
-use lettre::message::header::ContentType;
+use lettre::message::Body;
+use lettre::message::header::{ContentTransferEncoding, ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use radar_store::Store;
 
@@ -74,7 +75,10 @@ impl Mailer {
             .to(to.parse()?)
             .subject(subject)
             .header(ContentType::TEXT_PLAIN)
-            .body(text.to_string())?;
+            // Quoted-printable whatever the text: links are longer than a mail line.
+            .body(Body::new_with_encoding(text.to_string(), ContentTransferEncoding::QuotedPrintable).map_err(|_| {
+                anyhow::anyhow!("the message cannot be encoded")
+            })?)?;
         let id = mail.id;
         tokio::spawn(async move {
             match smtp.send(message).await {

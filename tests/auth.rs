@@ -1,0 +1,615 @@
+//! The embedded auth service (issue #3): the Supabase Auth protocol under `/auth/v1`,
+//! its tokens on `/api`, and its e-mails, against the real binary. Recovery and
+//! confirmation links are read from a small SMTP server the tests start on 127.0.0.1.
+
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+use crate::util::{Daemon, answer};
+
+const PASSWORD: &str = "correct horse";
+
+/// An answer with its headers.
+struct Reply {
+    status: u16,
+    body: Value,
+    headers: HeaderMap,
+}
+
+impl Reply {
+    /// Asserts the protocol's error form and status; answers the code.
+    fn error(&self, status: u16) -> &str {
+        assert_eq!(self.status, status, "unexpected answer: {}", self.body);
+        assert_eq!(self.headers.get("x-supabase-api-version").map(|v| v.to_str().unwrap()), Some("2024-01-01"));
+        assert_eq!(self.body["code"], self.body["error_code"], "both code fields: {}", self.body);
+        assert!(!self.body["msg"].as_str().unwrap_or_default().is_empty(), "error without msg: {}", self.body);
+        self.body["code"].as_str().unwrap()
+    }
+}
+
+/// A request to `/auth/v1` with the anonymous key, an optional bearer token and body.
+async fn auth(d: &Daemon, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Reply {
+    let mut req =
+        d.http.request(method.parse().unwrap(), d.url(&format!("/auth/v1{path}"))).header("apikey", &d.anon_key);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
+    let res = req.send().await.unwrap();
+    let headers = res.headers().clone();
+    let (status, body) = answer(res).await;
+    Reply { status, body, headers }
+}
+
+async fn sign_in(d: &Daemon, email: &str, password: &str) -> Reply {
+    auth(d, "POST", "/token?grant_type=password", None, Some(json!({"email": email, "password": password}))).await
+}
+
+async fn refresh(d: &Daemon, refresh_token: &str) -> Reply {
+    auth(d, "POST", "/token?grant_type=refresh_token", None, Some(json!({"refresh_token": refresh_token}))).await
+}
+
+fn access(session: &Value) -> &str {
+    session["access_token"].as_str().expect("a session")
+}
+
+fn refresh_token(session: &Value) -> &str {
+    session["refresh_token"].as_str().expect("a session")
+}
+
+/// Status of a signed-in `/api` call with this access token.
+async fn api_status(d: &Daemon, token: &str) -> u16 {
+    d.get("/api/favorites", Some(token)).await.0
+}
+
+/// The JSON payload of a JWT (not checked: the daemon checks).
+fn jwt_payload(token: &str) -> Value {
+    let part = token.split('.').nth(1).unwrap();
+    serde_json::from_slice(&base64url_decode(part)).unwrap()
+}
+
+fn base64url_decode(s: &str) -> Vec<u8> {
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut bits = 0u32;
+    let mut n = 0;
+    let mut out = Vec::new();
+    for c in s.bytes().filter(|c| *c != b'=') {
+        bits = (bits << 6) | alphabet.iter().position(|a| *a == c).unwrap() as u32;
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push((bits >> n) as u8);
+        }
+    }
+    out
+}
+
+/// A client that does not follow redirects, to read `GET /verify`'s answer.
+fn no_redirects() -> reqwest::Client {
+    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
+}
+
+/// Follows an e-mailed link once; answers the status and the Location header.
+async fn open_link(link: &str) -> (u16, String) {
+    let res = no_redirects().get(link).send().await.unwrap();
+    let location = res.headers().get("location").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+    (res.status().as_u16(), location)
+}
+
+/// The `key=value` pairs of a URL's fragment.
+fn fragment(location: &str) -> std::collections::HashMap<String, String> {
+    let url = reqwest::Url::parse(location).unwrap();
+    let as_query = reqwest::Url::parse(&format!("http://x/?{}", url.fragment().unwrap_or_default())).unwrap();
+    as_query.query_pairs().into_owned().collect()
+}
+
+/// The `token` of an e-mailed link.
+fn link_token(link: &str) -> String {
+    reqwest::Url::parse(link).unwrap().query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned()
+}
+
+// ---- A stand-in SMTP server: enough of the protocol for lettre, on 127.0.0.1. ----
+
+/// One message as received: the envelope recipient and the decoded body.
+struct Received {
+    to: String,
+    body: String,
+}
+
+impl Received {
+    /// The first link to the auth service's `/verify` in the body.
+    fn link(&self) -> String {
+        let start = self.body.find("http").expect("a link in the mail");
+        let link: String = self.body[start..].chars().take_while(|c| !c.is_whitespace()).collect();
+        assert!(link.contains("/auth/v1/verify?"), "unexpected link {link}");
+        link
+    }
+}
+
+/// Starts the stand-in; answers its `smtp://` URL and the stream of received messages.
+async fn smtp_server() -> (String, mpsc::UnboundedReceiver<Received>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("smtp://{}", listener.local_addr().unwrap());
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let (read, mut write) = socket.into_split();
+                let mut lines = BufReader::new(read).lines();
+                write.write_all(b"220 localhost stand-in ESMTP\r\n").await.unwrap();
+                let mut to = String::new();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let verb = line.split_whitespace().next().unwrap_or_default().to_ascii_uppercase();
+                    let reply: &[u8] = match verb.as_str() {
+                        "EHLO" | "HELO" => b"250 localhost\r\n",
+                        "RCPT" => {
+                            to = line.split(['<', '>']).nth(1).unwrap_or_default().to_string();
+                            b"250 OK\r\n"
+                        }
+                        "DATA" => {
+                            write.write_all(b"354 end with <CRLF>.<CRLF>\r\n").await.unwrap();
+                            let mut raw = Vec::new();
+                            while let Ok(Some(l)) = lines.next_line().await {
+                                if l == "." {
+                                    break;
+                                }
+                                raw.push(l.strip_prefix('.').map(str::to_string).unwrap_or(l));
+                            }
+                            let _ = tx.send(Received { to: to.clone(), body: decode_mail(&raw) });
+                            b"250 OK queued\r\n"
+                        }
+                        "QUIT" => {
+                            let _ = write.write_all(b"221 bye\r\n").await;
+                            return;
+                        }
+                        _ => b"250 OK\r\n",
+                    };
+                    write.write_all(reply).await.unwrap();
+                }
+            });
+        }
+    });
+    (url, rx)
+}
+
+/// The body of a quoted-printable message, decoded.
+fn decode_mail(lines: &[String]) -> String {
+    let blank = lines.iter().position(|l| l.is_empty()).unwrap_or(0);
+    let qp = lines[blank..].join("\n").replace("=\n", "");
+    let mut out = Vec::new();
+    let bytes = qp.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'=' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+async fn next_mail(rx: &mut mpsc::UnboundedReceiver<Received>) -> Received {
+    tokio::time::timeout(Duration::from_secs(20), rx.recv()).await.expect("a mail within 20 s").unwrap()
+}
+
+// ---- The tests ----
+
+#[tokio::test]
+async fn sign_up_and_sign_in_answer_sessions_and_refuse_bad_credentials() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+
+    let up = auth(
+        &d,
+        "POST",
+        "/signup",
+        None,
+        Some(json!({"email": "  Ada@Example.com ", "password": PASSWORD, "data": {"name": "Ada"}})),
+    )
+    .await;
+    assert_eq!(up.status, 200, "{}", up.body);
+    let s = &up.body;
+    assert_eq!(s["token_type"], "bearer");
+    assert_eq!(s["expires_in"], 3600);
+    assert!(s["expires_at"].as_i64().unwrap() > 1_700_000_000);
+    assert!(!refresh_token(s).is_empty());
+    let user = &s["user"];
+    assert_eq!(user["email"], "ada@example.com", "e-mail trimmed and lower-cased");
+    assert_eq!(user["aud"], "authenticated");
+    assert_eq!(user["role"], "authenticated");
+    assert_eq!(user["app_metadata"], json!({"provider": "email", "providers": ["email"]}));
+    assert_eq!(user["user_metadata"]["name"], "Ada");
+    assert_eq!(user["user_metadata"]["avatar_url"], Value::Null);
+    assert_eq!(user["user_metadata"]["subscription"], json!({"isActive": false, "customerId": null}));
+    assert_eq!(user["has_active_subscription"], false);
+    assert_eq!(user["is_anonymous"], false);
+    assert!(user["email_confirmed_at"].is_string() && user["confirmed_at"].is_string());
+    for field in ["id", "created_at", "updated_at", "last_sign_in_at"] {
+        assert!(user[field].is_string(), "user.{field} missing: {user}");
+    }
+    let claims = jwt_payload(access(s));
+    assert_eq!(claims["aud"], "authenticated");
+    assert_eq!(claims["role"], "authenticated");
+    assert_eq!(claims["sub"], user["id"]);
+    assert_eq!(claims["email"], "ada@example.com");
+    assert_eq!(claims["aal"], "aal1");
+    assert_eq!(claims["amr"][0]["method"], "password");
+    assert_eq!(claims["is_anonymous"], false);
+    assert!(claims["session_id"].is_string());
+    assert_eq!(claims["exp"].as_i64().unwrap() - claims["iat"].as_i64().unwrap(), 3600);
+
+    // The same address again, in another case: refused.
+    let again =
+        auth(&d, "POST", "/signup", None, Some(json!({"email": "ADA@example.com", "password": PASSWORD}))).await;
+    assert_eq!(again.error(422), "user_already_exists");
+    let weak = auth(&d, "POST", "/signup", None, Some(json!({"email": "bob@example.com", "password": "12345"}))).await;
+    assert_eq!(weak.error(422), "weak_password");
+    assert_eq!(weak.body["weak_password"]["reasons"], json!(["length"]));
+    let bad = auth(&d, "POST", "/signup", None, Some(json!({"email": "not-an-address", "password": PASSWORD}))).await;
+    assert_eq!(bad.error(400), "email_address_invalid");
+
+    // Sign-in: right password, then the same refusal for a wrong one and an unknown address.
+    let s2 = sign_in(&d, " ADA@example.com", PASSWORD).await;
+    assert_eq!(s2.status, 200, "{}", s2.body);
+    assert_ne!(jwt_payload(access(&s2.body))["session_id"], claims["session_id"], "a new session");
+    let wrong = sign_in(&d, "ada@example.com", "wrong password").await;
+    let unknown = sign_in(&d, "nobody@example.com", PASSWORD).await;
+    assert_eq!(wrong.error(400), "invalid_credentials");
+    assert_eq!(unknown.error(400), "invalid_credentials");
+    assert_eq!(wrong.body, unknown.body, "nothing tells an unknown address from a wrong password");
+    assert_eq!(wrong.body["msg"], "Invalid login credentials");
+
+    // GET /user, and the same token on /api.
+    let me = auth(&d, "GET", "/user", Some(access(&s2.body)), None).await;
+    assert_eq!(me.status, 200, "{}", me.body);
+    assert_eq!(me.body["id"], user["id"]);
+    assert_eq!(api_status(&d, access(&s2.body)).await, 200);
+
+    // Without the anonymous key, /auth/v1 refuses.
+    let res = d
+        .http
+        .post(d.url("/auth/v1/token?grant_type=password"))
+        .json(&json!({"email": "a@b.c", "password": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 401);
+    assert_eq!(answer(res).await.1["code"], "no_api_key");
+}
+
+#[tokio::test]
+async fn bad_tokens_are_refused_on_api_and_auth() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--jwt-expiry", "1"], &[]);
+    let other = Daemon::start(&dir.path().join("other"));
+    assert_ne!(d.anon_key, other.anon_key, "each install has its own secret");
+
+    let mine = d.sign_up("ada@example.com", PASSWORD).await;
+    let foreign = other.sign_up("ada@example.com", PASSWORD).await;
+    // Signed with another install's secret.
+    assert_eq!(api_status(&d, &foreign).await, 401);
+    assert_eq!(auth(&d, "GET", "/user", Some(&foreign), None).await.error(403), "bad_jwt");
+    // Tampered with: the payload of one, the signature of another.
+    let parts: Vec<&str> = mine.split('.').collect();
+    let forged = format!("{}.{}.{}", parts[0], foreign.split('.').nth(1).unwrap(), parts[2]);
+    assert_eq!(api_status(&d, &forged).await, 401);
+    assert_eq!(api_status(&d, "not.a.jwt").await, 401);
+    // The anonymous key is not a user token.
+    assert_eq!(auth(&d, "GET", "/user", Some(&d.anon_key), None).await.error(403), "bad_jwt");
+    let (status, body) = d.get("/api/favorites", Some("garbage")).await;
+    assert_eq!(status, 401);
+    assert!(body["message"].is_string(), "the API keeps its own error form: {body}");
+    // Expired (this daemon's tokens live one second).
+    assert_eq!(api_status(&d, &mine).await, 200);
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(api_status(&d, &mine).await, 401);
+    assert_eq!(auth(&d, "GET", "/user", Some(&mine), None).await.error(403), "bad_jwt");
+    assert_eq!(auth(&d, "GET", "/user", None, None).await.error(401), "no_authorization");
+}
+
+#[tokio::test]
+async fn refresh_tokens_rotate_once_with_a_grace_window_and_reuse_ends_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--refresh-reuse-interval", "1"], &[]);
+    d.sign_up("ada@example.com", PASSWORD).await;
+    let s0 = sign_in(&d, "ada@example.com", PASSWORD).await.body;
+
+    let s1 = refresh(&d, refresh_token(&s0)).await;
+    assert_eq!(s1.status, 200, "{}", s1.body);
+    assert_ne!(refresh_token(&s1.body), refresh_token(&s0), "rotated");
+    assert_eq!(jwt_payload(access(&s1.body))["session_id"], jwt_payload(access(&s0))["session_id"], "same session");
+    assert_eq!(s1.body["user"]["email"], "ada@example.com");
+    assert_eq!(api_status(&d, access(&s1.body)).await, 200);
+
+    // Another tab refreshing with the same token at the same moment still succeeds.
+    let parallel = refresh(&d, refresh_token(&s0)).await;
+    assert_eq!(parallel.status, 200, "{}", parallel.body);
+
+    // Later, the spent token is taken as stolen: refused, and its session ends.
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    assert_eq!(refresh(&d, refresh_token(&s0)).await.error(400), "refresh_token_already_used");
+    assert_eq!(refresh(&d, refresh_token(&s1.body)).await.error(400), "refresh_token_not_found");
+    assert_eq!(api_status(&d, access(&s1.body)).await, 401);
+    assert_eq!(auth(&d, "GET", "/user", Some(access(&s1.body)), None).await.error(403), "session_not_found");
+
+    assert_eq!(refresh(&d, "no-such-token").await.error(400), "refresh_token_not_found");
+    let missing = auth(&d, "POST", "/token?grant_type=refresh_token", None, Some(json!({}))).await;
+    assert_eq!(missing.error(400), "validation_failed");
+    let grant = auth(&d, "POST", "/token?grant_type=magic", None, Some(json!({}))).await;
+    assert_eq!(grant.error(400), "validation_failed");
+}
+
+#[tokio::test]
+async fn logout_scopes_end_the_sessions_they_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+    d.sign_up("ada@example.com", PASSWORD).await;
+    let mut s = Vec::new();
+    for _ in 0..4 {
+        s.push(sign_in(&d, "ada@example.com", PASSWORD).await.body);
+    }
+    let other_user = d.sign_up("bob@example.com", PASSWORD).await;
+
+    assert_eq!(auth(&d, "POST", "/logout?scope=local", Some(access(&s[0])), None).await.status, 204);
+    assert_eq!(api_status(&d, access(&s[0])).await, 401);
+    assert_eq!(refresh(&d, refresh_token(&s[0])).await.error(400), "refresh_token_not_found");
+    assert_eq!(api_status(&d, access(&s[1])).await, 200);
+
+    assert_eq!(auth(&d, "POST", "/logout?scope=others", Some(access(&s[1])), None).await.status, 204);
+    assert_eq!(api_status(&d, access(&s[1])).await, 200, "the caller's session stays");
+    for gone in &s[2..] {
+        assert_eq!(api_status(&d, access(gone)).await, 401);
+        assert_eq!(refresh(&d, refresh_token(gone)).await.error(400), "refresh_token_not_found");
+    }
+
+    let bad = auth(&d, "POST", "/logout?scope=everywhere", Some(access(&s[1])), None).await;
+    assert_eq!(bad.error(400), "validation_failed");
+
+    // Global is the default scope.
+    let s4 = sign_in(&d, "ada@example.com", PASSWORD).await.body;
+    assert_eq!(auth(&d, "POST", "/logout", Some(access(&s[1])), None).await.status, 204);
+    assert_eq!(api_status(&d, access(&s[1])).await, 401);
+    assert_eq!(api_status(&d, access(&s4)).await, 401);
+    assert_eq!(api_status(&d, &other_user).await, 200, "another user's sessions are untouched");
+    // Signing out again with the dead token: the protocol's "no session" answer.
+    assert_eq!(auth(&d, "POST", "/logout", Some(access(&s[1])), None).await.error(403), "session_not_found");
+}
+
+#[tokio::test]
+async fn a_password_change_ends_the_other_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+    d.sign_up("ada@example.com", PASSWORD).await;
+    let a = sign_in(&d, "ada@example.com", PASSWORD).await.body;
+    let b = sign_in(&d, "ada@example.com", PASSWORD).await.body;
+
+    let same = auth(&d, "PUT", "/user", Some(access(&a)), Some(json!({"password": PASSWORD}))).await;
+    assert_eq!(same.error(422), "same_password");
+    let weak = auth(&d, "PUT", "/user", Some(access(&a)), Some(json!({"password": "123"}))).await;
+    assert_eq!(weak.error(422), "weak_password");
+
+    let changed = auth(&d, "PUT", "/user", Some(access(&a)), Some(json!({"password": "new password"}))).await;
+    assert_eq!(changed.status, 200, "{}", changed.body);
+    assert_eq!(changed.body["email"], "ada@example.com");
+    assert_eq!(api_status(&d, access(&a)).await, 200, "the session that changed it stays");
+    assert_eq!(api_status(&d, access(&b)).await, 401);
+    assert_eq!(refresh(&d, refresh_token(&b)).await.error(400), "refresh_token_not_found");
+    assert_eq!(refresh(&d, refresh_token(&a)).await.status, 200);
+    assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.error(400), "invalid_credentials");
+    assert_eq!(sign_in(&d, "ada@example.com", "new password").await.status, 200);
+
+    // Metadata: merged, null removes, the server's own keys cannot be set.
+    let meta = json!({"data": {"avatar_url": "https://example.com/ada.png", "has_active_subscription": true, "subscription": {"isActive": true}}});
+    let updated = auth(&d, "PUT", "/user", Some(access(&a)), Some(meta)).await;
+    assert_eq!(updated.status, 200, "{}", updated.body);
+    assert_eq!(updated.body["user_metadata"]["avatar_url"], "https://example.com/ada.png");
+    assert_eq!(updated.body["user_metadata"]["subscription"]["isActive"], false);
+    assert_eq!(updated.body["has_active_subscription"], false);
+    let me = auth(&d, "GET", "/user", Some(access(&a)), None).await;
+    assert_eq!(me.body["user_metadata"]["avatar_url"], "https://example.com/ada.png");
+}
+
+#[tokio::test]
+async fn password_recovery_by_mail_link_once_within_its_hour() {
+    let dir = tempfile::tempdir().unwrap();
+    let (smtp, mut mails) = smtp_server().await;
+    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--smtp-url", &smtp, "--otp-expiry", "3"], &[]);
+    let old = d.sign_up("ada@example.com", PASSWORD).await;
+    let reset_page = d.url("/reset-password");
+
+    // An unknown address gets the same answer and no mail.
+    let unknown = auth(
+        &d,
+        "POST",
+        &format!("/recover?redirect_to={reset_page}"),
+        None,
+        Some(json!({"email": "nobody@example.com"})),
+    )
+    .await;
+    assert_eq!((unknown.status, &unknown.body), (200, &json!({})));
+    let known = auth(
+        &d,
+        "POST",
+        &format!("/recover?redirect_to={reset_page}"),
+        None,
+        Some(json!({"email": " ADA@example.com"})),
+    )
+    .await;
+    assert_eq!((known.status, &known.body), (200, &json!({})));
+    let mail = next_mail(&mut mails).await;
+    assert_eq!(mail.to, "ada@example.com", "the first mail is for the registered address");
+    let link = mail.link();
+    assert!(link.starts_with(&format!("{}/auth/v1/verify?token=", d.base)), "{link}");
+    assert!(link.contains("type=recovery"), "{link}");
+
+    // The link signs the user in through the fragment of the reset page.
+    let (status, location) = open_link(&link).await;
+    assert_eq!(status, 303);
+    assert!(location.starts_with(&format!("{reset_page}#")), "{location}");
+    let f = fragment(&location);
+    assert_eq!(f["type"], "recovery");
+    assert_eq!(f["token_type"], "bearer");
+    assert_eq!(f["expires_in"], "3600");
+    assert!(f["expires_at"].parse::<i64>().unwrap() > 1_700_000_000);
+    assert!(!f["refresh_token"].is_empty());
+    let token = f["access_token"].clone();
+    let me = auth(&d, "GET", "/user", Some(&token), None).await;
+    assert_eq!(me.body["email"], "ada@example.com");
+    let reset = auth(&d, "PUT", "/user", Some(&token), Some(json!({"password": "brand new secret"}))).await;
+    assert_eq!(reset.status, 200, "{}", reset.body);
+    assert_eq!(api_status(&d, &old).await, 401, "the reset ends the sessions from before");
+    assert_eq!(sign_in(&d, "ada@example.com", "brand new secret").await.status, 200);
+
+    // The same link again: refused, back to the page with the protocol's error fragment.
+    let (status, location) = open_link(&link).await;
+    assert_eq!(status, 303);
+    assert!(location.starts_with(&format!("{reset_page}#")), "{location}");
+    let f = fragment(&location);
+    assert_eq!(f["error"], "access_denied");
+    assert_eq!(f["error_code"], "otp_expired");
+    assert!(!f["error_description"].is_empty());
+    assert!(!f.contains_key("access_token"));
+
+    // A redirect elsewhere is not honoured: links land on the site URL instead.
+    auth(
+        &d,
+        "POST",
+        "/recover?redirect_to=https://evil.example/steal",
+        None,
+        Some(json!({"email": "ada@example.com"})),
+    )
+    .await;
+    let replaced = next_mail(&mut mails).await.link();
+    assert!(!replaced.contains("evil.example"), "{replaced}");
+    let (_, location) =
+        open_link(&d.url("/auth/v1/verify?token=bogus&type=recovery&redirect_to=https://evil.example/")).await;
+    assert!(location.starts_with(&format!("{}/#error=", d.base)), "open redirect: {location}");
+    // A newer link replaces the older one.
+    auth(&d, "POST", "/recover", None, Some(json!({"email": "ada@example.com"}))).await;
+    let newer = next_mail(&mut mails).await.link();
+    let (_, location) = open_link(&replaced).await;
+    assert_eq!(fragment(&location)["error_code"], "otp_expired", "the older link no longer works");
+    let evil = format!(
+        "{}/auth/v1/verify?token={}&type=recovery&redirect_to=https://evil.example/",
+        d.base,
+        link_token(&newer)
+    );
+    let (status, location) = open_link(&evil).await;
+    assert_eq!(status, 303);
+    assert!(location.starts_with(&format!("{}/#access_token=", d.base)), "open redirect: {location}");
+    // An unused link expires (3 s here).
+    auth(&d, "POST", "/recover", None, Some(json!({"email": "ada@example.com"}))).await;
+    let newest = next_mail(&mut mails).await.link();
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    let (status, location) = open_link(&newest).await;
+    assert_eq!(status, 303);
+    assert_eq!(fragment(&location)["error_code"], "otp_expired", "expired: {location}");
+}
+
+#[tokio::test]
+async fn confirmation_mail_when_configured() {
+    let dir = tempfile::tempdir().unwrap();
+    let (smtp, mut mails) = smtp_server().await;
+    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--confirm-email", "--smtp-url", &smtp], &[]);
+    let up = auth(&d, "POST", "/signup", None, Some(json!({"email": "ada@example.com", "password": PASSWORD}))).await;
+    assert_eq!(up.status, 200, "{}", up.body);
+    assert!(up.body.get("access_token").is_none(), "no session before confirmation: {}", up.body);
+    assert_eq!(up.body["email"], "ada@example.com");
+    assert_eq!(up.body["email_confirmed_at"], Value::Null);
+    assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.error(400), "email_not_confirmed");
+
+    let link = next_mail(&mut mails).await.link();
+    assert!(link.contains("type=signup"), "{link}");
+    let (status, location) = open_link(&link).await;
+    assert_eq!(status, 303);
+    let f = fragment(&location);
+    assert_eq!(f["type"], "signup");
+    let me = auth(&d, "GET", "/user", Some(&f["access_token"]), None).await;
+    assert!(me.body["email_confirmed_at"].is_string(), "{}", me.body);
+    assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.status, 200);
+    let settings = auth(&d, "GET", "/settings", None, None).await;
+    assert_eq!(settings.body["mailer_autoconfirm"], false);
+}
+
+#[tokio::test]
+async fn sign_in_attempts_are_rate_limited_per_address_and_ip() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+    d.sign_up("ada@example.com", PASSWORD).await;
+    // Sign-up counted one attempt for this address and this IP: nine more pass.
+    for _ in 0..9 {
+        assert_eq!(sign_in(&d, "ada@example.com", "wrong").await.error(400), "invalid_credentials");
+    }
+    let limited = sign_in(&d, "ada@example.com", PASSWORD).await;
+    assert_eq!(limited.error(429), "over_request_rate_limit");
+    let wait: u64 = limited.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "Retry-After {wait}");
+    // Every attempt from this IP counts too, whatever the address.
+    assert_eq!(sign_in(&d, "bob@example.com", PASSWORD).await.error(429), "over_request_rate_limit");
+}
+
+#[tokio::test]
+async fn settings_cors_and_unknown_endpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--cors-origin", "http://localhost:5173"], &[]);
+    let settings = auth(&d, "GET", "/settings", None, None).await;
+    assert_eq!(settings.status, 200);
+    assert_eq!(settings.body["external"]["email"], true);
+    assert_eq!(settings.body["external"]["google"], false);
+    assert_eq!(settings.body["mailer_autoconfirm"], true);
+    assert_eq!(auth(&d, "GET", "/authorize?provider=google", None, None).await.error(400), "provider_disabled");
+    assert_eq!(auth(&d, "GET", "/nothing-here", None, None).await.error(404), "not_found");
+
+    for origin in [d.base.as_str(), "http://localhost:5173"] {
+        let res = d
+            .http
+            .request(reqwest::Method::OPTIONS, d.url("/auth/v1/token?grant_type=password"))
+            .header("origin", origin)
+            .header("access-control-request-method", "POST")
+            .header(
+                "access-control-request-headers",
+                "apikey,authorization,x-client-info,x-supabase-api-version,content-type",
+            )
+            .send()
+            .await
+            .unwrap();
+        assert!(res.status().is_success(), "preflight from {origin}: {}", res.status());
+        let h = res.headers();
+        assert_eq!(h["access-control-allow-origin"], origin);
+        let allowed = h["access-control-allow-headers"].to_str().unwrap().to_ascii_lowercase();
+        for name in ["apikey", "authorization", "x-client-info", "x-supabase-api-version", "content-type"] {
+            assert!(allowed.contains(name), "{name} not allowed: {allowed}");
+        }
+    }
+    let res = d
+        .http
+        .request(reqwest::Method::OPTIONS, d.url("/api/favorites"))
+        .header("origin", "https://evil.example")
+        .header("access-control-request-method", "GET")
+        .send()
+        .await
+        .unwrap();
+    assert!(res.headers().get("access-control-allow-origin").is_none(), "a foreign origin is not allowed");
+    let res = d
+        .http
+        .get(d.url("/auth/v1/settings"))
+        .header("apikey", &d.anon_key)
+        .header("origin", d.base.as_str())
+        .send()
+        .await
+        .unwrap();
+    let exposed = res.headers()["access-control-expose-headers"].to_str().unwrap().to_ascii_lowercase();
+    assert!(exposed.contains("x-supabase-api-version"), "{exposed}");
+}
