@@ -50,11 +50,8 @@ async fn demo_data_loads_once_newest_first_and_survives_restart() {
     d.stop();
 
     let d = demo_daemon(&data);
-    let (status, session) = d
-        .call("POST", "/auth/v1/token?grant_type=password", None, Some(json!({"email": SUBSCRIBER, "password": "secret-password"})))
-        .await;
-    assert_eq!(status, 200, "{session}");
-    let again = whole_feed(&d, session["access_token"].as_str().unwrap()).await;
+    let token = d.sign_in(SUBSCRIBER, "secret-password").await;
+    let again = whole_feed(&d, &token).await;
     assert_eq!(ids(&Value::from(again)), ids(&Value::from(items)), "a restart must not reload or duplicate the demo");
 }
 
@@ -152,11 +149,7 @@ async fn acknowledged_writes_survive_a_crash() {
     d.crash();
 
     let d = demo_daemon(&data);
-    let (status, session) = d
-        .call("POST", "/auth/v1/token?grant_type=password", None, Some(json!({"email": "dave@example.com", "password": "secret-password"})))
-        .await;
-    assert_eq!(status, 200, "the account survived: {session}");
-    let t = session["access_token"].as_str().unwrap();
+    let t = &d.sign_in("dave@example.com", "secret-password").await;
     let (_, favs) = d.get("/api/favorites", Some(t)).await;
     let mut favs = ids(&favs);
     favs.sort();

@@ -136,6 +136,21 @@ impl Daemon {
         assert_eq!(status, 200, "sign-up failed: {body}");
         body["access_token"].as_str().expect("sign-up answers a session").to_string()
     }
+
+    /// Signs an existing user in with a password; answers the access token.
+    pub async fn sign_in(&self, email: &str, password: &str) -> String {
+        let res = self
+            .http
+            .post(self.url("/auth/v1/token?grant_type=password"))
+            .header("apikey", &self.anon_key)
+            .json(&json!({"email": email, "password": password}))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = answer(res).await;
+        assert_eq!(status, 200, "sign-in failed: {body}");
+        body["access_token"].as_str().expect("sign-in answers a session").to_string()
+    }
 }
 
 impl Drop for Daemon {
