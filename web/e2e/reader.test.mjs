@@ -11,6 +11,7 @@ const EMAIL = `free-${Date.now()}@example.test`;
 describe('free reader', () => {
   let daemon;
   let browser;
+  let context;
   let page;
   let errors;
 
@@ -20,7 +21,12 @@ describe('free reader', () => {
   before(async () => {
     daemon = await startDaemon();
     browser = await launchBrowser();
-    ({ page, errors } = await openPage(browser, daemon.url));
+    ({ context, page, errors } = await openPage(browser, daemon.url));
+    // The share link opens the professional network in a new tab; this machine has no way
+    // out, so that page is answered locally.
+    await context.route(/^https:\/\/www\.linkedin\.com\//, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>share</title><link rel="icon" href="data:,">' }),
+    );
     await registerAndSignIn(page, EMAIL);
   });
 
@@ -90,6 +96,23 @@ describe('free reader', () => {
     await cardTitled(title).waitFor({ state: 'detached' });
     await tab('Feed').click();
     await cardTitled(title).waitFor();
+  });
+
+  it('shares a story and lists it under Shared', async () => {
+    const title = (await cards(page).first().locator('h3').innerText()).trim();
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      cardTitled(title).getByRole('button', { name: 'Share on LinkedIn' }).click(),
+    ]);
+    const shareUrl = new URL(popup.url());
+    assert.equal(shareUrl.searchParams.get('title'), title);
+    assert.ok((shareUrl.searchParams.get('summary') ?? '').length <= 100);
+    await popup.close();
+    await tab('Shared').click();
+    await cardTitled(title).waitFor();
+    assert.match(await cardTitled(title).innerText(), /Shared on LinkedIn/);
+    await shoot(page, 'shared');
+    await tab('Feed').click();
   });
 
   it('walks Drops to the paywall after 5 stories', async () => {

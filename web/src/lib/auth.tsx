@@ -197,7 +197,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!client) return;
     const { data } = await client.getUser();
     if (data.user) setUser(data.user as RadarUser);
+    // A new tier changes the feed's page size, so the feed is read again too.
     await queryClient.invalidateQueries({ queryKey: ['user-metadata'] });
+    await queryClient.invalidateQueries({ queryKey: ['news'] });
   }, [client, queryClient]);
 
   const value = useMemo<AuthContextValue>(
