@@ -94,10 +94,10 @@ impl NewItem {
                 return Err(Error::Invalid(format!("{name} is longer than {MAX_TEXT} bytes")));
             }
         }
-        if let Some(id) = &self.id {
-            if id.is_empty() || id.len() > 128 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)) {
-                return Err(Error::Invalid("id must be 1 to 128 letters, digits, '-', '_' or '.'".into()));
-            }
+        if let Some(id) = &self.id
+            && (id.is_empty() || id.len() > 128 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)))
+        {
+            return Err(Error::Invalid("id must be 1 to 128 letters, digits, '-', '_' or '.'".into()));
         }
         self.url = match self.url.as_deref().map(str::trim) {
             None | Some("") => None,

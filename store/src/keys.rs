@@ -44,7 +44,7 @@ pub fn title(title: &str, item_id: &str) -> Vec<u8> {
     while !folded.is_char_boundary(end) {
         end -= 1;
     }
-    join(folded[..end].as_bytes(), item_id.as_bytes())
+    join(&folded.as_bytes()[..end], item_id.as_bytes())
 }
 
 /// The last SEP-separated part of a key (the item id of `title_itemid`, `userid_*` keys).

@@ -124,7 +124,7 @@ impl Store {
                 out.push(SharedItem { item, shared_at: rec.at, platform: rec.platform });
             }
         }
-        out.sort_by(|a, b| b.shared_at.cmp(&a.shared_at));
+        out.sort_by_key(|s| std::cmp::Reverse(s.shared_at));
         Ok(out)
     }
 
