@@ -2,6 +2,10 @@
 //! the terminal reader (`tui`) and the admin commands. Each command group has its own
 //! module under `commands/`.
 
+pub mod admin_client;
+pub mod commands;
+pub mod output;
+
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
@@ -54,6 +58,20 @@ pub enum Command {
     Serve(radar_daemon::Config),
     /// Read the news in the terminal: Feed, Drops and TV mode (needs a running daemon).
     Tui(radar_tui::Args),
+    /// Manage accounts (works with or without a running daemon).
+    Users(commands::users::Args),
+    /// Manage the premium waitlist.
+    Waitlist(commands::waitlist::Args),
+    /// Grant, revoke and list subscriptions.
+    Subscribers(commands::subscribers::Args),
+    /// Curate news items: add, import, list, remove.
+    Items(commands::items::Args),
+    /// Manage RSS, Atom and JSON feeds and fetch them.
+    Feeds(commands::feeds::Args),
+    /// Generate and manage weekly AI summaries.
+    Summaries(commands::summaries::Args),
+    /// Read the e-mails the daemon kept (sign-up confirmations, password resets).
+    Outbox(commands::outbox::Args),
 }
 
 /// Logs go to stderr, so stdout stays for results (and `serve`'s address line).
@@ -78,5 +96,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             runtime.block_on(radar_daemon::serve(config))
         }
         Command::Tui(args) => runtime.block_on(radar_tui::run(args)),
+        Command::Users(args) => runtime.block_on(commands::users::run(args, &cli.global.data_dir())),
+        Command::Waitlist(args) => runtime.block_on(commands::waitlist::run(args, &cli.global.data_dir())),
+        Command::Subscribers(args) => runtime.block_on(commands::subscribers::run(args, &cli.global.data_dir())),
+        Command::Items(args) => runtime.block_on(commands::items::run(args, &cli.global.data_dir())),
+        Command::Feeds(args) => runtime.block_on(commands::feeds::run(args, &cli.global.data_dir())),
+        Command::Summaries(args) => runtime.block_on(commands::summaries::run(args, &cli.global.data_dir())),
+        Command::Outbox(args) => runtime.block_on(commands::outbox::run(args, &cli.global.data_dir())),
     }
 }

@@ -32,6 +32,10 @@ pub struct Config {
     #[command(flatten)]
     pub auth: crate::auth::AuthConfig,
 
+    /// Feed polling and the weekly summary schedule.
+    #[command(flatten)]
+    pub ingest: crate::ingest::IngestConfig,
+
     /// Payment and subscription settings.
     #[command(flatten)]
     pub payments: crate::payments::PaymentsConfig,

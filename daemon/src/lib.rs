@@ -4,15 +4,18 @@
 //! Handlers are thin: they read the caller and the request, call one store method and
 //! shape the answer. Rules live in `radar_store`.
 
+pub mod admin;
 pub mod auth;
 pub mod client_config;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod ingest;
 pub mod mail;
 pub mod marks;
 pub mod news;
 pub mod state;
+pub mod summarize;
 pub mod web;
 
 pub mod api_key;
@@ -88,6 +91,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     let bound = listener.local_addr()?;
+    // The admin socket is up before the address line, so a command run right after it goes through the daemon.
+    let background = admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
     let state = AppState::new(config, store.clone(), tokens, bound);
 
     // Tests and scripts read these two lines to find the port and the key.
@@ -98,6 +103,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await?;
+    background.stop().await;
     store.flush()?;
     tracing::info!("stopped; store flushed");
     Ok(())

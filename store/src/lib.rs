@@ -13,8 +13,10 @@ pub mod display;
 mod error;
 pub mod keys;
 
+mod admin;
 mod demo;
 mod feed;
+mod feeds;
 mod items;
 mod marks;
 mod outbox;
@@ -30,8 +32,10 @@ mod summaries;
 mod waitlist;
 pub mod wire;
 
+pub use admin::{ImportOutcome, ImportStatus};
 pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, FeedPage, SUBSCRIBER_PAGE, Viewer};
+pub use feeds::{Feed, validate_feed_url};
 pub use items::{NewItem, NewsItem, Upserted};
 pub use marks::{Mark, SharedItem};
 pub use outbox::Mail;
@@ -127,6 +131,12 @@ pub(crate) struct Trees {
     pub mails: sled::Tree,
     /// keys::published(kept at, mail id) -> (), for the outbox newest first.
     pub sent_mailid: sled::Tree,
+    /// feed id -> Feed JSON (source feeds and their polling state).
+    pub feeds: sled::Tree,
+    /// feed url -> feed id.
+    pub feedurl_feedid: sled::Tree,
+    /// keys::join(feed id, entry guid) -> item id, so a feed's entry updates its item.
+    pub feedguid_itemid: sled::Tree,
 }
 
 /// A handle to the store; cheap to clone, safe to share between threads.
@@ -159,6 +169,12 @@ impl Store {
             email_userid: tree("email_userid")?,
             sessions: tree("sessions")?,
             userid_sessions: tree("userid_sessions")?,
+            refresh_tokens: tree("refresh_tokens")?,
+            sessionid_refresh: tree("sessionid_refresh")?,
+            onetime_tokens: tree("onetime_tokens")?,
+            userid_onetime: tree("userid_onetime")?,
+            mails: tree("mails")?,
+            sent_mailid: tree("sent_mailid")?,
             waitlist: tree("waitlist")?,
             joined_userid: tree("joined_userid")?,
             userid_profile: tree("userid_profile")?,
@@ -168,12 +184,9 @@ impl Store {
             summaries: tree("summaries")?,
             start_summaryid: tree("start_summaryid")?,
             checkouts: tree("checkouts")?,
-            refresh_tokens: tree("refresh_tokens")?,
-            sessionid_refresh: tree("sessionid_refresh")?,
-            onetime_tokens: tree("onetime_tokens")?,
-            userid_onetime: tree("userid_onetime")?,
-            mails: tree("mails")?,
-            sent_mailid: tree("sent_mailid")?,
+            feeds: tree("feeds")?,
+            feedurl_feedid: tree("feedurl_feedid")?,
+            feedguid_itemid: tree("feedguid_itemid")?,
         };
         Ok(Self {
             db,

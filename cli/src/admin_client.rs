@@ -1,0 +1,153 @@
+//! Sends an admin request where it can be carried out: to the running daemon over its
+//! Unix socket `DATA/admin.sock`, or, when no daemon listens there, to the store opened
+//! here. Either way the same `radar_daemon::admin::execute` does the work, so there is
+//! never a second writer and never a "lock held" failure.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow, bail};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use indicatif::{ProgressBar, ProgressStyle};
+use radar_daemon::admin::{AdminCtx, AdminError, AdminRequest, AdminResponse, Progress, execute, socket::socket_path};
+
+/// How long to wait for a daemon that holds the store but does not answer yet.
+const STARTUP_WAIT: Duration = Duration::from_secs(10);
+
+/// Carries out `req` on the data directory `data`. `slow` operations show a spinner
+/// while the daemon works, or a progress bar when they run here.
+pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<AdminResponse> {
+    let deadline = Instant::now() + STARTUP_WAIT;
+    loop {
+        if let Some(answer) = try_daemon(data, &req, slow).await? {
+            return answer.map_err(explain);
+        }
+        match open_store(data) {
+            Ok(store) => {
+                let mut ctx = AdminCtx::new(store);
+                ctx.progress = Arc::new(Bar::default());
+                let answer = execute(&ctx, req).await;
+                ctx.progress.end();
+                return answer.map_err(explain);
+            }
+            Err(e) if is_lock_error(&e) && Instant::now() < deadline => {
+                // A daemon has the store but its socket is not up yet (it is starting or
+                // stopping): ask again shortly.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) if is_lock_error(&e) => bail!(
+                "the store in {} is in use by another process, but no daemon answers on {}. \
+                 If `radar serve` is starting or stopping, try again in a moment; otherwise look for a stuck radar process",
+                data.display(),
+                socket_path(data).display()
+            ),
+            Err(e) => return Err(anyhow!(e)).with_context(|| format!("cannot open the store in {}", data.display())),
+        }
+    }
+}
+
+fn explain(e: AdminError) -> anyhow::Error {
+    anyhow!(e.message)
+}
+
+fn is_lock_error(e: &radar_store::Error) -> bool {
+    matches!(e, radar_store::Error::Storage(_)) && e.to_string().contains("lock")
+}
+
+fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
+    // The same complimentary accounts as the daemon, so subscriber status reads the same.
+    let complimentary = std::env::var("RADAR_COMPLIMENTARY")
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+        .unwrap_or_default();
+    radar_store::Store::open(data, radar_store::Options { complimentary, ..Default::default() })
+}
+
+/// The daemon's answer, or `None` when no daemon listens on the socket.
+async fn try_daemon(
+    data: &Path,
+    req: &AdminRequest,
+    slow: bool,
+) -> anyhow::Result<Option<Result<AdminResponse, AdminError>>> {
+    let path = socket_path(data);
+    let stream = match tokio::net::UnixStream::connect(&path).await {
+        Ok(s) => s,
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused) => {
+            return Ok(None);
+        }
+        Err(e) => {
+            return Err(e).with_context(|| {
+                format!(
+                    "cannot reach the daemon's admin socket {}; run this as the data directory's owner",
+                    path.display()
+                )
+            });
+        }
+    };
+    let spinner = slow.then(|| {
+        let s = ProgressBar::new_spinner().with_message("the daemon is working on it");
+        s.enable_steady_tick(Duration::from_millis(120));
+        s
+    });
+    let answer = send(stream, req).await;
+    if let Some(s) = spinner {
+        s.finish_and_clear();
+    }
+    answer.map(Some).with_context(|| format!("the daemon on {} did not answer properly", path.display()))
+}
+
+async fn send(stream: tokio::net::UnixStream, req: &AdminRequest) -> anyhow::Result<Result<AdminResponse, AdminError>> {
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+    tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    let body = serde_json::to_vec(req)?;
+    let request = hyper::Request::post("/admin")
+        .header(hyper::header::HOST, "radar-admin")
+        .header(hyper::header::CONTENT_TYPE, "application/json")
+        .body(Full::new(Bytes::from(body)))?;
+    let res = sender.send_request(request).await?;
+    let status = res.status();
+    let bytes = res.into_body().collect().await?.to_bytes();
+    if status.is_success() {
+        Ok(Ok(serde_json::from_slice(&bytes).context("unexpected answer")?))
+    } else {
+        let err: AdminError = serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| AdminError::new("internal", format!("the daemon answered {status}")));
+        Ok(Err(err))
+    }
+}
+
+/// A progress bar on stderr for work done here (hidden when stderr is not a terminal).
+#[derive(Default)]
+struct Bar(std::sync::Mutex<Option<ProgressBar>>);
+
+impl Progress for Bar {
+    fn begin(&self, len: u64, what: &str) {
+        // Small jobs finish before a bar is worth drawing.
+        if len < 2 {
+            return;
+        }
+        let bar = ProgressBar::new(len).with_message(what.to_string());
+        bar.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(bar);
+    }
+
+    fn step(&self, _note: &str) {
+        if let Some(bar) = &*self.0.lock().unwrap_or_else(|p| p.into_inner()) {
+            bar.inc(1);
+        }
+    }
+
+    fn end(&self) {
+        if let Some(bar) = self.0.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            bar.finish_and_clear();
+        }
+    }
+}

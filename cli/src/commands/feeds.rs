@@ -1,0 +1,145 @@
+//! `radar feeds add URL [--name NAME] | list | remove ID | fetch [ID...] | import-opml FILE | export-opml`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use radar_daemon::admin::{AdminRequest, AdminResponse};
+
+use crate::admin_client;
+use crate::output::{Table, cut, json, maybe};
+
+/// The RSS, Atom and JSON feeds the daemon polls.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+    /// Print the answer as JSON.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Subscribe to a feed.
+    Add {
+        /// The feed's URL (http or https).
+        url: String,
+        /// A display name (default: the feed's own title once fetched).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List the feeds and how their last fetch went.
+    List,
+    /// Unsubscribe from a feed (its items stay).
+    Remove {
+        /// The feed's id (or URL).
+        id: String,
+    },
+    /// Fetch feeds now: the given ones, or all.
+    Fetch {
+        /// Feed ids (or URLs); none means every feed.
+        ids: Vec<String>,
+        /// Give up on a feed after this many seconds (default: the daemon's --feed-timeout, 20 s offline).
+        #[arg(long)]
+        timeout: Option<u64>,
+    },
+    /// Subscribe to every feed in an OPML file ('-' for standard input).
+    ImportOpml {
+        /// The OPML file.
+        file: PathBuf,
+    },
+    /// Print every feed as OPML.
+    ExportOpml,
+}
+
+/// Runs the command; a fetch where a feed failed reports every feed, then fails (exit 1).
+pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
+    let (req, slow) = match args.command {
+        Command::Add { url, name } => (AdminRequest::FeedsAdd { url, name }, false),
+        Command::List => (AdminRequest::FeedsList, false),
+        Command::Remove { id } => (AdminRequest::FeedsRemove { id }, false),
+        Command::Fetch { ids, timeout } => (AdminRequest::FeedsFetch { ids, timeout_secs: timeout }, true),
+        Command::ImportOpml { file } => {
+            let content = if file.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+            } else {
+                std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?
+            };
+            (AdminRequest::FeedsImportOpml { content }, false)
+        }
+        Command::ExportOpml => (AdminRequest::FeedsExportOpml, false),
+    };
+    let answer = admin_client::run(data, req, slow).await?;
+    let failed = match &answer {
+        AdminResponse::Fetch(reports) => reports.iter().filter(|r| r.status == "error").count(),
+        _ => 0,
+    };
+    if args.json {
+        json(&answer)?;
+    } else {
+        print(answer)?;
+    }
+    if failed > 0 {
+        anyhow::bail!(
+            "{failed} feed(s) failed; the others were fetched. `radar feeds list` shows each feed's last error"
+        );
+    }
+    Ok(())
+}
+
+fn print(answer: AdminResponse) -> anyhow::Result<()> {
+    match answer {
+        AdminResponse::Feed(f) => println!("added feed {} ({})", f.id, f.url),
+        AdminResponse::Feeds(feeds) => {
+            let mut t = Table::new(&["ID", "NAME", "LAST FETCH", "NEXT", "ITEMS", "STATUS", "URL"]);
+            for f in feeds {
+                let status = match (&f.last_error, f.last_fetched_at) {
+                    (Some(e), _) => format!("error ({} in a row): {}", f.failures, cut(e, 60)),
+                    (None, Some(_)) => "ok".into(),
+                    (None, None) => "not fetched yet".into(),
+                };
+                t.row(vec![
+                    f.id,
+                    cut(f.name.as_deref().unwrap_or("-"), 30),
+                    maybe(f.last_fetched_at),
+                    maybe(f.next_due),
+                    f.items_added.to_string(),
+                    status,
+                    f.url,
+                ]);
+            }
+            t.print("no feeds; add one with `radar feeds add URL`");
+        }
+        AdminResponse::Removed { id, .. } => println!("removed feed {id} (its items stay)"),
+        AdminResponse::Fetch(reports) => {
+            for r in reports {
+                match r.status.as_str() {
+                    "ok" => println!(
+                        "{}  ok: {} added, {} updated, {} unchanged{}  {}",
+                        r.feed_id,
+                        r.added,
+                        r.updated,
+                        r.unchanged,
+                        if r.invalid > 0 { format!(", {} invalid", r.invalid) } else { String::new() },
+                        r.url
+                    ),
+                    "not_modified" => println!("{}  not modified  {}", r.feed_id, r.url),
+                    "busy" => println!("{}  skipped: already being fetched  {}", r.feed_id, r.url),
+                    _ => println!("{}  error: {}  {}", r.feed_id, r.error.as_deref().unwrap_or("unknown"), r.url),
+                }
+            }
+        }
+        AdminResponse::OpmlImport(r) => {
+            println!("{} added, {} already subscribed, {} invalid", r.added.len(), r.existing.len(), r.invalid.len());
+            for f in &r.added {
+                println!("added {} ({})", f.id, f.url);
+            }
+            for why in &r.invalid {
+                eprintln!("skipped: {why}");
+            }
+        }
+        AdminResponse::Opml(doc) => print!("{doc}"),
+        other => json(&other)?,
+    }
+    Ok(())
+}

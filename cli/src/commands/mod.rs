@@ -1,0 +1,49 @@
+//! The admin command groups, one module each. Every command builds one
+//! `radar_daemon::admin::AdminRequest`, hands it to [`crate::admin_client`] (the running
+//! daemon, or the store opened here) and prints the answer: a table by default, the
+//! answer's data as JSON with `--json`.
+
+pub mod feeds;
+pub mod items;
+pub mod outbox;
+pub mod subscribers;
+pub mod summaries;
+pub mod users;
+pub mod waitlist;
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+/// Reads a date for `--until`/`--published`: RFC 3339, or `YYYY-MM-DD` meaning the start
+/// of that day UTC (with `end_of_day`, the start of the next day, so the day is included).
+pub fn parse_date(s: &str, end_of_day: bool) -> Result<DateTime<Utc>, String> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s.trim()) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    let day = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
+        .map_err(|_| format!("{s:?} is not a date; write YYYY-MM-DD or an RFC 3339 time"))?;
+    let day = if end_of_day { day.succ_opt().ok_or("date out of range")? } else { day };
+    Ok(day.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc())
+}
+
+/// `--until DATE`: through the end of that day.
+pub fn until_date(s: &str) -> Result<DateTime<Utc>, String> {
+    parse_date(s, true)
+}
+
+/// `--published DATE`: that instant or the start of that day.
+pub fn published_date(s: &str) -> Result<DateTime<Utc>, String> {
+    parse_date(s, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_read_as_days_or_instants() {
+        assert_eq!(until_date("2027-01-31").unwrap().to_rfc3339(), "2027-02-01T00:00:00+00:00");
+        assert_eq!(published_date("2027-01-31").unwrap().to_rfc3339(), "2027-01-31T00:00:00+00:00");
+        assert_eq!(published_date("2027-01-31T10:00:00+02:00").unwrap().to_rfc3339(), "2027-01-31T08:00:00+00:00");
+        assert!(until_date("next week").is_err());
+    }
+}

@@ -1,0 +1,71 @@
+//! How admin answers are printed: aligned tables for people, JSON (`--json`) for scripts.
+
+use chrono::{DateTime, Utc};
+use radar_daemon::admin::AdminResponse;
+
+/// Prints the answer's data as pretty JSON (`--json`).
+pub fn json(answer: &AdminResponse) -> anyhow::Result<()> {
+    let value = serde_json::to_value(answer)?;
+    println!("{}", serde_json::to_string_pretty(&value["data"])?);
+    Ok(())
+}
+
+/// A table printed with columns aligned to their widest cell.
+pub struct Table {
+    headers: Vec<&'static str>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these column headers.
+    pub fn new(headers: &[&'static str]) -> Self {
+        Self { headers: headers.to_vec(), rows: Vec::new() }
+    }
+
+    /// Adds a row.
+    pub fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    /// Prints the table, or `empty` when there are no rows.
+    pub fn print(&self, empty: &str) {
+        if self.rows.is_empty() {
+            println!("{empty}");
+            return;
+        }
+        let mut widths: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        for row in &self.rows {
+            for (i, cell) in row.iter().enumerate() {
+                widths[i] = widths[i].max(cell.chars().count());
+            }
+        }
+        let line = |cells: Vec<&str>| {
+            let last = cells.len().saturating_sub(1);
+            let parts: Vec<String> = cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| if i == last { c.to_string() } else { format!("{c:<w$}", w = widths[i]) })
+                .collect();
+            println!("{}", parts.join("  ").trim_end());
+        };
+        line(self.headers.clone());
+        for row in &self.rows {
+            line(row.iter().map(String::as_str).collect());
+        }
+    }
+}
+
+/// A date-time as `2026-11-22 10:04`.
+pub fn when(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M").to_string()
+}
+
+/// An optional date-time, `-` when absent.
+pub fn maybe(t: Option<DateTime<Utc>>) -> String {
+    t.map_or_else(|| "-".to_string(), when)
+}
+
+/// `s` cut to `n` characters with an ellipsis.
+pub fn cut(s: &str, n: usize) -> String {
+    if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n - 1).collect::<String>()) }
+}
