@@ -3,8 +3,8 @@
 //! link. When an SMTP server is configured, the message is also sent there, in the
 //! background: the HTTP answer does not wait for it, and a failure is logged.
 
-use lettre::message::Mailbox;
 use lettre::message::Body;
+use lettre::message::Mailbox;
 use lettre::message::header::{ContentTransferEncoding, ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use radar_store::Store;
@@ -76,9 +76,10 @@ impl Mailer {
             .subject(subject)
             .header(ContentType::TEXT_PLAIN)
             // Quoted-printable whatever the text: links are longer than a mail line.
-            .body(Body::new_with_encoding(text.to_string(), ContentTransferEncoding::QuotedPrintable).map_err(|_| {
-                anyhow::anyhow!("the message cannot be encoded")
-            })?)?;
+            .body(
+                Body::new_with_encoding(text.to_string(), ContentTransferEncoding::QuotedPrintable)
+                    .map_err(|_| anyhow::anyhow!("the message cannot be encoded"))?,
+            )?;
         let id = mail.id;
         tokio::spawn(async move {
             match smtp.send(message).await {

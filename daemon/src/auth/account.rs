@@ -58,7 +58,7 @@ pub async fn post_signup(
         return Err(AuthError::bad_request("validation_failed", "Signup requires a valid password."));
     }
     password::check_strength(&password)?;
-    super::limit(&state, &email, peer)?;
+    super::limit(&state, "sign-up", &email, peer)?;
     if state.store.user_by_email(&email)?.is_some() {
         return Err(already_registered());
     }

@@ -76,8 +76,8 @@ pub struct AuthConfig {
     #[arg(long, env = "RADAR_REFRESH_REUSE_INTERVAL", default_value_t = 10)]
     pub refresh_reuse_interval: i64,
 
-    /// Sign-in (and sign-up, recovery) attempts allowed per e-mail and per client IP
-    /// each minute.
+    /// Sign-in attempts allowed per e-mail and per client IP each minute (sign-ups and
+    /// recovery mails have the same allowance, counted apart).
     #[arg(long, env = "RADAR_SIGN_IN_RATE", default_value_t = 10)]
     pub sign_in_rate: u32,
 }
@@ -96,7 +96,11 @@ pub fn router() -> Router<AppState> {
         .route("/authorize", get(get_authorize))
         .fallback(|| async { AuthError::new(StatusCode::NOT_FOUND, "not_found", "No such auth endpoint.") })
         .method_not_allowed_fallback(|| async {
-            AuthError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "This endpoint does not accept that method.")
+            AuthError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "This endpoint does not accept that method.",
+            )
         })
         .layer(SetResponseHeaderLayer::overriding(API_VERSION_HEADER, API_VERSION))
 }
@@ -106,12 +110,13 @@ pub fn auth_url(state: &AppState) -> String {
     format!("{}/auth/v1", state.site_url.as_str().trim_end_matches('/'))
 }
 
-/// Counts an attempt against the per-e-mail and per-IP limits; 429 past them. The
-/// peer address is the TCP peer: forwarded-for headers are not trusted.
-pub fn limit(state: &AppState, email: &str, peer: SocketAddr) -> AuthResult<()> {
-    let keys = [format!("email:{}", email.trim().to_lowercase()), format!("ip:{}", peer.ip())];
+/// Counts an attempt at `action` (`sign-in`, `sign-up`, `recover`: each has its own
+/// allowance) against the per-e-mail and per-IP limits; 429 past them. The peer address
+/// is the TCP peer: forwarded-for headers are not trusted.
+pub fn limit(state: &AppState, action: &str, email: &str, peer: SocketAddr) -> AuthResult<()> {
+    let keys = [format!("{action} email:{}", email.trim().to_lowercase()), format!("{action} ip:{}", peer.ip())];
     state.limiter.hit(&keys).map_err(|secs| {
-        tracing::warn!(ip = %peer.ip(), "sign-in rate limit reached");
+        tracing::warn!(ip = %peer.ip(), action, "rate limit reached");
         AuthError {
             inner: crate::error::ApiError::too_many(
                 "over_request_rate_limit",

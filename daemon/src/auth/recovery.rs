@@ -105,7 +105,7 @@ pub async fn post_recover(
     if email.is_empty() {
         return Err(AuthError::bad_request("validation_failed", "Password recovery requires an email."));
     }
-    super::limit(&state, &email, peer)?;
+    super::limit(&state, "recover", &email, peer)?;
     if let Some(user) = state.store.user_by_email(&email)? {
         send_link(&state, &user, OneTimeKind::Recovery, q.redirect_to.as_deref()).await?;
     }

@@ -90,7 +90,7 @@ async fn sign_in(state: &AppState, peer: SocketAddr, body: TokenBody) -> AuthRes
     if email.is_empty() || password.is_empty() {
         return Err(AuthError::bad_request("validation_failed", "Both email and password are required."));
     }
-    super::limit(state, &email, peer)?;
+    super::limit(state, "sign-in", &email, peer)?;
     let user = state.store.user_by_email(&email)?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if !password::verify(password, stored).await? {

@@ -80,7 +80,8 @@ impl Tokens {
         let decoding = DecodingKey::from_secret(secret);
         // The anon key must stay the same across restarts: fix its times.
         let anon = AnonClaims { iss: "radar".into(), role: "anon".into(), iat: 1_700_000_000, exp: 4_102_444_800 };
-        let anon_key = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &anon, &encoding).expect("HS256 signing cannot fail");
+        let anon_key =
+            jsonwebtoken::encode(&Header::new(Algorithm::HS256), &anon, &encoding).expect("HS256 signing cannot fail");
         Self { encoding, decoding, anon_key }
     }
 
