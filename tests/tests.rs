@@ -10,5 +10,14 @@ mod foundation;
 /// The web app served from the binary: routes, 404 status, caching, compression.
 mod web;
 
+/// The reader API of spec section 7: 401s, waitlist, profile, API key, metadata, weekly summaries, OpenAPI.
+mod reader_api;
+
+/// Payments: the test checkout end to end, Stripe against a local stub, the signed webhook.
+mod payments;
+
+/// The public news API: pagination, sorting, validation, quotas and their persistence.
+mod public_api;
+
 /// The embedded auth service: the Supabase Auth protocol, tokens on /api, mailed links.
 mod auth;

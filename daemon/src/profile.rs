@@ -39,9 +39,17 @@ pub async fn get_profile(State(s): State<AppState>, caller: AuthUser) -> Result<
 pub async fn patch_profile(
     State(s): State<AppState>,
     caller: AuthUser,
-    Json(body): Json<ProfileBody>,
+    Json(body): Json<serde_json::Value>,
 ) -> Result<Json<ProfileBody>> {
-    let chars = body.resume.chars().count();
+    // Read as any JSON, not straight into `ProfileBody`: serde would also accept an array
+    // `["text"]` for a one-field struct, and a wrong shape should be a 400, not a 422.
+    let Some(serde_json::Value::String(resume)) = body.get("resume") else {
+        return Err(ApiError::bad_request(
+            "invalid_body",
+            "The body must be a JSON object with a string field \"resume\".",
+        ));
+    };
+    let chars = resume.chars().count();
     if chars > MAX_RESUME_CHARS {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -49,7 +57,7 @@ pub async fn patch_profile(
             format!("The resume is {chars} characters long; the limit is {MAX_RESUME_CHARS}."),
         ));
     }
-    let saved = s.store.set_resume(&caller.user.id, &body.resume)?;
+    let saved = s.store.set_resume(&caller.user.id, resume)?;
     Ok(Json(ProfileBody {
         resume: saved.resume,
     }))

@@ -201,6 +201,32 @@ mod tests {
         );
     }
 
+    /// Known bug, outside this module: `keys::title` joins the title and the id with
+    /// `SEP` (0xff), which sorts after every title byte, so "Story 1" (followed by 0xff)
+    /// lands after "Story 11". A separator below every title byte (0x00) would fix it.
+    #[test]
+    #[ignore = "keys::title's 0xff separator sorts a title after its extensions"]
+    fn a_title_sorts_before_its_extensions() {
+        let (_d, store) = test_store();
+        for (i, title) in ["Story 11", "Story 1", "Story 2"].into_iter().enumerate() {
+            store
+                .upsert_item(new_item(
+                    title,
+                    Some(&format!("https://t.example/{i}")),
+                    "2026-01-01T00:00:00Z",
+                ))
+                .unwrap();
+        }
+        let titles: Vec<_> = store
+            .public_page(SortBy::Title, SortOrder::Asc, 1, 10)
+            .unwrap()
+            .0
+            .into_iter()
+            .map(|i| i.title)
+            .collect();
+        assert_eq!(titles, ["Story 1", "Story 11", "Story 2"]);
+    }
+
     #[test]
     fn parameters_parse_or_name_themselves() {
         assert_eq!("title".parse::<SortBy>().unwrap(), SortBy::Title);
