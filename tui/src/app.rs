@@ -1066,3 +1066,7 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "app_tests.rs"]
+mod tests;

@@ -22,10 +22,14 @@ pub mod drops;
 pub mod format;
 pub mod load;
 pub mod marks;
+#[cfg(test)]
+mod render_tests;
 pub mod runtime;
 pub mod session;
 pub mod strings;
 pub mod terminal;
+#[cfg(test)]
+mod testing;
 pub mod theme;
 pub mod tv;
 pub mod ui;

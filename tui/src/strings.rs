@@ -41,7 +41,7 @@ pub const READ_MORE: &str = "m: Read More";
 /// Footer of the feed while the next page loads.
 pub const LOADING_MORE: &str = "Loading…";
 /// Footer of the feed for free and anonymous readers while more items remain.
-pub const SUBSCRIBE_NOW: &str = "Subscribe Now for unlimited news";
+pub const SUBSCRIBE_NOW: &str = "Subscribe Now";
 /// Where to subscribe, after [`SUBSCRIBE_NOW`].
 pub fn subscribe_at(server: &str) -> String {
     format!("{}/subscribe", server.trim_end_matches('/'))

@@ -1,0 +1,436 @@
+//! Render tests: each view and state drawn into ratatui's `TestBackend` at 80x24 and
+//! 120x40, asserting on the text on screen (one whole screen as a fixture, key lines
+//! elsewhere).
+
+use std::time::{Duration, Instant};
+
+use radar_store::{Mark, SharedItem};
+
+use crate::api::ApiError;
+use crate::app::{Action, App, View};
+use crate::load::Load;
+use crate::testing::*;
+use crate::widgets::sign_in::SignInState;
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn at_both(app: &App, check: impl Fn(&[String], u16)) {
+    for (w, h) in SIZES {
+        let s = screen(app, w, h);
+        assert_eq!(s.len(), h as usize);
+        check(&s, w);
+    }
+}
+
+fn go(app: &mut App, view: View) {
+    app.switch_to(view, Instant::now());
+    app.take_requests();
+}
+
+fn down() -> ApiError {
+    ApiError {
+        status: None,
+        message: crate::strings::unreachable("http://127.0.0.1:8080"),
+    }
+}
+
+const ANONYMOUS_FEED_80X24: &str = "
+ Radar                                               Not signed in · i: sign in 
+ 1 Feed │ 2 Drops │ 3 TV                                                        
+╭ Feed ────────────────────────────────────────────────────────────────────────╮
+│▶   Jun 15, 2026 just now       Example0     Story number 0 about models      │
+│    Jun 15, 2026 1 hour ago     Example1     Story number 1 about models      │
+│    Jun 15, 2026 2 hours ago    Source       Story number 2 about models      │
+│    Jun 15, 2026 3 hours ago    Example3     Story number 3 about models      │
+│    Jun 15, 2026 4 hours ago    Example4     Story number 4 about models      │
+╰ Subscribe Now: http://127.0.0.1:8080/subscribe ──────────────────────────────╯
+╭──────────────────────────────────────────────────────────────────────────────╮
+│Story number 0 about models                                                   │
+│Example0 · Jun 15, 2026 · just now                                            │
+│                                                                              │
+│Summary of story 0. It explains what happened and why it matters.             │
+│                                                                              │
+│More: https://www.example0.com/story                                          │
+│                                                                              │
+│                                                                              │
+│                                                                              │
+│                                                                              │
+│                                                                              │
+│                                                                              │
+╰ o open · f favourite · r read · x hide · s share ────────────────────────────╯
+ ?: help · q: quit                                                              ";
+
+#[test]
+fn signed_out_free_capped_feed_whole_screen() {
+    let expected: Vec<&str> = ANONYMOUS_FEED_80X24.lines().skip(1).collect();
+    assert_eq!(screen(&anonymous(), 80, 24), expected);
+}
+
+#[test]
+fn signed_out_feed_at_both_sizes() {
+    at_both(&anonymous(), |s, w| {
+        assert!(s[0].contains("Radar") && s[0].contains("Not signed in"));
+        assert!(
+            s[1].contains("1 Feed") && s[1].contains("3 TV") && !s[1].contains("Favs"),
+            "no signed-in tabs"
+        );
+        // Citation markers are stripped from titles and summaries.
+        assert_hides(s, "[1]");
+        assert_hides(s, "[2]");
+        assert_shows(s, "Subscribe Now: http://127.0.0.1:8080/subscribe");
+        if w < 100 {
+            assert_shows(
+                s,
+                "Summary of story 0. It explains what happened and why it matters.",
+            );
+        } else {
+            // Wide terminals put the detail beside the list: one row holds both.
+            assert!(
+                s[3].contains("Story number 0") && s[3].matches('│').count() >= 3,
+                "{}",
+                s[3]
+            );
+        }
+    });
+}
+
+#[test]
+fn free_reader_feed_is_capped_at_five() {
+    let mut app = free();
+    feed(&mut app, page(items(8), 5, true, None));
+    at_both(&app, |s, _| {
+        assert!(
+            s[0].contains("free@example.com")
+                && s[0].starts_with(" Radar ")
+                && !s[0].contains("Premium")
+        );
+        assert!(s[1].contains("4 Favs") && s[1].contains("7 Shared"));
+        assert_shows(s, "Story number 4");
+        assert_hides(s, "Story number 5");
+        assert_shows(s, "Subscribe Now");
+        assert_hides(s, "Read More");
+    });
+}
+
+#[test]
+fn subscriber_feed_offers_read_more() {
+    at_both(&subscriber(), |s, _| {
+        assert!(s[0].contains("Radar Premium") && s[0].contains("sub@example.com"));
+        assert_shows(s, "m: Read More");
+        assert_hides(s, "Subscribe Now");
+    });
+    let mut app = subscriber();
+    app.selected[0] = 19;
+    at_both(&app, |s, _| assert_shows(s, "Story number 19"));
+}
+
+#[test]
+fn feed_loading_error_and_empty() {
+    let loading = reader(None, false, true);
+    at_both(&loading, |s, _| {
+        assert_shows(s, "Loading news…");
+        assert_eq!(
+            s.iter().filter(|l| l.contains("░░░░")).count(),
+            5,
+            "five placeholders"
+        );
+    });
+
+    let mut failed = reader(None, false, true);
+    failed.update(
+        Action::FeedLoaded {
+            epoch: 0,
+            append: false,
+            result: Err(down()),
+        },
+        Instant::now(),
+    );
+    at_both(&failed, |s, _| {
+        assert_shows(s, "Error loading news");
+        assert_shows(
+            s,
+            "Cannot reach the Radar server at http://127.0.0.1:8080. Is `radar serve` running?",
+        );
+        assert_shows(s, "Press R to try again.");
+    });
+
+    let mut empty = reader(None, false, true);
+    feed(&mut empty, page(vec![], 5, false, None));
+    at_both(&empty, |s, _| {
+        assert_shows(s, "No news items available");
+        assert_hides(s, "Subscribe Now");
+    });
+}
+
+#[test]
+fn favs_signed_out_empty_error_and_items() {
+    let mut signed_out = anonymous();
+    signed_out.view = View::Favs;
+    at_both(&signed_out, |s, _| assert_shows(s, "Please Sign In"));
+
+    let mut app = free();
+    go(&mut app, View::Favs);
+    app.marks.loaded(Mark::Favorite, vec![]);
+    at_both(&app, |s, _| assert_shows(s, "No Favs Yet"));
+    app.marks.failed(Mark::Favorite, String::new());
+    at_both(&app, |s, _| {
+        assert_shows(s, "Failed to load favs. Please try again later.")
+    });
+    app.marks.failed(Mark::Favorite, "boom".into());
+    at_both(&app, |s, _| assert_shows(s, "boom"));
+    app.marks.loaded(Mark::Favorite, vec![item(3)]);
+    at_both(&app, |s, _| {
+        assert_shows(s, "♥ Jun 15, 2026 3 hours ago");
+        // Favs offers favourite, hide and share, not read or restore.
+        assert_shows(s, "o open · f unfavourite · x hide · s share");
+    });
+}
+
+#[test]
+fn read_trash_and_shared_states() {
+    let cases = [
+        (View::Read, "No read items", "Error loading read items"),
+        (View::Trash, "Trash is empty", "Error loading hidden items"),
+        (
+            View::Shared,
+            "No shared items",
+            "Error loading shared items",
+        ),
+    ];
+    for (view, empty, error) in cases {
+        let mut app = free();
+        go(&mut app, view);
+        at_both(&app, |s, _| assert_shows(s, empty));
+        match view.mark() {
+            Some(mark) => app.marks.failed(mark, "503: down".into()),
+            None => app.shared = Load::Failed("503: down".into()),
+        }
+        at_both(&app, |s, _| {
+            assert_shows(s, error);
+            assert_shows(s, "503: down");
+            assert_shows(s, "Press R to try again.");
+        });
+        match view.mark() {
+            Some(_) => app.marks = Default::default(),
+            None => app.shared = Load::Loading,
+        }
+        at_both(&app, |s, _| assert_shows(s, "Loading…"));
+    }
+}
+
+#[test]
+fn trash_offers_restore_and_shared_says_when() {
+    let mut app = free();
+    go(&mut app, View::Trash);
+    app.marks.loaded(Mark::Hidden, vec![item(1)]);
+    at_both(&app, |s, _| {
+        assert_shows(s, "u Restore");
+        assert_hides(s, "s share");
+        assert_hides(s, "More:");
+    });
+    go(&mut app, View::Shared);
+    let shared = SharedItem {
+        item: item(2),
+        shared_at: now() - chrono::Duration::hours(3),
+        platform: "linkedin".into(),
+    };
+    app.shared = Load::Loaded(vec![shared]);
+    at_both(&app, |s, _| {
+        assert_shows(s, "Shared on LinkedIn 3 hours ago");
+        assert_shows(s, "No source URL");
+        assert_shows(s, "o open · f favourite · r read · s share");
+    });
+}
+
+#[test]
+fn drops_story_dots_and_source() {
+    let mut app = anonymous();
+    go(&mut app, View::Drops);
+    at_both(&app, |s, _| {
+        assert_shows(s, "● ○ ○ ○ ○");
+        assert_shows(s, "EXAMPLE0");
+        // Item 0 has a short text: Drops shows it instead of the summary.
+        assert_shows(s, "Short text of story 0.");
+        assert_hides(s, "Summary of story 0");
+        assert_shows(s, "More (o): https://www.example0.com/story");
+        assert_shows(s, "1 / 5");
+    });
+    // Item 1: no short text (summary shown); item 2: no URL.
+    app.drops.index = 1;
+    at_both(&app, |s, _| assert_shows(s, "Summary of story 1."));
+    app.drops.index = 2;
+    at_both(&app, |s, _| {
+        assert_shows(s, "SOURCE");
+        assert_shows(s, "No source URL");
+        assert_shows(s, "○ ○ ● ○ ○");
+    });
+}
+
+#[test]
+fn drops_show_seven_dots_and_a_trailing_one() {
+    let mut app = subscriber();
+    go(&mut app, View::Drops);
+    app.drops.index = 9;
+    at_both(&app, |s, _| {
+        assert_shows(s, "○ ○ ○ ○ ○ ○ ○ •");
+        assert_shows(s, "10 / 20");
+    });
+}
+
+#[test]
+fn drops_paywall_and_empty() {
+    let mut app = free();
+    go(&mut app, View::Drops);
+    app.drops.index = 4;
+    app.drops.paywall = true;
+    at_both(&app, |s, _| {
+        assert_shows(s, "Premium Content");
+        assert_shows(
+            s,
+            "You've reached the free limit of 5 stories. Subscribe now to unlock unlimited access to all AI news.",
+        );
+        assert_shows(s, "Subscribe Now: http://127.0.0.1:8080/subscribe");
+        assert_shows(
+            s,
+            "Premium members get unlimited drops, priority updates and exclusive AI insights.",
+        );
+    });
+    let mut empty = reader(None, false, true);
+    feed(&mut empty, page(vec![], 5, false, None));
+    go(&mut empty, View::Drops);
+    at_both(&empty, |s, _| assert_shows(s, "No news items available"));
+}
+
+#[test]
+fn tv_mode_position_countdown_and_pause() {
+    let mut app = subscriber();
+    go(&mut app, View::Tv);
+    at_both(&app, |s, _| {
+        assert_shows(s, "1 of 20");
+        assert_shows(s, "Next in 10s");
+        assert_shows(s, "Story number 0 about models");
+        assert_shows(s, "space: Pause · t: interval 10s");
+    });
+    app.tv.tick(Duration::from_millis(3_500), 20);
+    app.tv.toggle_pause();
+    at_both(&app, |s, _| {
+        assert_shows(s, "Paused");
+        assert_hides(s, "Next in");
+        assert_shows(s, "space: Resume");
+        assert!(s.iter().any(|l| l.contains('█')), "the gauge has run");
+    });
+    // A free reader's TV mode has five stories.
+    let mut free = free();
+    feed(&mut free, page(items(8), 5, true, None));
+    go(&mut free, View::Tv);
+    at_both(&free, |s, _| assert_shows(s, "1 of 5"));
+}
+
+#[test]
+fn help_and_sign_in_overlays() {
+    let mut app = anonymous();
+    app.update(ch('?'), Instant::now());
+    at_both(&app, |s, _| {
+        assert_shows(s, "Keys");
+        assert_shows(s, "share on LinkedIn");
+        assert_shows(s, "Esc: close");
+    });
+    app.update(key(ratatui::crossterm::event::KeyCode::Esc), Instant::now());
+    app.update(ch('i'), Instant::now());
+    for c in "me@example.com".chars() {
+        app.update(ch(c), Instant::now());
+    }
+    at_both(&app, |s, _| {
+        assert_shows(s, "Sign in");
+        assert_shows(s, "E-mail me@example.com");
+        assert_shows(s, "Tab: next field · Enter: sign in · Esc: cancel");
+    });
+    if let crate::app::Overlay::SignIn(form) = &mut app.overlay {
+        *form = SignInState {
+            password: "hunter22".into(),
+            ..form.clone()
+        };
+        form.failed("Sign in failed - Invalid login credentials".into());
+        form.password = "abc".into();
+    }
+    at_both(&app, |s, _| {
+        assert_shows(s, "Sign in failed - Invalid login credentials");
+        assert_shows(s, "Password •••");
+        assert_hides(s, "abc");
+    });
+}
+
+#[test]
+fn status_line_shows_messages() {
+    let mut app = free();
+    app.update(ch('f'), Instant::now());
+    at_both(&app, |s, _| {
+        assert!(s.last().unwrap().contains("Added to Favs"))
+    });
+    let epoch = app.epoch;
+    let failed = Err(ApiError {
+        status: Some(500),
+        message: "x".into(),
+    });
+    app.update(
+        Action::MarkSaved {
+            epoch,
+            mark: Mark::Favorite,
+            id: "item-0".into(),
+            on: true,
+            result: failed,
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert!(
+            s.last()
+                .unwrap()
+                .contains("Warning - Server had issues saving your favorite")
+        )
+    });
+}
+
+#[test]
+fn without_colour_nothing_is_coloured() {
+    for app in [reader(None, false, false), {
+        let mut a = reader(Some("a@example.com"), true, false);
+        feed(&mut a, page(items(20), 20, true, Some("c")));
+        a.selected[0] = 2;
+        a
+    }] {
+        for view in [View::Feed, View::Drops, View::Tv] {
+            let mut app_view = clone_app(&app);
+            app_view.view = view;
+            app_view.stories = app_view
+                .feed
+                .data()
+                .map(|f| f.items.clone())
+                .unwrap_or_default();
+            let mut terminal =
+                ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+            terminal.draw(|f| crate::ui::render(f, &app_view)).unwrap();
+            for cell in terminal.backend().buffer().content.iter() {
+                assert_eq!(
+                    cell.fg,
+                    ratatui::style::Color::Reset,
+                    "coloured cell {cell:?} in {view:?}"
+                );
+                assert_eq!(
+                    cell.bg,
+                    ratatui::style::Color::Reset,
+                    "coloured cell {cell:?} in {view:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A copy of the parts of a reader that rendering reads.
+fn clone_app(app: &App) -> App {
+    let mut copy = App::new(&app.server, app.session.clone(), app.theme);
+    copy.feed = app.feed.clone();
+    copy.clock = app.clock;
+    copy.selected = app.selected;
+    copy
+}

@@ -1,0 +1,171 @@
+//! Fixtures for the unit and render tests: a fixed clock, items and readers in each state.
+
+use std::time::Instant;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use radar_store::{FeedPage, NewsItem};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::app::{Action, App};
+use crate::session::tests::session;
+use crate::theme::Theme;
+
+/// The tests' "now".
+pub fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 6, 15, 12, 0, 0).unwrap()
+}
+
+/// Item `n`: published `n` hours before [`now`]; every third has no URL.
+pub fn item(n: usize) -> NewsItem {
+    NewsItem {
+        id: format!("item-{n}"),
+        title: format!("Story number {n} about models [1]"),
+        summary: format!("Summary of story {n}. It explains what happened and why it matters [2]."),
+        short: if n.is_multiple_of(2) {
+            format!("Short text of story {n}.")
+        } else {
+            String::new()
+        },
+        content: String::new(),
+        url: (n % 3 != 2).then(|| format!("https://www.example{n}.com/story")),
+        published_date: now() - Duration::hours(n as i64),
+        source: None,
+    }
+}
+
+/// Items 0..n.
+pub fn items(n: usize) -> Vec<NewsItem> {
+    (0..n).map(item).collect()
+}
+
+/// A feed page as the server sends it.
+pub fn page(items: Vec<NewsItem>, limit: usize, has_more: bool, cursor: Option<&str>) -> FeedPage {
+    FeedPage {
+        items,
+        next_cursor: cursor.map(str::to_string),
+        has_more,
+        limit,
+    }
+}
+
+/// A reader with the clock at [`now`], signed in when `email` is given.
+pub fn reader(email: Option<&str>, subscriber: bool, color: bool) -> App {
+    let s = email.map(|e| session(e, subscriber, now().timestamp() + 3600));
+    let mut app = App::new("http://127.0.0.1:8080", s, Theme { color });
+    app.clock = now();
+    app.start();
+    app.take_requests();
+    app
+}
+
+/// An anonymous reader whose feed loaded: 5 items, more on the server.
+pub fn anonymous() -> App {
+    let mut app = reader(None, false, true);
+    feed(&mut app, page(items(5), 5, true, None));
+    app
+}
+
+/// A signed-in free reader with 5 items and empty lists.
+pub fn free() -> App {
+    let mut app = reader(Some("free@example.com"), false, true);
+    feed(&mut app, page(items(5), 5, true, None));
+    lists(&mut app);
+    app
+}
+
+/// A signed-in subscriber with 20 items, more to come.
+pub fn subscriber() -> App {
+    let mut app = reader(Some("sub@example.com"), true, true);
+    feed(&mut app, page(items(20), 20, true, Some("c1")));
+    lists(&mut app);
+    app
+}
+
+/// Delivers a feed page.
+pub fn feed(app: &mut App, page: FeedPage) {
+    let epoch = app.epoch;
+    app.update(
+        Action::FeedLoaded {
+            epoch,
+            append: false,
+            result: Ok(page),
+        },
+        Instant::now(),
+    );
+}
+
+/// Delivers empty lists for every mark and Shared.
+pub fn lists(app: &mut App) {
+    let epoch = app.epoch;
+    for mark in crate::marks::MARKS {
+        app.update(
+            Action::MarksLoaded {
+                epoch,
+                mark,
+                result: Ok(vec![]),
+            },
+            Instant::now(),
+        );
+    }
+    app.update(
+        Action::SharedLoaded {
+            epoch,
+            result: Ok(vec![]),
+        },
+        Instant::now(),
+    );
+}
+
+/// A key press.
+pub fn key(code: KeyCode) -> Action {
+    Action::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// A character key press.
+pub fn ch(c: char) -> Action {
+    key(KeyCode::Char(c))
+}
+
+/// The screen as text, one string per row.
+pub fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| crate::ui::render(f, app)).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    buffer
+        .content
+        .chunks(width as usize)
+        .map(|row| row.iter().map(|c| c.symbol()).collect::<String>())
+        .collect()
+}
+
+/// The screen's words in order, borders removed, for finding wrapped sentences.
+pub fn words(screen: &[String]) -> String {
+    let text: String = screen
+        .iter()
+        .map(|l| l.replace(['│', '╭', '╮', '╰', '╯', '─'], " "))
+        .collect::<Vec<_>>()
+        .join(" ");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Asserts the screen holds `needle` (in the flowing text); prints the screen if not.
+#[track_caller]
+pub fn assert_shows(screen: &[String], needle: &str) {
+    assert!(
+        words(screen).contains(needle),
+        "expected {needle:?} on screen:\n{}",
+        screen.join("\n")
+    );
+}
+
+/// Asserts the screen does not hold `needle`.
+#[track_caller]
+pub fn assert_hides(screen: &[String], needle: &str) {
+    assert!(
+        !words(screen).contains(needle),
+        "did not expect {needle:?} on screen:\n{}",
+        screen.join("\n")
+    );
+}
