@@ -190,7 +190,7 @@ async fn free_key_gets_429_on_request_101_and_counters_survive_restart() {
     let refused = public(&d, Some(&key), "").await;
     assert_eq!(assert_error(&(refused.status, refused.body.clone()), 429), "rate_limited");
     let retry: i64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
-    assert!(retry >= 1 && retry <= 86_400 && (Utc::now().timestamp() + retry - next_utc_midnight()).abs() <= 2, "{retry}");
+    assert!((1..=86_400).contains(&retry) && (Utc::now().timestamp() + retry - next_utc_midnight()).abs() <= 2, "{retry}");
     assert_eq!(header(&refused, "x-ratelimit-remaining"), 0);
     assert_eq!(header(&refused, "x-ratelimit-limit"), 100);
 

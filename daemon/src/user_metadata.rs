@@ -1,14 +1,15 @@
 //! `GET /api/user/metadata` (spec sections 3 and 7): the caller's subscription.
 //!
 //! `isActive` is the server's verdict of spec section 4's rule (complimentary accounts
-//! included), and `customerId` is given only while that verdict holds. Clients apply the
-//! same rule to these two fields ("isActive, or a customerId exists"), so a revoked or
-//! ended subscription must not leave a customer id behind for them to see.
+//! included), and `customerId` is given only while that verdict holds (see
+//! `Store::subscription_status`). Clients apply the same rule to these two fields
+//! ("isActive, or a customerId exists"), so a revoked or ended subscription must not
+//! leave a customer id behind for them to see.
 
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
-use radar_store::wire::{SubscriptionStatus, UserMetadata};
+use radar_store::wire::UserMetadata;
 
 use crate::error::Result;
 use crate::extract::{AuthUser, Json};
@@ -26,16 +27,7 @@ pub async fn get_user_metadata(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<UserMetadata>> {
-    let active = s.store.is_subscriber(&caller.user);
-    let customer_id = if active {
-        caller.user.subscription.customer_id.clone()
-    } else {
-        None
-    };
     Ok(Json(UserMetadata {
-        subscription: SubscriptionStatus {
-            is_active: active,
-            customer_id,
-        },
+        subscription: s.store.subscription_status(&caller.user),
     }))
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use sled::Transactional;
 
 use crate::users::User;
+use crate::wire::SubscriptionStatus;
 use crate::{Error, Result, Store, from_json, to_json};
 
 /// Where a checkout session stands.
@@ -143,6 +144,22 @@ impl Store {
         Ok(user)
     }
 
+    /// The subscription as clients see it (`GET /api/user/metadata`): `isActive` is spec
+    /// section 4's verdict ([`Store::is_subscriber`], complimentary accounts included) and
+    /// `customerId` is shown only while it holds, because clients also treat "a customerId
+    /// exists" as subscribed and must not see one left over from a revoked subscription.
+    pub fn subscription_status(&self, user: &User) -> SubscriptionStatus {
+        let active = self.is_subscriber(user);
+        SubscriptionStatus {
+            is_active: active,
+            customer_id: if active {
+                user.subscription.customer_id.clone()
+            } else {
+                None
+            },
+        }
+    }
+
     /// Grants a subscription without payment (operators), until a date or until revoked.
     pub fn grant_subscription(&self, user_id: &str, until: Option<DateTime<Utc>>) -> Result<User> {
         self.update_user(user_id, |u| {
@@ -222,6 +239,18 @@ mod tests {
             .update_user(&u.id, |u| u.subscription.customer_id = Some("cus_9".into()))
             .unwrap();
         assert!(!store.is_subscriber(&revoked));
+        assert_eq!(
+            store.subscription_status(&revoked),
+            SubscriptionStatus {
+                is_active: false,
+                customer_id: None
+            }
+        );
+        let regranted = store.grant_subscription(&u.id, None).unwrap();
+        assert_eq!(
+            store.subscription_status(&regranted).customer_id.as_deref(),
+            Some("cus_9")
+        );
         assert!(matches!(
             store.grant_subscription("nobody", None),
             Err(Error::NotFound(_))
