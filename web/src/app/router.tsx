@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { buttonClass } from '@/components/ui/button';
@@ -6,7 +6,7 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
 
-type Module = { default: React.ComponentType };
+type Module = { default: ComponentType };
 // Every page is its own chunk so the first visit downloads only the shell.
 const page = (load: () => Promise<Module>): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),

@@ -97,6 +97,26 @@ describe('DropsView', () => {
     expect(screen.getByTestId('drop-story')).toHaveAttribute('data-index', '1');
   });
 
+  it('loads the next page for a subscriber reading past the first', async () => {
+    auth.isSubscriber = true;
+    serve([
+      { path: '/api/news', body: { items: items(0, 4), nextCursor: 'c1', hasMore: true, limit: 20 } },
+      { path: '/api/news?cursor=c1', body: { items: items(4, 8), nextCursor: null, hasMore: false, limit: 20 } },
+    ]);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderWithProviders(<ItemSetsProvider><DropsView /></ItemSetsProvider>);
+    for (let i = 0; i < 6; i++) {
+      await vi.waitFor(() => expect(screen.getByTestId('drop-story')).toHaveAttribute('data-index', String(i)));
+      await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Next story' })).toBeInTheDocument());
+      await user.click(screen.getByRole('button', { name: 'Next story' }));
+      vi.advanceTimersByTime(301);
+    }
+    await vi.waitFor(() => expect(screen.getByTestId('drop-text')).toHaveTextContent('Short 6'));
+    expect(screen.getByRole('img', { name: 'Story 7 of 8' })).toBeInTheDocument();
+    vi.useRealTimers();
+  });
+
   it('says so when there is nothing', async () => {
     serve([{ path: '/api/news', body: { items: [], nextCursor: null, hasMore: false, limit: 5 } }]);
     renderWithProviders(<ItemSetsProvider><DropsView /></ItemSetsProvider>);

@@ -1,5 +1,5 @@
 import { Check, ExternalLink, Lock } from 'lucide-react';
-import { useCallback, useLayoutEffect, useRef, useState, type PointerEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -8,7 +8,7 @@ import { paths } from '@/config/paths';
 import { useNews } from '@/features/news/api/get-news';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { canTapNext, fitFontSize, isSwipeUp, nextDrop, progressDots, STEP_LOCK_MS } from '@/features/news/drops';
-import { visibleInFeed } from '@/features/news/item-sets';
+import { visibleInFeed, type ItemSets } from '@/features/news/item-sets';
 import type { NewsItem } from '@/features/news/types';
 import { useAuth } from '@/lib/auth';
 import { sourceName, stripCitations } from '@/lib/text';
@@ -104,7 +104,14 @@ export function DropsView() {
   const touchStart = useRef<number | null>(null);
 
   // Read items stay in place while Drops is open so the story under the reader does not jump.
-  const [items] = useDropItems(news.data?.pages.flatMap((p) => p.items), sets);
+  const loaded = useMemo(() => news.data?.pages.flatMap((p) => p.items), [news.data]);
+  const items = useDropItems(loaded, sets);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = news;
+
+  // Subscribers read on past the loaded page: the next one is fetched a few stories ahead.
+  useEffect(() => {
+    if (isSubscriber && hasNextPage && !isFetchingNextPage && items.length > 0 && index >= items.length - 3) void fetchNextPage();
+  }, [isSubscriber, hasNextPage, isFetchingNextPage, fetchNextPage, index, items.length]);
 
   const next = useCallback(() => {
     const now = Date.now();
@@ -156,13 +163,17 @@ export function DropsView() {
   );
 }
 
-/** The first snapshot of feed items with content stays fixed; later loads only append. */
-function useDropItems(loaded: NewsItem[] | undefined, sets: ReturnType<typeof useItemSets>['sets']): [NewsItem[]] {
-  const [snapshot, setSnapshot] = useState<NewsItem[] | null>(null);
-  if (loaded && snapshot === null) {
-    const initial = visibleInFeed(loaded, sets);
-    setSnapshot(initial);
-    return [initial];
+/**
+ * The stories of this visit. Items already shown stay put even when marked read, so the story
+ * under the reader never jumps; pages loaded later only append their new, visible items.
+ */
+function useDropItems(loaded: NewsItem[] | undefined, sets: ItemSets): NewsItem[] {
+  const [state, setState] = useState<{ from: NewsItem[] | undefined; items: NewsItem[] }>({ from: undefined, items: [] });
+  if (loaded && loaded !== state.from) {
+    const known = new Set(state.items.map((item) => item.id));
+    const items = [...state.items, ...visibleInFeed(loaded, sets).filter((item) => !known.has(item.id))];
+    setState({ from: loaded, items });
+    return items;
   }
-  return [snapshot ?? []];
+  return state.items;
 }
