@@ -280,4 +280,16 @@ async fn stripe_webhook_activates_only_with_a_valid_signature() {
     // Other event types are acknowledged and ignored.
     let other = json!({"id": "evt_2", "type": "invoice.paid", "data": {"object": {}}}).to_string();
     assert_eq!(webhook(&d, Some(&signature(now, &other, WEBHOOK_SECRET)), &other).await.0, 200);
+    assert_eq!(d.get("/api/user/metadata", Some(&ann)).await.1["subscription"]["isActive"], true);
+
+    // Stripe cancelling the subscription ends it here too.
+    let deleted = json!({"id": "evt_3", "type": "customer.subscription.deleted",
+        "data": {"object": {"id": "sub_1", "object": "subscription", "customer": "cus_hook", "status": "canceled"}}})
+    .to_string();
+    assert_eq!(webhook(&d, Some(&signature(now, &deleted, WEBHOOK_SECRET)), &deleted).await.0, 200);
+    assert_eq!(
+        d.get("/api/user/metadata", Some(&ann)).await.1,
+        json!({"subscription": {"isActive": false, "customerId": null}})
+    );
+    assert_eq!(d.get("/api/news", Some(&ann)).await.1["limit"], 5, "back to the free cap");
 }

@@ -119,6 +119,8 @@ pub(crate) struct Trees {
     pub start_summaryid: sled::Tree,
     /// checkout session id -> CheckoutSession JSON.
     pub checkouts: sled::Tree,
+    /// payment provider customer id -> user id, so a provider's cancellation finds its user.
+    pub customerid_userid: sled::Tree,
     /// keys::secret(refresh token) -> RefreshRecord JSON {session_id, created_at, used_at}.
     pub refresh_tokens: sled::Tree,
     /// keys::join(session id, keys::secret(refresh token)) -> (), to end a session's tokens.
@@ -184,6 +186,7 @@ impl Store {
             summaries: tree("summaries")?,
             start_summaryid: tree("start_summaryid")?,
             checkouts: tree("checkouts")?,
+            customerid_userid: tree("customerid_userid")?,
             feeds: tree("feeds")?,
             feedurl_feedid: tree("feedurl_feedid")?,
             feedguid_itemid: tree("feedguid_itemid")?,

@@ -112,34 +112,38 @@ impl Store {
     pub fn activate_checkout(&self, id: &str, user_id: &str) -> Result<User> {
         let now = Utc::now();
         let t = &self.t;
-        let user = (&t.checkouts, &t.users).transaction(|(checkouts, users)| {
-            let Some(raw) = checkouts.get(id.as_bytes())? else {
-                return Err(Error::NotFound("checkout session").into());
-            };
-            let mut s: CheckoutSession = from_json(&raw)?;
-            if s.user_id != user_id {
-                return Err(Error::NotFound("checkout session").into());
-            }
-            if s.status != CheckoutStatus::Paid {
-                return Err(
-                    Error::Invalid("This checkout session has not been paid yet.".into()).into(),
-                );
-            }
-            let Some(raw_user) = users.get(user_id.as_bytes())? else {
-                return Err(Error::NotFound("user").into());
-            };
-            let mut user: User = from_json(&raw_user)?;
-            user.subscription.is_active = true;
-            user.subscription.until = None;
-            if let Some(c) = &s.customer_id {
-                user.subscription.customer_id = Some(c.clone());
-            }
-            user.updated_at = now;
-            users.insert(user_id.as_bytes(), to_json(&user))?;
-            s.activated_at.get_or_insert(now);
-            checkouts.insert(id.as_bytes(), to_json(&s))?;
-            Ok(user)
-        })?;
+        let user = (&t.checkouts, &t.users, &t.customerid_userid).transaction(
+            |(checkouts, users, customers)| {
+                let Some(raw) = checkouts.get(id.as_bytes())? else {
+                    return Err(Error::NotFound("checkout session").into());
+                };
+                let mut s: CheckoutSession = from_json(&raw)?;
+                if s.user_id != user_id {
+                    return Err(Error::NotFound("checkout session").into());
+                }
+                if s.status != CheckoutStatus::Paid {
+                    return Err(Error::Invalid(
+                        "This checkout session has not been paid yet.".into(),
+                    )
+                    .into());
+                }
+                let Some(raw_user) = users.get(user_id.as_bytes())? else {
+                    return Err(Error::NotFound("user").into());
+                };
+                let mut user: User = from_json(&raw_user)?;
+                user.subscription.is_active = true;
+                user.subscription.until = None;
+                if let Some(c) = &s.customer_id {
+                    user.subscription.customer_id = Some(c.clone());
+                    customers.insert(c.as_bytes(), user_id.as_bytes())?;
+                }
+                user.updated_at = now;
+                users.insert(user_id.as_bytes(), to_json(&user))?;
+                s.activated_at.get_or_insert(now);
+                checkouts.insert(id.as_bytes(), to_json(&s))?;
+                Ok(user)
+            },
+        )?;
         self.flush()?;
         Ok(user)
     }
@@ -157,6 +161,23 @@ impl Store {
             } else {
                 None
             },
+        }
+    }
+
+    /// The user a payment provider's customer id belongs to.
+    pub fn user_by_customer(&self, customer_id: &str) -> Result<Option<User>> {
+        match self.t.customerid_userid.get(customer_id)? {
+            Some(id) => self.user(&String::from_utf8_lossy(&id)),
+            None => Ok(None),
+        }
+    }
+
+    /// Ends the subscription of a provider's customer (the provider cancelled it); answers
+    /// the user, or none for a customer this store does not know.
+    pub fn end_customer_subscription(&self, customer_id: &str) -> Result<Option<User>> {
+        match self.user_by_customer(customer_id)? {
+            Some(user) => self.revoke_subscription(&user.id).map(Some),
+            None => Ok(None),
         }
     }
 
@@ -222,6 +243,15 @@ mod tests {
                 .unwrap()
                 .activated_at
                 .is_some()
+        );
+        assert_eq!(store.user_by_customer("cus_1").unwrap().unwrap().id, u.id);
+        let ended = store.end_customer_subscription("cus_1").unwrap().unwrap();
+        assert!(!store.is_subscriber(&ended));
+        assert!(
+            store
+                .end_customer_subscription("cus_unknown")
+                .unwrap()
+                .is_none()
         );
     }
 

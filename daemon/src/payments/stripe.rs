@@ -6,7 +6,9 @@
 //! endpoint secret; a timestamp outside the tolerance window is refused, so a captured
 //! request cannot be replayed later. `checkout.session.completed` marks the session paid
 //! and activates its owner's subscription, so a user who closes the tab before the
-//! success page still gets what they paid for. Other event types are acknowledged and
+//! success page still gets what they paid for. `customer.subscription.deleted`, and
+//! `customer.subscription.updated` to `canceled`, `unpaid` or `incomplete_expired`, end
+//! the subscription of that customer's user. Other event types are acknowledged and
 //! ignored.
 
 use axum::Router;
@@ -277,29 +279,46 @@ pub async fn post_stripe_webhook(
             format!("The body is not a Stripe event: {e}"),
         )
     })?;
-    if event.kind == "checkout.session.completed" {
-        let remote: StripeSession = serde_json::from_value(event.data.object).map_err(|e| {
-            ApiError::bad_request(
-                "invalid_body",
-                format!("The event holds no checkout session: {e}"),
-            )
-        })?;
-        match s.store.checkout(&remote.id)? {
-            Some(local) if remote.is_paid() => {
-                s.store.mark_checkout_paid(
-                    &local.id,
-                    remote.customer.as_deref().unwrap_or_default(),
-                )?;
-                s.store.activate_checkout(&local.id, &local.user_id)?;
-                tracing::info!(session = %local.id, "stripe checkout completed");
-            }
-            Some(_) => {
-                tracing::info!(session = %remote.id, "stripe checkout completed without payment yet")
-            }
-            None => {
-                tracing::warn!(session = %remote.id, "webhook for a checkout session this server did not create")
+    match event.kind.as_str() {
+        "checkout.session.completed" => {
+            let remote: StripeSession = serde_json::from_value(event.data.object).map_err(|e| {
+                ApiError::bad_request(
+                    "invalid_body",
+                    format!("The event holds no checkout session: {e}"),
+                )
+            })?;
+            match s.store.checkout(&remote.id)? {
+                Some(local) if remote.is_paid() => {
+                    s.store.mark_checkout_paid(
+                        &local.id,
+                        remote.customer.as_deref().unwrap_or_default(),
+                    )?;
+                    s.store.activate_checkout(&local.id, &local.user_id)?;
+                    tracing::info!(session = %local.id, "stripe checkout completed");
+                }
+                Some(_) => {
+                    tracing::info!(session = %remote.id, "stripe checkout completed without payment yet")
+                }
+                None => {
+                    tracing::warn!(session = %remote.id, "webhook for a checkout session this server did not create")
+                }
             }
         }
+        "customer.subscription.deleted" | "customer.subscription.updated" => {
+            let status = event.data.object["status"].as_str().unwrap_or_default();
+            let ended = event.kind == "customer.subscription.deleted"
+                || matches!(status, "canceled" | "unpaid" | "incomplete_expired");
+            let customer = event.data.object["customer"].as_str().unwrap_or_default();
+            if ended && !customer.is_empty() {
+                match s.store.end_customer_subscription(customer)? {
+                    Some(user) => tracing::info!(user = %user.id, "stripe subscription ended"),
+                    None => tracing::warn!(
+                        "stripe subscription ended for a customer this server does not know"
+                    ),
+                }
+            }
+        }
+        _ => {}
     }
     Ok(Json(WebhookAck { received: true }))
 }
