@@ -21,11 +21,16 @@ use crate::widgets::tv::TvWidget;
 
 /// Draws the reader.
 pub fn render(frame: &mut Frame, app: &App) {
+    // A long message takes a second row rather than being cut.
+    let status_rows = match &app.status {
+        Some(s) if Line::raw(s.text.as_str()).width() + 1 > frame.area().width as usize => 2,
+        _ => 1,
+    };
     let [title, tabs, body, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Fill(1),
-        Constraint::Length(1),
+        Constraint::Length(status_rows),
     ])
     .areas(frame.area());
     header(frame, app, title, tabs);
@@ -109,7 +114,10 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
         }
         None => Line::styled(format!(" {}", strings::KEY_HINT), t.dim()),
     };
-    frame.render_widget(line, area);
+    frame.render_widget(
+        Paragraph::new(line).wrap(ratatui::widgets::Wrap { trim: false }),
+        area,
+    );
 }
 
 fn drops(frame: &mut Frame, app: &App, area: Rect) {
