@@ -613,3 +613,27 @@ async fn settings_cors_and_unknown_endpoints() {
     let exposed = res.headers()["access-control-expose-headers"].to_str().unwrap().to_ascii_lowercase();
     assert!(exposed.contains("x-supabase-api-version"), "{exposed}");
 }
+
+#[tokio::test]
+async fn a_local_install_resets_a_password_from_the_outbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo"], &[("RADAR_LOG", "info")]);
+    d.sign_up("ada@example.com", PASSWORD).await;
+    let sent = auth(&d, "POST", "/recover", None, Some(json!({"email": "ada@example.com"}))).await;
+    assert_eq!(sent.status, 200);
+    // No SMTP configured: the message waits in the outbox, which the admin command reads.
+    let out = crate::util::radar(&d.data).args(["outbox", "list", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mails: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mail = &mails[0];
+    assert_eq!(mail["to"], "ada@example.com");
+    assert_eq!(mail["kind"], "recovery");
+    let text = mail["text"].as_str().unwrap();
+    let link = Received { to: String::new(), body: text.to_string() }.link();
+    let (status, location) = open_link(&link).await;
+    assert_eq!(status, 303);
+    assert_eq!(fragment(&location)["type"], "recovery");
+    let log = std::fs::read_to_string(&d.log).unwrap_or_default();
+    assert!(log.contains("outbox"), "the daemon logs that it kept the mail");
+    assert!(!log.contains(&link_token(&link)), "the log never carries the link's token");
+}

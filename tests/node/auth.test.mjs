@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -238,6 +238,9 @@ test('password reset through the mailed link and the implicit-flow fragment', as
   assert.equal(mail.to, email);
   const link = mail.text.match(/https?:\/\/\S+/)[0];
   assert.ok(link.includes('/auth/v1/verify?') && link.includes('type=recovery'), link);
+  // The same message is kept in the outbox, where an install without SMTP reads it.
+  const outbox = JSON.parse(execFileSync(radarBin, ['--data', dataDir, 'outbox', 'list', '--json'], { encoding: 'utf8' }));
+  assert.ok(outbox.find((m) => m.to === email && m.text.includes(link)), 'the link is in the outbox');
 
   // What the browser does with the link: follow the redirect to the reset page.
   const res = await fetch(link, { redirect: 'manual' });

@@ -6,6 +6,23 @@
 //! `settings`. Answers and errors have the shapes auth-js parses (its `lib/fetch.ts`);
 //! errors carry `X-Supabase-Api-Version: 2024-01-01` (see [`error`]). Every route but
 //! the e-mailed `GET /verify` link wants the install's anonymous key as `apikey`.
+//!
+//! Decisions where the protocol or the spec leave room (tested in `tests/auth.rs`):
+//! - `apikey` is required (header or query), as the hosted service's gateway requires
+//!   it: missing is 401 `no_api_key`, any other key 401 `invalid_api_key`.
+//! - Refresh tokens are stored hashed, so a spent token cannot be answered with "the"
+//!   current one; within the reuse interval (10 s) a spent token gets a fresh token of
+//!   the same session instead. After it, presenting a spent token ends the session.
+//! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute per
+//!   e-mail and per TCP peer address (forwarded-for headers are not trusted).
+//! - A redeemed recovery link also confirms the e-mail (it reached the mailbox). Asking
+//!   for a new link invalidates the previous one.
+//! - `PUT /user` changes the password and metadata; an e-mail change is refused with
+//!   422 `email_change_not_supported`, and the same password again with `same_password`.
+//!   `subscription` and `has_active_subscription` in `data` are ignored: the server
+//!   owns them.
+//! - Errors on routes the service does not have are 404 `not_found` in the protocol's
+//!   form; `GET /authorize` (third-party sign-in) is 400 `provider_disabled`.
 
 pub mod account;
 pub mod caller;
