@@ -20,6 +20,14 @@ fn no_redirects() -> reqwest::Client {
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
 }
 
+/// The auth service's user object for a token.
+async fn auth_user(d: &Daemon, token: &str) -> Value {
+    let res = d.http.get(d.url("/auth/v1/user")).bearer_auth(token).header("apikey", &d.anon_key).send().await.unwrap();
+    let (status, body) = answer(res).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
 async fn verify(d: &Daemon, token: &str, session: &str) -> Value {
     let (status, body) = d.call("POST", "/api/verify-subscription", Some(token), Some(json!({"sessionId": session}))).await;
     assert_eq!(status, 200, "{body}");
@@ -73,6 +81,11 @@ async fn test_checkout_from_session_to_active_subscription() {
     let meta = d.get("/api/user/metadata", Some(&ann)).await.1;
     assert_eq!(meta["subscription"]["isActive"], true);
     assert!(meta["subscription"]["customerId"].as_str().unwrap().starts_with("cus_test_"), "{meta}");
+    // The auth user object agrees.
+    let user = auth_user(&d, &ann).await;
+    assert_eq!(user["has_active_subscription"], true);
+    assert_eq!(user["user_metadata"]["subscription"], meta["subscription"]);
+    assert_eq!(auth_user(&d, &bob).await["has_active_subscription"], false);
     // The caps follow: a subscriber reads pages of 20.
     assert_eq!(d.get("/api/news", Some(&ann)).await.1["limit"], 20);
     assert_eq!(verify(&d, &ann, &session).await["success"], true, "verifying again is harmless");
@@ -177,7 +190,7 @@ async fn stripe_checkout_against_a_local_stub() {
     assert_eq!(d.get("/api/config", None).await.1["paymentsProvider"], "stripe");
     let ann = d.sign_up("ann@example.com", "secret-password").await;
     let bob = d.sign_up("bob@example.com", "secret-password").await;
-    let ann_id = d.get("/auth/v1/user", Some(&ann)).await.1["id"].as_str().unwrap_or_default().to_string();
+    let ann_id = auth_user(&d, &ann).await["id"].as_str().unwrap().to_string();
 
     let (status, created) = d.call("POST", "/api/create-checkout-session", Some(&ann), None).await;
     assert_eq!(status, 200, "{created}");
@@ -190,9 +203,7 @@ async fn stripe_checkout_against_a_local_stub() {
         assert_eq!(form["line_items[0][quantity]"], "1");
         assert_eq!(form["customer_email"], "ann@example.com");
         assert!(form["success_url"].ends_with("/subscribe/success?session_id={CHECKOUT_SESSION_ID}"), "{}", form["success_url"]);
-        if !ann_id.is_empty() {
-            assert_eq!(form["client_reference_id"], ann_id);
-        }
+        assert_eq!(form["client_reference_id"], ann_id);
     }
 
     let unpaid = verify(&d, &ann, "cs_stub_1").await;

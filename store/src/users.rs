@@ -71,6 +71,7 @@ impl Store {
         confirmed: bool,
     ) -> Result<User> {
         let email = normalize_email(email)?;
+        check_metadata_size(&user_metadata)?;
         let now = Utc::now();
         let user = User {
             id: uuid::Uuid::new_v4().to_string(),
@@ -254,18 +255,17 @@ impl Store {
     /// Merges client-set metadata into a user's (a null value removes a key); keys the
     /// server owns are ignored.
     pub fn merge_user_metadata(&self, user_id: &str, data: serde_json::Map<String, serde_json::Value>) -> Result<User> {
+        let mut merged = self.user(user_id)?.ok_or(Error::NotFound("user"))?.user_metadata;
+        merge_metadata(&mut merged, &data);
+        check_metadata_size(&merged)?;
         self.update_user(user_id, |u| merge_metadata(&mut u.user_metadata, &data))
     }
 
     /// The user object of the auth protocol, with Radar's subscription fields.
     pub fn auth_user(&self, user: &User) -> wire::AuthUser {
         let mut meta = user.user_metadata.clone();
-        let s = &user.subscription;
-        let current = s.until.is_none_or(|until| until > Utc::now());
-        meta.insert(
-            "subscription".into(),
-            serde_json::json!({ "isActive": s.is_active && current, "customerId": s.customer_id }),
-        );
+        // The same subscription object as `GET /api/user/metadata`, so clients agree.
+        meta.insert("subscription".into(), serde_json::json!(self.subscription_status(user)));
         meta.entry("avatar_url").or_insert(serde_json::Value::Null);
         let identity = wire::AuthIdentity {
             identity_id: user.id.clone(),
@@ -319,6 +319,16 @@ fn merge_metadata(into: &mut serde_json::Map<String, serde_json::Value>, data: &
             into.insert(k.clone(), v.clone());
         }
     }
+}
+
+/// The most user metadata one account may keep, as JSON bytes.
+pub const MAX_METADATA_BYTES: usize = 16 * 1024;
+
+fn check_metadata_size(meta: &serde_json::Map<String, serde_json::Value>) -> Result<()> {
+    if to_json(meta).len() > MAX_METADATA_BYTES {
+        return Err(Error::Invalid(format!("User metadata may hold at most {MAX_METADATA_BYTES} bytes of JSON.")));
+    }
+    Ok(())
 }
 
 fn kind_name(kind: OneTimeKind) -> &'static str {
@@ -393,5 +403,7 @@ mod tests {
         assert_eq!(a.user_metadata["avatar_url"], "https://example.com/a.png");
         assert!(a.user_metadata.get("name").is_none());
         assert!(!a.has_active_subscription);
+        let huge = serde_json::json!({"bio": "x".repeat(MAX_METADATA_BYTES)});
+        assert!(matches!(store.merge_user_metadata(&u.id, huge.as_object().unwrap().clone()), Err(Error::Invalid(_))));
     }
 }
