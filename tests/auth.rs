@@ -419,6 +419,8 @@ async fn a_password_change_ends_the_other_sessions() {
     assert_eq!(updated.body["has_active_subscription"], false);
     let me = auth(&d, "GET", "/user", Some(access(&a)), None).await;
     assert_eq!(me.body["user_metadata"]["avatar_url"], "https://example.com/ada.png");
+    let huge = auth(&d, "PUT", "/user", Some(access(&a)), Some(json!({"data": {"bio": "x".repeat(20_000)}}))).await;
+    assert_eq!(huge.error(400), "validation_failed");
 }
 
 #[tokio::test]
