@@ -21,3 +21,12 @@ mod public_api;
 
 /// The embedded auth service: the Supabase Auth protocol, tokens on /api, mailed links.
 mod auth;
+
+/// The admin commands, live and offline: users, waitlist, subscribers, items, feeds, summaries, outbox.
+mod admin;
+
+/// The terminal reader, `radar tui`, driven in tmux: sign-in, marks, Drops paywall, TV mode.
+mod tui;
+
+/// Feeds against a local fixture server: every format, 304, 500, timeouts, back-off, no duplicates.
+mod feeds;

@@ -55,7 +55,7 @@ fn default_data_dir() -> PathBuf {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the daemon: the JSON API, the auth service and the web app.
-    Serve(radar_daemon::Config),
+    Serve(Box<radar_daemon::Config>),
     /// Read the news in the terminal: Feed, Drops and TV mode (needs a running daemon).
     Tui(radar_tui::Args),
     /// Manage accounts (works with or without a running daemon).
@@ -93,7 +93,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(mut config) => {
             config.data_dir = cli.global.data_dir();
-            runtime.block_on(radar_daemon::serve(config))
+            runtime.block_on(radar_daemon::serve(*config))
         }
         Command::Tui(args) => runtime.block_on(radar_tui::run(args)),
         Command::Users(args) => runtime.block_on(commands::users::run(args, &cli.global.data_dir())),

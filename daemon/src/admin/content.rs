@@ -65,7 +65,10 @@ fn reason(e: &serde_json::Error) -> String {
 
 /// Splits an import document into (line, record) pairs: a JSON array, or JSON Lines
 /// (blank lines ignored). Records that are not JSON are reported at once.
-fn records(content: &str) -> Result<(Vec<(usize, NewItem)>, Vec<InvalidLine>), AdminError> {
+/// Records with their line numbers, and the lines that are not records.
+type Records = (Vec<(usize, NewItem)>, Vec<InvalidLine>);
+
+fn records(content: &str) -> Result<Records, AdminError> {
     let mut ok = Vec::new();
     let mut bad = Vec::new();
     let mut take = |line: usize, raw: &str| match serde_json::from_str::<NewItem>(raw) {

@@ -335,6 +335,8 @@ pub struct AdminCtx {
     pub llm: Option<LlmConfig>,
     /// Where progress goes.
     pub progress: Arc<dyn Progress>,
+    /// Wakes the scheduler when feeds were added, so they are fetched at once.
+    pub wake: Arc<tokio::sync::Notify>,
 }
 
 impl AdminCtx {
@@ -358,6 +360,7 @@ impl AdminCtx {
             feed_interval: config.feed_interval,
             llm: LlmConfig::from_env(),
             progress: Arc::new(Quiet),
+            wake: Arc::new(tokio::sync::Notify::new()),
         }
     }
 }
@@ -395,7 +398,11 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
                 .map_err(|e| not_found_hint(e, &format!("no item with id {id}; `radar items list` shows them")))?;
             Ok(AdminResponse::Removed { what: "item".into(), id })
         }
-        R::FeedsAdd { url, name } => Ok(AdminResponse::Feed(ctx.store.add_feed(&url, name)?)),
+        R::FeedsAdd { url, name } => {
+            let feed = ctx.store.add_feed(&url, name)?;
+            ctx.wake.notify_one();
+            Ok(AdminResponse::Feed(feed))
+        }
         R::FeedsList => Ok(AdminResponse::Feeds(ctx.store.feeds()?)),
         R::FeedsRemove { id } => {
             let feed = content::find_feed(ctx, &id)?;
@@ -403,7 +410,11 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
             Ok(AdminResponse::Removed { what: "feed".into(), id: feed.id })
         }
         R::FeedsFetch { ids, timeout_secs } => content::feeds_fetch(ctx, ids, timeout_secs).await,
-        R::FeedsImportOpml { content } => content::feeds_import_opml(ctx, &content),
+        R::FeedsImportOpml { content } => {
+            let answer = content::feeds_import_opml(ctx, &content);
+            ctx.wake.notify_one();
+            answer
+        }
         R::FeedsExportOpml => Ok(AdminResponse::Opml(ingest::opml::export(&ctx.store.feeds()?))),
         R::SummariesGenerate { week, force } => content::summaries_generate(ctx, week.as_deref(), force).await,
         R::SummariesList => Ok(AdminResponse::Summaries(ctx.store.summaries()?)),

@@ -93,6 +93,11 @@ pub struct InFlightGuard {
 }
 
 impl InFlight {
+    /// Whether a feed is being fetched right now.
+    pub fn contains(&self, id: &str) -> bool {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).contains(id)
+    }
+
     /// Claims a feed; `None` when it is already being fetched.
     pub fn claim(&self, id: &str) -> Option<InFlightGuard> {
         let mut set = self.0.lock().unwrap_or_else(|p| p.into_inner());

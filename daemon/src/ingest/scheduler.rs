@@ -22,7 +22,7 @@ const SUMMARY_CHECK: Duration = Duration::from_secs(3600);
 pub async fn run(ctx: AdminCtx, poll_feeds: bool, summary_schedule: bool, mut stop: watch::Receiver<bool>) {
     let mut next_summary_check = tokio::time::Instant::now();
     loop {
-        let mut wait = TICK;
+        let mut wait = TICK.min(ctx.feed_interval);
         if poll_feeds {
             match ctx.store.feeds() {
                 Ok(feeds) => {
@@ -34,6 +34,11 @@ pub async fn run(ctx: AdminCtx, poll_feeds: bool, summary_schedule: bool, mut st
                                 wait = wait.min(until.max(Duration::from_secs(1)));
                             }
                             _ => {
+                                // Look again soon: the fetch sets the feed's next due time.
+                                wait = wait.min(Duration::from_secs(1));
+                                if ctx.in_flight.contains(&feed.id) {
+                                    continue;
+                                }
                                 let ctx = ctx.clone();
                                 tokio::spawn(async move {
                                     let r = crate::ingest::fetch_feed(
@@ -66,6 +71,7 @@ pub async fn run(ctx: AdminCtx, poll_feeds: bool, summary_schedule: bool, mut st
         }
         tokio::select! {
             _ = tokio::time::sleep(wait) => {}
+            _ = ctx.wake.notified() => {}
             _ = stop.changed() => return,
         }
     }
