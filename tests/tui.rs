@@ -1,0 +1,335 @@
+//! The terminal reader end to end: the real daemon with the demo data, the real
+//! `radar tui` in a detached tmux session of its own (own socket, 120x40), driven with
+//! `send-keys` and read with `capture-pane`.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::{Daemon, radar_bin};
+
+/// How long a screen may take to show what a test waits for.
+const WAIT: Duration = Duration::from_secs(10);
+/// Drops ignores a step within 300 ms of the last one.
+const DROPS_STEP: Duration = Duration::from_millis(350);
+
+/// A tmux server running one `radar tui`; dropping it kills the server, also when a test
+/// fails half-way.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// Starts `radar tui --server <base>` with its config in `config` and a browser that
+    /// does nothing. The shell around it prints the exit status and stays, so a crash
+    /// leaves its message on screen for the failure report.
+    fn start(base: &str, config: &Path) -> Tmux {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let socket = format!(
+            "radar-test-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        );
+        let command = format!(
+            "env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 '{}' tui --server '{}'; echo \"EXITED $?\"; sleep 60",
+            config.display(),
+            radar_bin(),
+            base
+        );
+        let tmux = Tmux { socket };
+        tmux.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "radar",
+            "-x",
+            "120",
+            "-y",
+            "40",
+            &command,
+        ]);
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("run tmux");
+        assert!(
+            out.status.success(),
+            "tmux {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Sends keys by tmux name (`Enter`, `Tab`, `Space`, `j`).
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "radar"];
+        args.extend_from_slice(keys);
+        self.run(&args);
+    }
+
+    /// Types text literally.
+    fn type_text(&self, text: &str) {
+        self.run(&["send-keys", "-t", "radar", "-l", text]);
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "radar"])
+    }
+
+    /// Waits until the screen satisfies `ok`; answers the screen.
+    #[track_caller]
+    fn wait_until(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until `text` is on screen.
+    #[track_caller]
+    fn wait_for(&self, text: &str) -> String {
+        self.wait_until(&format!("{text:?}"), |s| s.contains(text))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .output();
+    }
+}
+
+/// The first characters of a title: enough to find its row, short enough to fit.
+fn head(title: &str) -> String {
+    title.chars().take(22).collect()
+}
+
+/// The selected row of the list on screen.
+fn selected_row(screen: &str) -> &str {
+    screen.lines().find(|l| l.contains('▶')).unwrap_or("")
+}
+
+fn titles(feed: &Value) -> Vec<String> {
+    feed["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| head(i["title"].as_str().unwrap()))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    let token = daemon.sign_up("reader@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let t = titles(&feed);
+    assert_eq!(t.len(), 5);
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+
+    // Signed out: Feed, Drops and TV only; the free cap's hint.
+    let screen = tui.wait_for(&t[0]);
+    assert!(
+        screen.contains("Not signed in") && !screen.contains("4 Favs"),
+        "{screen}"
+    );
+    assert!(screen.contains("Subscribe Now"), "{screen}");
+
+    // Sign in: a wrong password first, then the right one.
+    tui.keys(&["i"]);
+    tui.wait_for("Sign in");
+    tui.type_text("reader@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("wrong password");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Sign in failed - Invalid login credentials");
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Welcome back!");
+    let screen = tui.wait_for("4 Favs");
+    assert!(screen.contains("reader@example.com"), "{screen}");
+    let session = config.join("session.json");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&session)
+            .expect("session saved")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+
+    // Move through the feed and favourite the third item; it shows under Favs.
+    tui.keys(&["j", "j"]);
+    tui.wait_until("the third item selected", |s| {
+        selected_row(s).contains(&t[2])
+    });
+    tui.keys(&["f"]);
+    tui.wait_for("Added to Favs");
+    tui.keys(&["4"]);
+    tui.wait_until("the favourite under Favs", |s| {
+        s.contains("╭ Favs") && selected_row(s).contains(&t[2])
+    });
+    let (_, favs) = daemon.get("/api/favorites", Some(&token)).await;
+    assert_eq!(favs[0]["title"].as_str().map(head), Some(t[2].clone()));
+
+    // Hide the second item: it leaves the feed, shows in Trash, and Restore brings it back.
+    tui.keys(&["1", "k"]);
+    tui.wait_until("the second item selected", |s| {
+        selected_row(s).contains(&t[1])
+    });
+    tui.keys(&["x"]);
+    tui.wait_until("the item out of the feed", |s| {
+        s.contains("Moved to Trash") && !s.contains(&t[1])
+    });
+    tui.keys(&["6"]);
+    tui.wait_until("the item in Trash", |s| {
+        s.contains("╭ Trash") && selected_row(s).contains(&t[1])
+    });
+    let (_, hidden) = daemon.get("/api/hidden", Some(&token)).await;
+    assert_eq!(hidden.as_array().unwrap().len(), 1);
+    tui.keys(&["u"]);
+    tui.wait_for("Item restored");
+    tui.wait_for("Trash is empty");
+    tui.keys(&["1"]);
+    tui.wait_until("the item back in the feed", |s| {
+        s.contains("╭ Feed") && s.contains(&t[1])
+    });
+    let (_, hidden) = daemon.get("/api/hidden", Some(&token)).await;
+    assert_eq!(hidden, Value::Array(vec![]));
+
+    // Drops: five stories, then the paywall.
+    tui.keys(&["2"]);
+    tui.wait_for("1 / 5");
+    for n in 2..=5 {
+        std::thread::sleep(DROPS_STEP);
+        tui.keys(&["Space"]);
+        tui.wait_for(&format!("{n} / 5"));
+    }
+    std::thread::sleep(DROPS_STEP);
+    tui.keys(&["j"]);
+    tui.wait_for("Premium Content");
+    let screen = tui.wait_for("You've reached the free limit of 5 stories.");
+    assert!(
+        screen.contains("Premium members get unlimited drops"),
+        "{screen}"
+    );
+
+    // TV mode: counts down, pauses, resumes, cycles the interval.
+    tui.keys(&["3"]);
+    tui.wait_for("1 of 5");
+    tui.wait_for("Next in");
+    tui.keys(&["Space"]);
+    tui.wait_for("Paused");
+    std::thread::sleep(Duration::from_millis(1200));
+    let screen = tui.screen();
+    assert!(
+        screen.contains("Paused") && screen.contains("1 of 5"),
+        "{screen}"
+    );
+    tui.keys(&["Space"]);
+    tui.wait_for("Next in");
+    tui.keys(&["t"]);
+    tui.wait_for("interval 15s");
+    tui.keys(&["n"]);
+    tui.wait_for("2 of 5");
+
+    // Sign out removes the session file; q quits cleanly.
+    tui.keys(&["Escape", "1", "O"]);
+    tui.wait_for("Signed out - You have been successfully signed out");
+    assert!(!session.exists(), "sign-out removes the session");
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn subscriber_reads_more_and_past_five_drops() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--complimentary", "vip@example.com"],
+        &[],
+    );
+    let token = daemon.sign_up("vip@example.com", "correct horse").await;
+    let (_, first) = daemon.get("/api/news", Some(&token)).await;
+    assert_eq!(first["limit"], 20);
+    let cursor = first["nextCursor"]
+        .as_str()
+        .expect("a subscriber gets a cursor");
+    let (_, second) = daemon
+        .get(&format!("/api/news?cursor={cursor}"), Some(&token))
+        .await;
+    let (first, second) = (titles(&first), titles(&second));
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("vip@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Radar Premium");
+    tui.wait_for("m: Read More");
+    tui.keys(&["G"]);
+    tui.wait_until("the 20th item selected", |s| {
+        selected_row(s).contains(&first[19])
+    });
+    tui.keys(&["m"]);
+    tui.wait_for(&second[0]);
+    tui.keys(&["G"]);
+    tui.wait_until("the 40th item selected", |s| {
+        selected_row(s).contains(&second[19])
+    });
+
+    tui.keys(&["2"]);
+    tui.wait_for("1 / 40");
+    for n in 2..=6 {
+        std::thread::sleep(DROPS_STEP);
+        tui.keys(&["Space"]);
+        tui.wait_for(&format!("{n} / 40"));
+    }
+    assert!(!tui.screen().contains("Premium Content"));
+
+    // A new run picks the saved session up.
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+    drop(tui);
+    let again = Tmux::start(&daemon.base, &config);
+    again.wait_for("vip@example.com");
+    again.wait_for("Radar Premium");
+}
+
+#[test]
+fn a_server_that_is_down_gives_a_message_and_a_retry_key() {
+    let dir = tempfile::tempdir().unwrap();
+    // Nothing listens on port 9 of loopback.
+    let tui = Tmux::start("http://127.0.0.1:9", dir.path());
+    tui.wait_for("Error loading news");
+    tui.wait_for("Cannot reach the Radar server at http://127.0.0.1:9");
+    tui.wait_for("Press R to try again.");
+    tui.keys(&["R"]);
+    tui.wait_for("Error loading news");
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+}
