@@ -32,6 +32,12 @@ pub struct Session {
     pub refreshed_at: Option<DateTime<Utc>>,
 }
 
+/// A session keeps every spent refresh token (for reuse detection) until it has more
+/// than this many records...
+const KEEP_TOKENS: usize = 32;
+/// ...and then forgets those spent longer ago than this.
+const KEEP_SPENT: Duration = Duration::days(1);
+
 fn password_method() -> String {
     "password".into()
 }
@@ -157,6 +163,7 @@ impl Store {
         let next = new_secret();
         let next_hash = keys::secret(&next);
         let now = Utc::now();
+        let stale = self.stale_token_keys(&token_keys, now)?;
         enum Outcome {
             Rotated(Box<(Session, User)>),
             NotFound,
@@ -191,6 +198,10 @@ impl Store {
                         record.used_at = Some(now);
                         refresh.insert(&hash, to_json(&record))?;
                     }
+                }
+                for k in &stale {
+                    sessionid_refresh.remove(k.as_slice())?;
+                    refresh.remove(&k[k.len() - 32..])?;
                 }
                 let fresh = RefreshRecord { session_id: session.id.clone(), created_at: now, used_at: None };
                 refresh.insert(&next_hash, to_json(&fresh))?;
@@ -258,6 +269,25 @@ impl Store {
             }
         }
         Ok(ids)
+    }
+
+    /// Of a long-lived session's token keys, those spent more than [`KEEP_SPENT`] ago:
+    /// they are forgotten so a session's records stay bounded. (Presenting one later is
+    /// then refused as unknown rather than as reuse.)
+    fn stale_token_keys(&self, token_keys: &[Vec<u8>], now: DateTime<Utc>) -> Result<Vec<Vec<u8>>> {
+        if token_keys.len() <= KEEP_TOKENS {
+            return Ok(Vec::new());
+        }
+        let mut stale = Vec::new();
+        for k in token_keys {
+            let Some(hash) = k.get(k.len().saturating_sub(32)..) else { continue };
+            let Some(raw) = self.t.refresh_tokens.get(hash)? else { continue };
+            let record: RefreshRecord = from_json(&raw)?;
+            if record.used_at.is_some_and(|used| now - used > KEEP_SPENT) {
+                stale.push(k.clone());
+            }
+        }
+        Ok(stale)
     }
 
     /// The `sessionid_refresh` keys of one session.
@@ -346,6 +376,29 @@ mod tests {
         assert_eq!(a.session.id, b.session.id);
         assert_ne!(a.refresh_token, b.refresh_token);
         assert!(rotate(&store, &a.refresh_token, Duration::seconds(10)).is_some());
+    }
+
+    #[test]
+    fn long_lived_sessions_forget_tokens_spent_long_ago() {
+        let (_d, store) = test_store();
+        let u = user(&store);
+        let mut grant = store.sign_in(&u.id, "password").unwrap();
+        let first = grant.refresh_token.clone();
+        for _ in 0..KEEP_TOKENS + 2 {
+            grant = rotate(&store, &grant.refresh_token, Duration::zero()).unwrap();
+        }
+        let session_id = grant.session.id.clone();
+        let count = || store.session_token_keys(&session_id).unwrap().len();
+        assert_eq!(count(), KEEP_TOKENS + 3, "recently spent tokens are kept");
+        // Make the first token look spent two days ago.
+        let hash = keys::secret(&first);
+        let mut record: RefreshRecord = from_json(&store.t.refresh_tokens.get(hash).unwrap().unwrap()).unwrap();
+        record.used_at = Some(Utc::now() - Duration::days(2));
+        store.t.refresh_tokens.insert(hash, to_json(&record)).unwrap();
+        grant = rotate(&store, &grant.refresh_token, Duration::zero()).unwrap();
+        assert_eq!(count(), KEEP_TOKENS + 3, "one forgotten, one added");
+        assert!(matches!(store.refresh_session(&first, Duration::zero()).unwrap(), Refresh::NotFound));
+        assert!(store.session(&grant.session.id).unwrap().is_some());
     }
 
     #[test]
