@@ -30,3 +30,6 @@ mod tui;
 
 /// Feeds against a local fixture server: every format, 304, 500, timeouts, back-off, no duplicates.
 mod feeds;
+
+/// Weekly summaries on the demo data: dates, counts, content from the week, empty weeks, the LLM stub and fallback.
+mod summaries;
