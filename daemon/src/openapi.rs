@@ -229,5 +229,15 @@ mod tests {
             serde_json::json!([])
         );
         assert!(paths["/api/config"]["get"].get("security").is_none());
+        for p in paths["/api/v1/news"]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+        {
+            let optional = p["in"] == "header" || p["required"] == false;
+            assert!(
+                optional,
+                "query parameters of the public API have defaults: {p}"
+            );
+        }
     }
 }

@@ -83,16 +83,16 @@ impl FromRequestParts<AppState> for ApiKeyUser {
 #[into_params(parameter_in = Query)]
 pub struct PublicQuery {
     /// Page number, from 1 (default 1).
-    #[param(minimum = 1, default = 1)]
+    #[param(required = false, minimum = 1, default = 1)]
     pub page: u64,
     /// Items per page, 1 to 100 (default 20).
-    #[param(minimum = 1, maximum = 100, default = 20)]
+    #[param(required = false, minimum = 1, maximum = 100, default = 20)]
     pub limit: u64,
     /// `published_date` (default), `title` or `id`.
-    #[param(value_type = String, pattern = "^(published_date|title|id)$", default = "published_date")]
+    #[param(required = false, value_type = String, pattern = "^(published_date|title|id)$", default = "published_date")]
     pub sort: SortBy,
     /// `desc` (default) or `asc`.
-    #[param(value_type = String, pattern = "^(asc|desc)$", default = "desc")]
+    #[param(required = false, value_type = String, pattern = "^(asc|desc)$", default = "desc")]
     pub order: SortOrder,
 }
 
