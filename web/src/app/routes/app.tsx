@@ -16,7 +16,7 @@ export default function AppRoute() {
     <ItemSetsProvider>
       <div className="min-h-screen">
         <AppHeader view={view} />
-        <main className="mx-auto w-full max-w-3xl px-3 py-4 sm:px-4 sm:py-6">
+        <main id="main" className="mx-auto w-full max-w-3xl px-3 py-4 sm:px-4 sm:py-6">
           {view === 'feed' && <FeedView />}
           {view === 'drops' && <DropsView />}
           {view === 'favorites' && <FavoritesView />}

@@ -22,6 +22,9 @@ export function AppHeader({ view }: { view?: AppView }) {
   const tabs = TABS.filter((tab) => !tab.signedInOnly || user);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-indigo-600 focus:px-3 focus:py-2 focus:text-white">
+        Skip to content
+      </a>
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-3 py-2 sm:px-4">
         <Link to={paths.app} className="flex items-center gap-2 text-lg font-bold">
           <Radar aria-hidden="true" className="h-6 w-6 text-indigo-600" />

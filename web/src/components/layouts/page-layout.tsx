@@ -6,7 +6,7 @@ export function PageLayout({ children, wide = false }: { children: ReactNode; wi
   return (
     <div className="min-h-screen">
       <AppHeader />
-      <main className={`mx-auto w-full ${wide ? 'max-w-6xl' : 'max-w-4xl'} px-4 py-6`}>{children}</main>
+      <main id="main" className={`mx-auto w-full ${wide ? 'max-w-6xl' : 'max-w-4xl'} px-4 py-6`}>{children}</main>
     </div>
   );
 }
