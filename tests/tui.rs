@@ -110,11 +110,19 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .arg("kill-server")
-            .output();
+        let tmux = |args: &[&str]| {
+            Command::new("tmux")
+                .arg("-L")
+                .arg(&self.socket)
+                .args(args)
+                .output()
+        };
+        let socket = tmux(&["display-message", "-p", "#{socket_path}"]).ok();
+        let _ = tmux(&["kill-server"]);
+        // tmux leaves its socket file behind.
+        if let Some(out) = socket.filter(|o| o.status.success()) {
+            let _ = std::fs::remove_file(String::from_utf8_lossy(&out.stdout).trim());
+        }
     }
 }
 
@@ -332,4 +340,46 @@ fn a_server_that_is_down_gives_a_message_and_a_retry_key() {
     tui.wait_for("Error loading news");
     tui.keys(&["q"]);
     tui.wait_for("EXITED 0");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sessions_are_refreshed_before_they_expire() {
+    let dir = tempfile::tempdir().unwrap();
+    // Access tokens live 4 s: the reader must refresh to keep working.
+    let daemon = Daemon::start_with(&dir.path().join("data"), &["--jwt-expiry", "4"], &[]);
+    daemon.sign_up("short@example.com", "correct horse").await;
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("short@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Welcome back!");
+    let first = std::fs::read_to_string(config.join("session.json")).unwrap();
+    std::thread::sleep(Duration::from_secs(7));
+    let later = std::fs::read_to_string(config.join("session.json")).unwrap();
+    assert_ne!(first, later, "the saved session was refreshed");
+    tui.keys(&["f"]);
+    let screen = tui.wait_for("Added to Favs");
+    assert!(
+        screen.contains("short@example.com") && !screen.contains("Warning"),
+        "{screen}"
+    );
+    let deadline = Instant::now() + WAIT;
+    loop {
+        // Read Favs with a token of its own: the stored favourite proves the reader's
+        // refreshed token was accepted.
+        let fresh = daemon.sign_in("short@example.com", "correct horse").await;
+        let (_, favs) = daemon.get("/api/favorites", Some(&fresh)).await;
+        if favs.as_array().is_some_and(|f| f.len() == 1) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the favourite was not stored: {favs}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
