@@ -153,9 +153,13 @@ before(async () => {
   await startDaemon();
 });
 
-after(() => {
-  daemon?.removeAllListeners('exit');
-  daemon?.kill('SIGTERM');
+after(async () => {
+  if (daemon && daemon.exitCode === null) {
+    daemon.removeAllListeners('exit');
+    const exited = new Promise((ok) => daemon.once('exit', ok));
+    daemon.kill('SIGTERM');
+    await exited;
+  }
   smtp?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
