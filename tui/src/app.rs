@@ -335,6 +335,8 @@ pub struct App {
     reload_after_refresh: bool,
     /// No timed refresh before this.
     refresh_after: Option<Instant>,
+    /// Mark changes the server refused for an expired token, sent again after a refresh.
+    retry_after_refresh: Vec<Request>,
     /// When the last tick came.
     last_tick: Option<Instant>,
     /// Set by `q`: the runtime ends.
@@ -364,6 +366,7 @@ impl App {
             refreshing: false,
             reload_after_refresh: false,
             refresh_after: None,
+            retry_after_refresh: Vec::new(),
             last_tick: None,
             quit: false,
         }
@@ -952,7 +955,14 @@ impl App {
                 }
             }
             Ok(()) => {}
-            Err(e) if e.is_unauthorized() => self.on_unauthorized(),
+            Err(e) if e.is_unauthorized() && self.signed_in() => {
+                self.retry_after_refresh.push(Request::SetMark {
+                    mark,
+                    id: id.to_string(),
+                    on,
+                });
+                self.on_unauthorized();
+            }
             Err(_) if restore => self.say(strings::RESTORE_FAILED, StatusKind::Error, now),
             Err(_) => self.say(strings::mark_warning(mark, on), StatusKind::Warning, now),
         }
@@ -1004,6 +1014,7 @@ impl App {
 
     fn end_session(&mut self) {
         self.epoch += 1;
+        self.retry_after_refresh.clear();
         self.session = None;
         self.refreshing = false;
         self.reload_after_refresh = false;
@@ -1029,6 +1040,7 @@ impl App {
                 if reload {
                     self.load_all();
                 }
+                self.requests.append(&mut self.retry_after_refresh);
             }
             // No answer: keep the session and try again later.
             Err(ApiError {
