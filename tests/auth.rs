@@ -639,3 +639,35 @@ async fn a_local_install_resets_a_password_from_the_outbox() {
     assert!(log.contains("outbox"), "the daemon logs that it kept the mail");
     assert!(!log.contains(&link_token(&link)), "the log never carries the link's token");
 }
+
+#[tokio::test]
+async fn the_signing_secret_is_private_stable_and_configurable() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let d = Daemon::start(&data);
+    let (status, config) = d.get("/api/config", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(config["anonKey"], d.anon_key.as_str(), "the web app gets the printed key from the daemon");
+    assert_eq!(jwt_payload(&d.anon_key)["role"], "anon");
+    let token = d.sign_up("ada@example.com", PASSWORD).await;
+    let key = d.anon_key.clone();
+    d.stop();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(data.join("jwt_secret")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the secret is readable by its owner only");
+    }
+    let d = Daemon::start(&data);
+    assert_eq!(d.anon_key, key, "same secret after a restart");
+    assert_eq!(api_status(&d, &token).await, 200, "sessions survive a restart");
+    d.stop();
+
+    // A configured secret replaces the generated one: earlier tokens no longer verify.
+    let secret = "an operator-chosen secret of at least 32 characters";
+    let d = Daemon::start_with(&data, &["--no-demo"], &[("RADAR_JWT_SECRET", secret)]);
+    assert_ne!(d.anon_key, key);
+    assert_eq!(api_status(&d, &token).await, 401);
+    let log = std::fs::read_to_string(&d.log).unwrap_or_default();
+    assert!(!log.contains(secret), "the secret is never logged");
+}
