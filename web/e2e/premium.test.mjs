@@ -114,6 +114,7 @@ describe('subscriber', () => {
   it('hides the waitlist button on the API page', async () => {
     await page.goto('/api-docs');
     await page.getByRole('heading', { name: 'Rate Limits' }).waitFor();
+    await page.waitForLoadState('networkidle');
     assert.equal(await page.getByRole('link', { name: 'Join Premium Waitlist' }).count(), 0);
   });
 

@@ -44,6 +44,8 @@ interface AuthContextValue {
   session: Session | null;
   config: AppConfig | null;
   isSubscriber: boolean;
+  /** Whether the subscriber answer is final (the user metadata has been read, or there is no user). */
+  subscriptionKnown: boolean;
   signIn(email: string, password: string): Promise<AuthResult>;
   signInWithGoogle(): Promise<AuthResult>;
   signUp(email: string, password: string): Promise<AuthResult>;
@@ -209,6 +211,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       session,
       config,
       isSubscriber: isSubscriber(user, metadata.data),
+      subscriptionKnown: !user || metadata.isFetched,
       signIn,
       signInWithGoogle,
       signUp,
@@ -217,7 +220,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       updatePassword,
       refreshUser,
     }),
-    [status, user, session, config, metadata.data, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, refreshUser],
+    [status, user, session, config, metadata.data, metadata.isFetched, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, refreshUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

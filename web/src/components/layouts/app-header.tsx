@@ -18,7 +18,7 @@ const TABS: { view: AppView; label: string; signedInOnly: boolean }[] = [
 
 /** The header of every signed-in page; `view` is set on /app, where the tabs mark the active one. */
 export function AppHeader({ view }: { view?: AppView }) {
-  const { user, isSubscriber } = useAuth();
+  const { user, isSubscriber, subscriptionKnown } = useAuth();
   const tabs = TABS.filter((tab) => !tab.signedInOnly || user);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">
@@ -37,7 +37,7 @@ export function AppHeader({ view }: { view?: AppView }) {
               <span className="hidden sm:inline">TV</span>
             </Link>
           )}
-          {user && !isSubscriber && (
+          {user && subscriptionKnown && !isSubscriber && (
             <>
               <Link to={paths.subscribe} className={buttonClass('primary', 'sm')}>
                 Subscribe Now

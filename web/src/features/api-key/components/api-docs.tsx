@@ -39,7 +39,7 @@ const EXAMPLE_RESPONSE = `{
 }`;
 
 export function ApiDocs() {
-  const { user, isSubscriber } = useAuth();
+  const { user, isSubscriber, subscriptionKnown } = useAuth();
   const key = useApiKey(user?.id);
   const rotate = useRotateApiKey();
   const origin = window.location.origin;
@@ -139,7 +139,7 @@ curl -H "X-API-Key: ${apiKey}" \\
           <li>Free accounts: 100 requests per day</li>
           <li>Premium accounts: 10,000 requests per day</li>
         </ul>
-        {!isSubscriber && (
+        {subscriptionKnown && !isSubscriber && (
           <Link to={paths.subscribe} className={buttonClass('primary', 'md', 'mt-4')}>
             Join Premium Waitlist
           </Link>
