@@ -95,6 +95,20 @@ async fn test_checkout_from_session_to_active_subscription() {
     assert_eq!(d.call("POST", "/api/create-checkout-session", Some(&bob), None).await.0, 200);
 }
 
+#[tokio::test]
+async fn checkouts_per_account_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+    let ann = d.sign_up("ann@example.com", "secret-password").await;
+    for n in 1..=20 {
+        assert_eq!(d.call("POST", "/api/create-checkout-session", Some(&ann), None).await.0, 200, "checkout {n}");
+    }
+    let refused = d.call("POST", "/api/create-checkout-session", Some(&ann), None).await;
+    assert_eq!(assert_error(&refused, 429), "too_many_checkouts");
+    let bob = d.sign_up("bob@example.com", "secret-password").await;
+    assert_eq!(d.call("POST", "/api/create-checkout-session", Some(&bob), None).await.0, 200, "counted per account");
+}
+
 /// What the Stripe stub remembers.
 #[derive(Default)]
 struct Stub {

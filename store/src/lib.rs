@@ -121,6 +121,9 @@ pub(crate) struct Trees {
     pub checkouts: sled::Tree,
     /// payment provider customer id -> user id, so a provider's cancellation finds its user.
     pub customerid_userid: sled::Tree,
+    /// keys::owner_time(user id, created at, checkout session id) -> (): a user's recent
+    /// checkouts (entries older than a day are pruned as new ones are counted).
+    pub userid_checkouts: sled::Tree,
     /// keys::secret(refresh token) -> RefreshRecord JSON {session_id, created_at, used_at}.
     pub refresh_tokens: sled::Tree,
     /// keys::join(session id, keys::secret(refresh token)) -> (), to end a session's tokens.
@@ -187,6 +190,7 @@ impl Store {
             start_summaryid: tree("start_summaryid")?,
             checkouts: tree("checkouts")?,
             customerid_userid: tree("customerid_userid")?,
+            userid_checkouts: tree("userid_checkouts")?,
             feeds: tree("feeds")?,
             feedurl_feedid: tree("feedurl_feedid")?,
             feedguid_itemid: tree("feedguid_itemid")?,

@@ -11,7 +11,7 @@ use sled::Transactional;
 
 use crate::users::User;
 use crate::wire::SubscriptionStatus;
-use crate::{Error, Result, Store, from_json, to_json};
+use crate::{Error, Result, Store, from_json, keys, to_json};
 
 /// Where a checkout session stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,18 +65,41 @@ impl Store {
             paid_at: None,
             activated_at: None,
         };
-        let fresh = self.t.checkouts.compare_and_swap(
-            id,
-            None as Option<&[u8]>,
-            Some(to_json(&session)),
-        )?;
-        if fresh.is_err() {
-            return Err(Error::Conflict(format!(
-                "checkout session {id} already exists"
-            )));
-        }
+        let t = &self.t;
+        (&t.checkouts, &t.userid_checkouts).transaction(|(checkouts, recent)| {
+            if checkouts.get(id.as_bytes())?.is_some() {
+                return Err(
+                    Error::Conflict(format!("checkout session {id} already exists")).into(),
+                );
+            }
+            checkouts.insert(id.as_bytes(), to_json(&session))?;
+            recent.insert(keys::owner_time(user_id, session.created_at, id), &[])?;
+            Ok(())
+        })?;
         self.flush()?;
         Ok(session)
+    }
+
+    /// How many checkouts the user started since `since` (to bound how many one account
+    /// may start). Index entries older than `since` are dropped on the way.
+    pub fn count_checkouts_since(&self, user_id: &str, since: DateTime<Utc>) -> Result<usize> {
+        let prefix = keys::prefix(user_id);
+        let mut count = 0;
+        let mut pruned = false;
+        for key in self.t.userid_checkouts.scan_prefix(&prefix).keys() {
+            let key = key?;
+            match keys::time_from(&key[prefix.len()..]) {
+                Some(at) if at >= since => count += 1,
+                _ => {
+                    self.t.userid_checkouts.remove(&key)?;
+                    pruned = true;
+                }
+            }
+        }
+        if pruned {
+            self.flush()?;
+        }
+        Ok(count)
     }
 
     /// One checkout session by id.
@@ -215,6 +238,17 @@ mod tests {
             .create_user("o@example.com", "h".into(), Default::default(), true)
             .unwrap();
         store.create_checkout("cs_1", &u.id, "test").unwrap();
+        let hour_ago = Utc::now() - chrono::Duration::hours(1);
+        assert_eq!(store.count_checkouts_since(&u.id, hour_ago).unwrap(), 1);
+        assert_eq!(store.count_checkouts_since(&other.id, hour_ago).unwrap(), 0);
+        // Counting from the future prunes the entry.
+        assert_eq!(
+            store
+                .count_checkouts_since(&u.id, Utc::now() + chrono::Duration::hours(1))
+                .unwrap(),
+            0
+        );
+        assert!(store.t.userid_checkouts.is_empty());
         assert!(matches!(
             store.create_checkout("cs_1", &u.id, "test"),
             Err(Error::Conflict(_))

@@ -30,6 +30,11 @@ use crate::error::{ApiError, Result};
 use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
+/// Checkouts one account may start in 24 hours; each is a stored record (and, with
+/// Stripe, a call to Stripe), so an account cannot grow the store or spend the
+/// provider's rate limit without bound.
+pub const MAX_CHECKOUTS_PER_DAY: usize = 20;
+
 /// Which payment provider serves checkouts.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, utoipa::ToSchema,
@@ -132,6 +137,7 @@ pub fn router() -> Router<AppState> {
     (status = 401, body = crate::error::ErrorBody),
     (status = 403, body = crate::error::ErrorBody, description = "Subscriptions are closed (Stripe provider)"),
     (status = 409, body = crate::error::ErrorBody, description = "Already a subscriber"),
+    (status = 429, body = crate::error::ErrorBody, description = "20 checkouts started in the last 24 hours"),
     (status = 502, body = crate::error::ErrorBody, description = "The payment provider failed"),
 ))]
 pub async fn create_checkout_session(
@@ -143,6 +149,16 @@ pub async fn create_checkout_session(
             StatusCode::CONFLICT,
             "already_subscribed",
             "You already have an active subscription.",
+        ));
+    }
+    let day_ago = chrono::Utc::now() - chrono::Duration::days(1);
+    if s.store.count_checkouts_since(&caller.user.id, day_ago)? >= MAX_CHECKOUTS_PER_DAY {
+        return Err(ApiError::too_many(
+            "too_many_checkouts",
+            format!(
+                "You started {MAX_CHECKOUTS_PER_DAY} checkouts in the last day. Please finish one or try again later."
+            ),
+            3600,
         ));
     }
     let p = &s.config.payments;

@@ -112,6 +112,11 @@ pub async fn create(s: &AppState, user: &User) -> Result<String> {
         s.site_url
     );
     let cancel = format!("{}subscribe", s.site_url);
+    // A returning customer pays as the same Stripe customer; a new one is created from the e-mail.
+    let customer = match user.subscription.customer_id.as_deref() {
+        Some(c) if c.starts_with("cus_") && !c.starts_with("cus_test_") => ("customer", c),
+        _ => ("customer_email", user.email.as_str()),
+    };
     let form = [
         ("mode", "subscription"),
         ("line_items[0][price]", price),
@@ -119,7 +124,7 @@ pub async fn create(s: &AppState, user: &User) -> Result<String> {
         ("success_url", &success),
         ("cancel_url", &cancel),
         ("client_reference_id", &user.id),
-        ("customer_email", &user.email),
+        customer,
         ("metadata[user_id]", &user.id),
     ];
     let res = client()?
