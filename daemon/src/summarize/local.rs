@@ -4,9 +4,10 @@
 //! 2. Each sentence becomes a TF-IDF vector over its content words; its centrality is the
 //!    cosine similarity to the week's centroid, so sentences about what many items talk
 //!    about rank high and one-off details rank low.
-//! 3. Each sentence goes to the topic whose keywords it mentions most (models, research,
+//! 3. Each item is represented by its most central sentence and goes to the topic whose
+//!    keywords its title and summary mention most (models, research,
 //!    chips and compute, business, policy, open source, robotics, safety, tools).
-//! 4. Per topic, the most central sentences are kept (at most one per item, so a topic
+//! 4. Per topic, the most central items are kept (one sentence each, so a topic
 //!    paragraph draws on several stories); topics come in a fixed order.
 //!
 //! Ties break on item date, item id and position, so the same items always give the same
@@ -255,18 +256,28 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
         .map(|v| v.iter().map(|(t, x)| x * centroid.get(t).unwrap_or(&0.0)).sum::<f64>() / cnorm)
         .collect();
 
-    // Rank: score, then earlier in its item (leads carry the news), then item order.
-    let mut ranked: Vec<usize> = (0..sents.len()).collect();
-    ranked.sort_by(|&a, &b| {
-        score[b]
-            .partial_cmp(&score[a])
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(sents[a].position.cmp(&sents[b].position))
-            .then(sents[a].item.cmp(&sents[b].item))
-    });
-
-    let topic_of = |s: &Sentence| -> usize {
-        let hits = |kw: &[&str]| kw.iter().filter(|k| s.terms.contains_key(**k)).count();
+    // Each item is represented by its most central sentence, a lead sentence slightly
+    // preferred (leads carry the news); the item ranks by that sentence's score.
+    const LEAD_BONUS: f64 = 0.15;
+    let mut best: Vec<Option<usize>> = vec![None; items.len()];
+    for (i, s) in sents.iter().enumerate() {
+        let value = |j: usize| score[j] + if sents[j].position == 0 { LEAD_BONUS } else { 0.0 };
+        let slot = &mut best[s.item];
+        // Strictly greater keeps the earlier sentence on ties: deterministic.
+        if slot.is_none_or(|b| value(i) > value(b)) {
+            *slot = Some(i);
+        }
+    }
+    // An item's topic comes from its title (counted twice) and summary.
+    let topic_of = |item: &NewsItem| -> usize {
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        for w in words(&item.title) {
+            *counts.entry(w).or_insert(0) += 2;
+        }
+        for w in words(&strip_citations(&item.summary)) {
+            *counts.entry(w).or_insert(0) += 1;
+        }
+        let hits = |kw: &[&str]| kw.iter().map(|k| counts.get(*k).copied().unwrap_or(0)).sum::<usize>();
         let (best, count) = TOPICS
             .iter()
             .enumerate()
@@ -275,31 +286,38 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
         if count == 0 { TOPICS.len() } else { best }
     };
     let mut per_topic: Vec<Vec<usize>> = vec![Vec::new(); TOPICS.len() + 1];
-    let mut used_items_per_topic: Vec<HashSet<usize>> = vec![HashSet::new(); TOPICS.len() + 1];
-    for &i in &ranked {
-        let t = topic_of(&sents[i]);
-        if per_topic[t].len() < PER_TOPIC && used_items_per_topic[t].insert(sents[i].item) {
-            per_topic[t].push(i);
+    for (item, b) in best.iter().enumerate() {
+        if let Some(b) = b {
+            per_topic[topic_of(items[item])].push(*b);
         }
     }
+    // The overall ranking of sentences, for the summary's lead.
+    let by_score = |a: &usize, b: &usize| {
+        score[*b]
+            .partial_cmp(&score[*a])
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(sents[*a].item.cmp(&sents[*b].item))
+            .then(sents[*a].position.cmp(&sents[*b].position))
+    };
+    let mut ranked: Vec<usize> = best.iter().flatten().copied().collect();
+    ranked.sort_by(by_score);
 
     let mut content = Vec::new();
     let mut topic_sizes: Vec<(usize, &str)> = Vec::new();
-    for (t, picked) in per_topic.iter().enumerate() {
-        if picked.is_empty() {
+    for (t, candidates) in per_topic.iter_mut().enumerate() {
+        if candidates.is_empty() {
             continue;
         }
         let name = TOPICS.get(t).map_or(OTHER, |(name, _)| name);
+        if t < TOPICS.len() {
+            topic_sizes.push((candidates.len(), name));
+        }
+        candidates.sort_by(by_score);
+        let mut picked: Vec<usize> = candidates.iter().take(PER_TOPIC).copied().collect();
         // Within a paragraph, the stories read in date order.
-        let mut picked = picked.clone();
         picked.sort_by_key(|&i| (sents[i].item, sents[i].position));
         let text: Vec<&str> = picked.iter().map(|&i| sents[i].text.as_str()).collect();
         content.push(format!("{name}: {}", text.join(" ")));
-        let items_in_topic =
-            ranked.iter().filter(|&&i| topic_of(&sents[i]) == t).map(|&i| sents[i].item).collect::<HashSet<_>>().len();
-        if t < TOPICS.len() {
-            topic_sizes.push((items_in_topic, name));
-        }
     }
     if content.is_empty() {
         // Items too short for sentence extraction: list their titles.
