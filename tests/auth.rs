@@ -187,12 +187,13 @@ fn decode_mail(lines: &[String]) -> String {
     let bytes = qp.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'=' && i + 2 < bytes.len() {
-            if let Ok(b) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
+        if bytes[i] == b'='
+            && i + 2 < bytes.len()
+            && let Ok(b) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;
@@ -532,8 +533,13 @@ async fn confirmation_mail_when_configured() {
     assert_eq!(up.body["email_confirmed_at"], Value::Null);
     assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.error(400), "email_not_confirmed");
 
+    let first = next_mail(&mut mails).await.link();
+    assert!(first.contains("type=signup"), "{first}");
+    // Asking again sends a new link, which replaces the first.
+    let resent = auth(&d, "POST", "/resend", None, Some(json!({"type": "signup", "email": "ada@example.com"}))).await;
+    assert_eq!((resent.status, &resent.body), (200, &json!({})));
     let link = next_mail(&mut mails).await.link();
-    assert!(link.contains("type=signup"), "{link}");
+    assert_eq!(fragment(&open_link(&first).await.1)["error_code"], "otp_expired");
     let (status, location) = open_link(&link).await;
     assert_eq!(status, 303);
     let f = fragment(&location);
@@ -543,6 +549,9 @@ async fn confirmation_mail_when_configured() {
     assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.status, 200);
     let settings = auth(&d, "GET", "/settings", None, None).await;
     assert_eq!(settings.body["mailer_autoconfirm"], false);
+    // A confirmed address gets no further mail; the answer is the same.
+    auth(&d, "POST", "/resend", None, Some(json!({"type": "signup", "email": "ada@example.com"}))).await;
+    assert!(tokio::time::timeout(Duration::from_millis(500), mails.recv()).await.is_err(), "no mail once confirmed");
 }
 
 #[tokio::test]

@@ -2,8 +2,8 @@
 //! `/auth/v1`, so `@supabase/auth-js` (and `supabase-js`) works against it unmodified.
 //!
 //! The subset is what that client calls for e-mail and password: `signup`, `token`
-//! (password and refresh grants), `logout`, `user` (GET, PUT), `recover`, `verify`,
-//! `settings`. Answers and errors have the shapes auth-js parses (its `lib/fetch.ts`);
+//! (password and refresh grants), `logout`, `user` (GET, PUT), `recover`, `resend`,
+//! `verify`, `settings`. Answers and errors have the shapes auth-js parses (its `lib/fetch.ts`);
 //! errors carry `X-Supabase-Api-Version: 2024-01-01` (see [`error`]). Every route but
 //! the e-mailed `GET /verify` link wants the install's anonymous key as `apikey`.
 //!
@@ -107,6 +107,7 @@ pub fn router() -> Router<AppState> {
         .route("/logout", post(session::post_logout))
         .route("/user", get(account::get_user).put(account::put_user))
         .route("/recover", post(recovery::post_recover))
+        .route("/resend", post(recovery::post_resend))
         .route("/verify", get(recovery::get_verify).post(recovery::post_verify))
         .route("/settings", get(get_settings))
         .route("/health", get(get_health))

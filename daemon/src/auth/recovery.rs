@@ -112,6 +112,37 @@ pub async fn post_recover(
     Ok(Json(serde_json::json!({})))
 }
 
+/// Body of `POST /resend`.
+#[derive(Debug, Deserialize)]
+pub struct ResendBody {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    email: Option<String>,
+}
+
+/// `POST /resend` (`type: "signup"`): mails a new confirmation link to an address that
+/// signed up and is not confirmed yet; `{}` always, as `/recover`.
+pub async fn post_resend(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    _key: ApiKey,
+    Query(q): Query<RedirectQuery>,
+    Json(body): Json<ResendBody>,
+) -> AuthResult<Json<serde_json::Value>> {
+    if !matches!(body.kind.as_deref(), Some("signup")) {
+        return Err(AuthError::bad_request("validation_failed", "Only type \"signup\" can be resent."));
+    }
+    let email = body.email.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
+    if email.is_empty() {
+        return Err(AuthError::bad_request("validation_failed", "An email address is required."));
+    }
+    super::limit(&state, "recover", &email, peer)?;
+    if let Some(user) = state.store.user_by_email(&email)?.filter(|u| u.email_confirmed_at.is_none()) {
+        send_link(&state, &user, OneTimeKind::Confirmation, q.redirect_to.as_deref()).await?;
+    }
+    Ok(Json(serde_json::json!({})))
+}
+
 /// `GET /verify` query.
 #[derive(Debug, Deserialize)]
 pub struct VerifyQuery {
