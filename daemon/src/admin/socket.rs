@@ -64,6 +64,34 @@ async fn post_admin(State(ctx): State<AdminCtx>, body: Bytes) -> Response {
     }
 }
 
+/// Binds the socket where nobody else can reach it (a fresh 0700 directory), restricts it
+/// to 0600, then renames it into place: there is no moment when the socket exists with
+/// looser permissions, and a stale socket left by a crash is replaced in one step.
+fn bind_private(data_dir: &Path, path: &Path) -> anyhow::Result<tokio::net::UnixListener> {
+    use std::os::unix::fs::DirBuilderExt;
+    let private = data_dir.join(format!(".admin-sock-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&private);
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&private)
+        .with_context(|| format!("cannot create {}", private.display()))?;
+    let staged = private.join("admin.sock");
+    let bound = (|| {
+        let listener = tokio::net::UnixListener::bind(&staged)
+            .with_context(|| format!("cannot create the admin socket {}", staged.display()))?;
+        std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(0o600))
+            .with_context(|| format!("cannot restrict the admin socket {}", staged.display()))?;
+        if path.exists() {
+            tracing::info!(path = %path.display(), "replacing a stale admin socket");
+        }
+        std::fs::rename(&staged, path)
+            .with_context(|| format!("cannot place the admin socket at {}", path.display()))?;
+        Ok(listener)
+    })();
+    let _ = std::fs::remove_dir_all(&private);
+    bound
+}
+
 /// The admin socket and the background pipeline of a running daemon.
 pub struct Background {
     socket: Option<PathBuf>,
@@ -73,23 +101,14 @@ pub struct Background {
 
 impl Background {
     /// Binds `DATA/admin.sock` (a stale file from a crash is replaced: the caller holds
-    /// the store's lock, so no other daemon owns it) and starts the pipeline.
+    /// the store's lock, so no other daemon owns it) and starts the pipeline. Must be
+    /// called inside a tokio runtime.
     pub async fn start(data_dir: &Path, store: Store, config: &IngestConfig) -> anyhow::Result<Background> {
         let ctx = AdminCtx::with_config(store, config);
         let (stop, stopped) = watch::channel(false);
         let mut tasks = Vec::new();
         let path = socket_path(data_dir);
-        match std::fs::remove_file(&path) {
-            Ok(()) => tracing::info!(path = %path.display(), "removed a stale admin socket"),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => {
-                return Err(e).with_context(|| format!("cannot remove the stale admin socket {}", path.display()));
-            }
-        }
-        let listener = tokio::net::UnixListener::bind(&path)
-            .with_context(|| format!("cannot create the admin socket {}", path.display()))?;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
-            .with_context(|| format!("cannot restrict the admin socket {}", path.display()))?;
+        let listener = bind_private(data_dir, &path)?;
         let app = router(ctx.clone());
         let mut rx = stopped.clone();
         tasks.push(tokio::spawn(async move {
