@@ -337,6 +337,11 @@ pub struct App {
     refresh_after: Option<Instant>,
     /// Mark changes the server refused for an expired token, sent again after a refresh.
     retry_after_refresh: Vec<Request>,
+    /// Mark changes on their way to the server.
+    mark_writes: usize,
+    /// Lists to fetch again once no mark change is on its way: the server's answer is
+    /// the truth then, and an answer read while changes were in flight could be stale.
+    stale_lists: Vec<Mark>,
     /// When the last tick came.
     last_tick: Option<Instant>,
     /// Set by `q`: the runtime ends.
@@ -367,6 +372,8 @@ impl App {
             reload_after_refresh: false,
             refresh_after: None,
             retry_after_refresh: Vec::new(),
+            mark_writes: 0,
+            stale_lists: Vec::new(),
             last_tick: None,
             quit: false,
         }
@@ -816,11 +823,23 @@ impl App {
         if mark != Mark::Hidden || on {
             self.say(strings::mark_done(mark, on), StatusKind::Success, now);
         }
-        self.requests.push(Request::SetMark {
+        self.send_mark(Request::SetMark {
             mark,
             id: item.id,
             on,
         });
+    }
+
+    /// Sends a mark change; its list is fetched again when the changes settle (spec
+    /// section 7: the matching list is refetched).
+    fn send_mark(&mut self, request: Request) {
+        if let Request::SetMark { mark, .. } = &request {
+            self.mark_writes += 1;
+            if !self.stale_lists.contains(mark) {
+                self.stale_lists.push(*mark);
+            }
+        }
+        self.requests.push(request);
     }
 
     // ---- Time ----
@@ -919,6 +938,11 @@ impl App {
 
     fn on_marks(&mut self, mark: Mark, result: ApiResult<Vec<NewsItem>>) {
         match result {
+            Ok(_) if self.mark_writes > 0 => {
+                if !self.stale_lists.contains(&mark) {
+                    self.stale_lists.push(mark);
+                }
+            }
             Ok(items) => self.marks.loaded(mark, items),
             Err(e) if e.is_unauthorized() => self.on_unauthorized(),
             Err(e) => self.marks.failed(mark, e.message),
@@ -942,6 +966,18 @@ impl App {
         now: Instant,
     ) {
         let restore = mark == Mark::Hidden && !on;
+        self.mark_writes = self.mark_writes.saturating_sub(1);
+        // After a failure the local change stays (spec section 8), so the server's list,
+        // which lacks it, is fetched only where nothing is on screen yet. After a 401 the
+        // change is retried once the session is refreshed.
+        if self.mark_writes == 0 && !result.as_ref().is_err_and(ApiError::is_unauthorized) {
+            for stale in std::mem::take(&mut self.stale_lists) {
+                if result.is_ok() || self.marks.list(stale).data().is_none() {
+                    self.marks.loading(stale);
+                    self.requests.push(Request::LoadMarks(stale));
+                }
+            }
+        }
         match result {
             Ok(()) if restore => {
                 self.say(strings::ITEM_RESTORED, StatusKind::Success, now);
@@ -1015,6 +1051,8 @@ impl App {
     fn end_session(&mut self) {
         self.epoch += 1;
         self.retry_after_refresh.clear();
+        self.mark_writes = 0;
+        self.stale_lists.clear();
         self.session = None;
         self.refreshing = false;
         self.reload_after_refresh = false;
@@ -1040,7 +1078,9 @@ impl App {
                 if reload {
                     self.load_all();
                 }
-                self.requests.append(&mut self.retry_after_refresh);
+                for retry in std::mem::take(&mut self.retry_after_refresh) {
+                    self.send_mark(retry);
+                }
             }
             // No answer: keep the session and try again later.
             Err(ApiError {

@@ -261,6 +261,7 @@ fn failed_mark_keeps_the_local_change_and_warns() {
     press(&mut app, "6", now);
     app.marks.loaded(Mark::Hidden, vec![item(9)]);
     press(&mut app, "u", now);
+    app.take_requests();
     let epoch = app.epoch;
     let err = Err(ApiError {
         status: Some(500),
@@ -281,6 +282,12 @@ fn failed_mark_keeps_the_local_change_and_warns() {
         crate::strings::RESTORE_FAILED
     );
     assert!(!app.marks.has(Mark::Hidden, "item-9"));
+    assert!(
+        app.take_requests()
+            .iter()
+            .all(|r| !matches!(r, Request::LoadMarks(_))),
+        "a failed change does not fetch the list that lacks it"
+    );
     // A restore of an item the loaded feed lacks reloads the feed.
     app.marks.loaded(Mark::Hidden, vec![item(9)]);
     press(&mut app, "u", now);
@@ -295,9 +302,14 @@ fn failed_mark_keeps_the_local_change_and_warns() {
         },
         now,
     );
-    assert_eq!(
-        app.take_requests(),
-        vec![Request::LoadFeed { cursor: None }]
+    let requests = app.take_requests();
+    assert!(
+        requests.contains(&Request::LoadFeed { cursor: None }),
+        "{requests:?}"
+    );
+    assert!(
+        requests.contains(&Request::LoadMarks(Mark::Hidden)),
+        "Trash is fetched again"
     );
 }
 
@@ -567,4 +579,49 @@ fn status_messages_expire() {
     assert!(app.status.is_some());
     app.update(Action::Tick, now + STATUS_FOR);
     assert!(app.status.is_none());
+}
+
+#[test]
+fn lists_are_fetched_again_once_mark_changes_settle() {
+    let now = Instant::now();
+    let mut app = free();
+    press(&mut app, "fjf", now);
+    assert_eq!(app.take_requests().len(), 2);
+    let epoch = app.epoch;
+    // A list read while changes are in flight may miss them: it is not shown.
+    app.update(
+        Action::MarksLoaded {
+            epoch,
+            mark: Mark::Favorite,
+            result: Ok(vec![]),
+        },
+        now,
+    );
+    assert!(app.marks.has(Mark::Favorite, "item-0") && app.marks.has(Mark::Favorite, "item-1"));
+    let saved = |id: &str| Action::MarkSaved {
+        epoch,
+        mark: Mark::Favorite,
+        id: id.into(),
+        on: true,
+        result: Ok(()),
+    };
+    app.update(saved("item-0"), now);
+    assert!(
+        app.take_requests().is_empty(),
+        "one change is still on its way"
+    );
+    app.update(saved("item-1"), now);
+    assert_eq!(
+        app.take_requests(),
+        vec![Request::LoadMarks(Mark::Favorite)]
+    );
+    app.update(
+        Action::MarksLoaded {
+            epoch,
+            mark: Mark::Favorite,
+            result: Ok(vec![item(1), item(0)]),
+        },
+        now,
+    );
+    assert_eq!(app.list_items(View::Favs).len(), 2);
 }

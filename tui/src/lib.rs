@@ -55,6 +55,13 @@ const TICK: Duration = Duration::from_millis(250);
 
 /// Runs the reader until the user quits.
 pub async fn run(args: Args) -> anyhow::Result<()> {
+    let server = url::Url::parse(&args.server).ok();
+    if !server.is_some_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some()) {
+        anyhow::bail!(
+            "--server {:?} is not an http(s) URL; for example http://127.0.0.1:8080",
+            args.server
+        );
+    }
     let api = Arc::new(api::Api::new(&args.server)?);
     let session_file = session::config_dir().map(|d| session::SessionFile::in_dir(&d));
     let saved = session_file.as_ref().and_then(|f| f.load());
