@@ -72,7 +72,10 @@ async fn test_checkout_from_session_to_active_subscription() {
     assert_eq!(stolen["success"], false);
     assert!(stolen["message"].as_str().unwrap().contains("not found"), "{stolen}");
     assert_eq!(verify(&d, &ann, "cs_test_nope").await["success"], false);
-    assert_eq!(assert_error(&d.call("POST", "/api/verify-subscription", Some(&ann), Some(json!({"sessionId": ""}))).await, 400), "invalid_body");
+    for bad in [json!({"sessionId": ""}), json!({}), json!({"sessionId": 7}), json!([session])] {
+        let got = d.call("POST", "/api/verify-subscription", Some(&ann), Some(bad.clone())).await;
+        assert_eq!(assert_error(&got, 400), "invalid_body", "{bad}");
+    }
     assert_eq!(d.get("/api/user/metadata", Some(&bob)).await.1["subscription"]["isActive"], false);
 
     let ok = verify(&d, &ann, &session).await;

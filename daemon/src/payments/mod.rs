@@ -189,9 +189,14 @@ pub async fn create_checkout_session(
 pub async fn verify_subscription(
     State(s): State<AppState>,
     caller: AuthUser,
-    Json(body): Json<VerifyRequest>,
+    Json(body): Json<serde_json::Value>,
 ) -> Result<Json<VerifyResult>> {
-    let id = body.session_id.trim();
+    // Read as any JSON so every wrong shape is a 400 (see `VerifyRequest` for the schema).
+    let id = body
+        .get("sessionId")
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .trim();
     if id.is_empty() || id.len() > 256 {
         return Err(ApiError::bad_request(
             "invalid_body",
