@@ -433,3 +433,24 @@ fn clone_app(app: &App) -> App {
     copy.selected = app.selected;
     copy
 }
+
+#[test]
+fn narrow_screens_cut_hints_not_positions() {
+    let mut app = anonymous();
+    go(&mut app, View::Drops);
+    let s = screen(&app, 50, 15);
+    assert!(
+        s.iter().any(|l| l.contains("│1 / 5  space/j")),
+        "{}",
+        s.join("\n")
+    );
+    go(&mut app, View::Tv);
+    let s = screen(&app, 50, 15);
+    assert!(s.iter().any(|l| l.contains("│ 1 of 5")), "{}", s.join("\n"));
+    assert!(
+        s.iter()
+            .any(|l| l.contains("space: Pause") && l.contains('…')),
+        "{}",
+        s.join("\n")
+    );
+}

@@ -96,12 +96,15 @@ impl Widget for DropsWidget<'_> {
             None => Line::styled(strings::NO_SOURCE_URL, t.dim()),
         };
         link_line.alignment(Alignment::Center).render(link, buf);
+        // On narrow screens the keys are cut, never the position.
+        let position = strings::position(self.state.index + 1, self.stories.len());
+        let room = (foot.width as usize).saturating_sub(position.len() + 2);
         Line::from(vec![
+            Span::styled(position, t.accent()),
             Span::styled(
-                strings::position(self.state.index + 1, self.stories.len()),
-                t.accent(),
+                format!("  {}", super::truncate(strings::DROPS_KEYS, room)),
+                t.dim(),
             ),
-            Span::styled(format!("  {}", strings::DROPS_KEYS), t.dim()),
         ])
         .alignment(Alignment::Center)
         .render(foot, buf);

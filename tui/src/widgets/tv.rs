@@ -80,7 +80,10 @@ impl Widget for TvWidget<'_> {
             .use_unicode(true)
             .render(gauge, buf);
         Line::styled(
-            strings::tv_keys(self.state.paused, self.state.interval),
+            super::truncate(
+                &strings::tv_keys(self.state.paused, self.state.interval),
+                keys.width as usize,
+            ),
             t.dim(),
         )
         .alignment(Alignment::Center)
