@@ -567,8 +567,39 @@ async fn sign_in_attempts_are_rate_limited_per_address_and_ip() {
     assert_eq!(limited.error(429), "over_request_rate_limit");
     let wait: u64 = limited.headers["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((1..=60).contains(&wait), "Retry-After {wait}");
-    // Every attempt from this IP counts too, whatever the address.
+    // Every attempt from this IP counts too, whatever the address; a forwarded-for
+    // header does not change the IP unless the daemon is told it sits behind a proxy.
     assert_eq!(sign_in(&d, "bob@example.com", PASSWORD).await.error(429), "over_request_rate_limit");
+    assert_eq!(forwarded_sign_in(&d, "carol@example.com", "203.0.113.9").await, 429);
+}
+
+/// A sign-in attempt that claims to be forwarded for `ip`; answers the status.
+async fn forwarded_sign_in(d: &Daemon, email: &str, ip: &str) -> u16 {
+    let res = d
+        .http
+        .post(d.url("/auth/v1/token?grant_type=password"))
+        .header("apikey", &d.anon_key)
+        .header("x-forwarded-for", format!("198.51.100.1, {ip}"))
+        .json(&json!({"email": email, "password": "wrong"}))
+        .send()
+        .await
+        .unwrap();
+    res.status().as_u16()
+}
+
+#[tokio::test]
+async fn behind_a_proxy_the_forwarded_client_ip_is_limited() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--trust-forwarded-for"], &[]);
+    // Twelve clients behind the proxy, each with its own address: none is limited.
+    for n in 0..12 {
+        assert_eq!(forwarded_sign_in(&d, &format!("user{n}@example.com"), &format!("203.0.113.{n}")).await, 400);
+    }
+    // One client trying many addresses is.
+    for n in 0..10 {
+        assert_eq!(forwarded_sign_in(&d, &format!("other{n}@example.com"), "203.0.113.200").await, 400);
+    }
+    assert_eq!(forwarded_sign_in(&d, "one-more@example.com", "203.0.113.200").await, 429);
 }
 
 #[tokio::test]

@@ -1,14 +1,12 @@
 //! Accounts: sign-up, and reading and changing the signed-in user.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use radar_store::wire::AuthUser;
 use radar_store::{OneTimeKind, client_metadata, normalize_email};
 use serde::Deserialize;
 
-use super::caller::{ApiKey, Caller};
+use super::caller::{ApiKey, Caller, ClientIp};
 use super::error::{AuthError, AuthResult};
 use super::password;
 use super::recovery::{RedirectQuery, send_link};
@@ -47,7 +45,7 @@ fn already_registered() -> AuthError {
 /// and a confirmation mail.
 pub async fn post_signup(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(peer): ClientIp,
     _key: ApiKey,
     Query(q): Query<RedirectQuery>,
     Json(body): Json<SignupBody>,

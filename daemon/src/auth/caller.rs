@@ -3,7 +3,9 @@
 //! reacts as it does with the hosted service (for example, `session_not_found` signs the
 //! client out).
 
-use axum::extract::FromRequestParts;
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use radar_store::User;
@@ -38,6 +40,33 @@ impl FromRequestParts<AppState> for ApiKey {
             Some(k) if state.tokens.is_anon_key(k.trim()) => Ok(ApiKey),
             Some(_) => Err(AuthError::unauthorized("invalid_api_key", "Invalid API key.")),
         }
+    }
+}
+
+/// The client's IP address for rate limits: the TCP peer, or with
+/// `--trust-forwarded-for` (behind a reverse proxy) the last `X-Forwarded-For` entry,
+/// which is the one the proxy added.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = AuthError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AuthError> {
+        if state.config.auth.trust_forwarded_for
+            && let Some(ip) = parts
+                .headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+                .next_back()
+                .and_then(|last| last.trim().parse().ok())
+        {
+            return Ok(Self(ip));
+        }
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        Ok(Self(peer.unwrap_or(IpAddr::from([0, 0, 0, 0]))))
     }
 }
 

@@ -14,7 +14,8 @@
 //!   current one; within the reuse interval (10 s) a spent token gets a fresh token of
 //!   the same session instead. After it, presenting a spent token ends the session.
 //! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute per
-//!   e-mail and per TCP peer address (forwarded-for headers are not trusted).
+//!   e-mail and per client IP: the TCP peer's, or behind a reverse proxy (and only with
+//!   `--trust-forwarded-for`) the last X-Forwarded-For entry.
 //! - A redeemed recovery link also confirms the e-mail (it reached the mailbox). Asking
 //!   for a new link invalidates the previous one.
 //! - `PUT /user` changes the password and metadata; an e-mail change is refused with
@@ -33,7 +34,7 @@ pub mod recovery;
 pub mod session;
 pub mod tokens;
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 use std::time::Duration;
 
 use axum::Router;
@@ -97,6 +98,12 @@ pub struct AuthConfig {
     /// recovery mails have the same allowance, counted apart).
     #[arg(long, env = "RADAR_SIGN_IN_RATE", default_value_t = 10)]
     pub sign_in_rate: u32,
+
+    /// Behind a reverse proxy: take the client IP for rate limits from the last
+    /// X-Forwarded-For entry (which the proxy sets) instead of the TCP peer. Leave off
+    /// when clients reach the daemon directly, or they could pick their own IP.
+    #[arg(long, env = "RADAR_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
 }
 
 /// The `/auth/v1` routes (nested there by the application).
@@ -129,12 +136,12 @@ pub fn auth_url(state: &AppState) -> String {
 }
 
 /// Counts an attempt at `action` (`sign-in`, `sign-up`, `recover`: each has its own
-/// allowance) against the per-e-mail and per-IP limits; 429 past them. The peer address
-/// is the TCP peer: forwarded-for headers are not trusted.
-pub fn limit(state: &AppState, action: &str, email: &str, peer: SocketAddr) -> AuthResult<()> {
-    let keys = [format!("{action} email:{}", email.trim().to_lowercase()), format!("{action} ip:{}", peer.ip())];
+/// allowance) against the per-e-mail and per-IP limits; 429 past them. The IP is the
+/// TCP peer's unless `--trust-forwarded-for` says a proxy sets X-Forwarded-For.
+pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthResult<()> {
+    let keys = [format!("{action} email:{}", email.trim().to_lowercase()), format!("{action} ip:{ip}")];
     state.limiter.hit(&keys).map_err(|secs| {
-        tracing::warn!(ip = %peer.ip(), action, "rate limit reached");
+        tracing::warn!(%ip, action, "rate limit reached");
         AuthError {
             inner: crate::error::ApiError::too_many(
                 "over_request_rate_limit",

@@ -8,16 +8,14 @@
 //! the link is bad, used or expired. `redirect_to` is honoured only for the site's own
 //! origin and the configured allow-list; anything else falls back to the site URL.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use radar_store::wire::AuthSession;
 use radar_store::{OneTimeKind, Redeemed, User};
 use serde::Deserialize;
 
-use super::caller::ApiKey;
+use super::caller::{ApiKey, ClientIp};
 use super::error::{AuthError, AuthResult};
 use super::session::session_answer;
 use crate::extract::{Json, Query};
@@ -96,7 +94,7 @@ pub struct RecoverBody {
 /// `POST /recover`: mails a password-reset link to a registered address; `{}` always.
 pub async fn post_recover(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(peer): ClientIp,
     _key: ApiKey,
     Query(q): Query<RedirectQuery>,
     Json(body): Json<RecoverBody>,
@@ -124,7 +122,7 @@ pub struct ResendBody {
 /// signed up and is not confirmed yet; `{}` always, as `/recover`.
 pub async fn post_resend(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(peer): ClientIp,
     _key: ApiKey,
     Query(q): Query<RedirectQuery>,
     Json(body): Json<ResendBody>,

@@ -4,16 +4,14 @@
 //! `{access_token, token_type, expires_in, expires_at, refresh_token, user}`; refresh
 //! tokens rotate (the store holds the rules). `POST /logout?scope=` ends sessions.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use radar_store::wire::AuthSession;
 use radar_store::{LogoutScope, Refresh, SessionGrant};
 use serde::Deserialize;
 
-use super::caller::{ApiKey, Caller};
+use super::caller::{ApiKey, Caller, ClientIp};
 use super::error::{AuthError, AuthResult};
 use super::password;
 use super::tokens::{AUDIENCE, AmrEntry, Claims};
@@ -64,7 +62,7 @@ pub struct TokenBody {
 /// `POST /token`: sign in with a password, or refresh a session.
 pub async fn post_token(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ClientIp(peer): ClientIp,
     _key: ApiKey,
     Query(q): Query<GrantQuery>,
     Json(body): Json<TokenBody>,
@@ -84,7 +82,7 @@ fn invalid_credentials() -> AuthError {
     AuthError::bad_request("invalid_credentials", "Invalid login credentials")
 }
 
-async fn sign_in(state: &AppState, peer: SocketAddr, body: TokenBody) -> AuthResult<Json<AuthSession>> {
+async fn sign_in(state: &AppState, peer: std::net::IpAddr, body: TokenBody) -> AuthResult<Json<AuthSession>> {
     let email = body.email.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
     let password = body.password.unwrap_or_default();
     if email.is_empty() || password.is_empty() {
