@@ -59,6 +59,13 @@ impl Mailer {
                 None
             }
         });
+        match (&smtp, smtp_url) {
+            (Some(_), Some(u)) => tracing::info!(
+                smtp = %format!("{}://{}:{}", u.scheme(), u.host_str().unwrap_or_default(), u.port().unwrap_or_default()),
+                "mail is kept in the outbox and sent by SMTP"
+            ),
+            _ => tracing::info!("mail is kept in the outbox only (radar outbox list); set --smtp-url to send it"),
+        }
         Self { store, from, smtp }
     }
 
