@@ -446,6 +446,23 @@ async fn commands_while_the_daemon_serves_requests_lose_nothing() {
     assert_eq!(cli(&dir, &["users", "list", "--json"]).await.ok_json().as_array().unwrap().len(), 15);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_held_by_a_starting_daemon_is_waited_for() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    // Another process part-way through start-up: it holds the store, its socket is not up.
+    let store = radar_store::Store::open(&dir, radar_store::Options::default()).unwrap();
+    let release = tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        drop(store);
+    });
+    let started = std::time::Instant::now();
+    let out = cli(&dir, &["users", "list", "--json"]).await;
+    assert_eq!(out.ok_json(), json!([]), "the command waits instead of failing on the lock");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(1000), "it did wait");
+    release.await.unwrap();
+}
+
 /// The report of importing the fixture with valid, duplicate and invalid lines.
 fn check_first_import(report: &Value) {
     assert_eq!(report["total"], 9, "{report}");

@@ -1,7 +1,22 @@
 //! The admin command groups, one module each. Every command builds one
 //! `radar_daemon::admin::AdminRequest`, hands it to [`crate::admin_client`] (the running
 //! daemon, or the store opened here) and prints the answer: a table by default, the
-//! answer's data as JSON with `--json`.
+//! answer's data as JSON with `--json`. Exit status: 0 success, 1 failure (the message on
+//! stderr says what was wrong and what to do), 2 usage error.
+//!
+//! Decisions where the issue left room:
+//! - `waitlist approve` grants the subscription and takes the entry off the pending list,
+//!   but keeps the entry with its join and approval dates: `waitlist list --all` shows it.
+//! - `--until DATE` (grant, approve) includes that whole day: the subscription ends at the
+//!   next midnight UTC. `subscribers revoke` also clears a payment customer id, since the
+//!   subscriber rule counts one; a complimentary account stays a subscriber (it is config).
+//! - `items import` imports every valid record and then exits 1 if any record was invalid,
+//!   listing each with its line; running it again is harmless. `feeds fetch` reports every
+//!   feed and exits 1 if any failed.
+//! - A weekly summary's id is its ISO week (`2026-W47`), so a week has one summary;
+//!   `start_date` is Monday 00:00 UTC, `end_date` Sunday 23:59:59 UTC, and `article_count`
+//!   the items published in between.
+//! - `users delete` also removes the e-mails kept for that address in the outbox.
 
 pub mod feeds;
 pub mod items;

@@ -161,6 +161,7 @@ pub(super) async fn feeds_fetch(
         let ctx = ctx.clone();
         let id = feed.id.clone();
         tasks.spawn(async move {
+            let _slot = ctx.fetch_slots.clone().acquire_owned().await;
             (i, ingest::fetch_feed(&ctx.store, &ctx.http, &ctx.in_flight, &id, timeout, ctx.feed_interval).await)
         });
     }

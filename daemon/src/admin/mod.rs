@@ -337,7 +337,12 @@ pub struct AdminCtx {
     pub progress: Arc<dyn Progress>,
     /// Wakes the scheduler when feeds were added, so they are fetched at once.
     pub wake: Arc<tokio::sync::Notify>,
+    /// Bounds how many feeds are fetched at once (scheduler and commands together).
+    pub fetch_slots: Arc<tokio::sync::Semaphore>,
 }
+
+/// Most feeds fetched at the same time.
+pub const PARALLEL_FETCHES: usize = 8;
 
 impl AdminCtx {
     /// A context with default pipeline settings and the LLM from the environment.
@@ -361,6 +366,7 @@ impl AdminCtx {
             llm: LlmConfig::from_env(),
             progress: Arc::new(Quiet),
             wake: Arc::new(tokio::sync::Notify::new()),
+            fetch_slots: Arc::new(tokio::sync::Semaphore::new(PARALLEL_FETCHES)),
         }
     }
 }

@@ -41,6 +41,7 @@ pub async fn run(ctx: AdminCtx, poll_feeds: bool, summary_schedule: bool, mut st
                                 }
                                 let ctx = ctx.clone();
                                 tokio::spawn(async move {
+                                    let _slot = ctx.fetch_slots.clone().acquire_owned().await;
                                     let r = crate::ingest::fetch_feed(
                                         &ctx.store,
                                         &ctx.http,
