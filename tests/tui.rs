@@ -27,6 +27,12 @@ impl Tmux {
     /// does nothing. The shell around it prints the exit status and stays, so a crash
     /// leaves its message on screen for the failure report.
     fn start(base: &str, config: &Path) -> Tmux {
+        Self::start_with(base, config, "")
+    }
+
+    /// As `start`, with extra `NAME=value` environment; after the reader exits the shell
+    /// also prints whether the terminal is back in canonical (cooked) mode.
+    fn start_with(base: &str, config: &Path, env: &str) -> Tmux {
         static N: AtomicUsize = AtomicUsize::new(0);
         let socket = format!(
             "radar-test-{}-{}",
@@ -34,7 +40,8 @@ impl Tmux {
             N.fetch_add(1, Ordering::SeqCst)
         );
         let command = format!(
-            "env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 '{}' tui --server '{}'; echo \"EXITED $?\"; sleep 60",
+            "env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'; \
+             echo \"EXITED $?\"; stty -a | grep -o -- '-*icanon' | sed 's/^/MODE /'; sleep 60",
             config.display(),
             radar_bin(),
             base
@@ -382,4 +389,28 @@ async fn sessions_are_refreshed_before_they_expire() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+#[test]
+fn a_panic_restores_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let tui = Tmux::start_with(
+        "http://127.0.0.1:9",
+        dir.path(),
+        "RADAR_TUI_TEST_PANIC=1 RUST_BACKTRACE=0",
+    );
+    let screen = tui.wait_for("EXITED 101");
+    assert!(
+        screen.contains("RADAR_TUI_TEST_PANIC is set"),
+        "the panic message is readable:\n{screen}"
+    );
+    let screen = tui.wait_for("MODE ");
+    assert!(
+        screen.contains("MODE icanon"),
+        "raw mode is off again:\n{screen}"
+    );
+    assert!(
+        !screen.contains("Not signed in"),
+        "the alternate screen is left:\n{screen}"
+    );
 }

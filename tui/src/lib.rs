@@ -76,6 +76,13 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     };
     let (mut terminal, _restore) = terminal::init()?;
     terminal::spawn_input(tx);
+    if std::env::var_os("RADAR_TUI_TEST_PANIC").is_some() {
+        // For the end-to-end test of the panic hook: a task panics after the first frame.
+        tokio::spawn(async {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            panic!("RADAR_TUI_TEST_PANIC is set");
+        });
+    }
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
 

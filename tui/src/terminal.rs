@@ -29,12 +29,16 @@ impl Drop for Restore {
 }
 
 /// Puts the terminal in raw mode on the alternate screen, with a panic hook that
-/// restores it first. Keep the returned guard alive while the terminal is in use.
+/// restores it first, then prints the panic and ends the process. Keep the returned
+/// guard alive while the terminal is in use.
 pub fn init() -> std::io::Result<(Tty, Restore)> {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
         hook(info);
+        // A panic in a spawned task would otherwise leave the reader running in a
+        // terminal that is no longer in raw mode.
+        std::process::exit(101);
     }));
     enable_raw_mode()?;
     let guard = Restore;
