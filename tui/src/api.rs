@@ -42,6 +42,9 @@ impl std::fmt::Display for ApiError {
 /// The result of a call.
 pub type ApiResult<T> = Result<T, ApiError>;
 
+/// How long a call may take before the reader says the server is too slow.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// A client of one daemon.
 pub struct Api {
     http: reqwest::Client,
@@ -61,9 +64,14 @@ fn mark_path(mark: Mark) -> &'static str {
 impl Api {
     /// A client of the daemon at `base` (`http://127.0.0.1:8080`).
     pub fn new(base: &str) -> anyhow::Result<Self> {
+        Self::with_timeout(base, REQUEST_TIMEOUT)
+    }
+
+    /// A client whose calls give up after `timeout`.
+    pub fn with_timeout(base: &str, timeout: Duration) -> anyhow::Result<Self> {
         let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(3))
-            .timeout(Duration::from_secs(10))
+            .connect_timeout(timeout.min(Duration::from_secs(3)))
+            .timeout(timeout)
             .user_agent(concat!("radar-tui/", env!("CARGO_PKG_VERSION")))
             .build()?;
         Ok(Self {
@@ -276,6 +284,23 @@ mod tests {
             message: "down".into(),
         };
         assert_eq!(e.to_string(), "503: down");
+    }
+
+    #[tokio::test]
+    async fn a_slow_server_gives_a_clear_message() {
+        // A server that accepts connections and never answers.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            let mut open = Vec::new();
+            while let Ok((socket, _)) = listener.accept().await {
+                open.push(socket);
+            }
+        });
+        let api = Api::with_timeout(&base, Duration::from_millis(300)).unwrap();
+        let err = api.feed(None, None).await.unwrap_err();
+        assert_eq!(err.status, None);
+        assert_eq!(err.message, strings::too_slow(&base));
     }
 
     #[tokio::test]
