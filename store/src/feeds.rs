@@ -149,9 +149,18 @@ impl Store {
     /// updated (even when its URL changed), else the item with the same URL, else a new
     /// one. Unchanged entries are not rewritten. Durable on return.
     ///
+    /// An entry without a date of its own (`dated` false) keeps the date its item got when
+    /// first seen, so it does not move to the top of the feed on every fetch.
+    ///
     /// The item write and the guid record are two steps; if the process dies between them
     /// the next fetch finds the item by URL and records the guid then.
-    pub fn upsert_feed_entry(&self, feed_id: &str, guid: &str, mut item: NewItem) -> Result<ImportOutcome> {
+    pub fn upsert_feed_entry(
+        &self,
+        feed_id: &str,
+        guid: &str,
+        mut item: NewItem,
+        dated: bool,
+    ) -> Result<ImportOutcome> {
         let guid_key = keys::join(feed_id.as_bytes(), guid.as_bytes());
         if item.id.is_none()
             && let Some(id) = self.t.feedguid_itemid.get(&guid_key)?
@@ -159,6 +168,16 @@ impl Store {
             let id = String::from_utf8_lossy(&id).into_owned();
             if self.item_exists(&id)? {
                 item.id = Some(id);
+            }
+        }
+        if !dated {
+            let existing = match (&item.id, item.url.as_deref().map(str::trim)) {
+                (Some(id), _) => Some(id.clone()),
+                (None, Some(u)) => self.t.url_itemid.get(u)?.map(|v| String::from_utf8_lossy(&v).into_owned()),
+                (None, None) => None,
+            };
+            if let Some(old) = existing.as_deref().map(|id| self.item(id)).transpose()?.flatten() {
+                item.published_date = old.published_date;
             }
         }
         let outcome = self.import_item(item)?;
@@ -186,7 +205,7 @@ mod tests {
         assert!(store.add_feed("ftp://x/y", None).is_err());
         assert_eq!(store.feed_by_url("https://blog.example/feed.xml").unwrap().unwrap().id, f.id);
         store
-            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"))
+            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"), true)
             .unwrap();
         store.remove_feed(&f.id).unwrap();
         assert!(store.t.feedguid_itemid.is_empty() && store.t.feedurl_feedid.is_empty());
@@ -199,17 +218,33 @@ mod tests {
         let (_d, store) = test_store();
         let f = store.add_feed("https://blog.example/feed.xml", None).unwrap();
         let a = store
-            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"))
+            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"), true)
             .unwrap();
         assert_eq!(a.status, ImportStatus::Added);
         let again = store
-            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"))
+            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"), true)
             .unwrap();
         assert_eq!(again.status, ImportStatus::Unchanged);
         let moved = store
-            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a?x=1"), "2026-01-01T00:00:00Z"))
+            .upsert_feed_entry(
+                &f.id,
+                "g1",
+                new_item("A", Some("https://blog.example/a?x=1"), "2026-01-01T00:00:00Z"),
+                true,
+            )
             .unwrap();
         assert_eq!((moved.status, moved.id.as_str()), (ImportStatus::Updated, a.id.as_str()));
         assert_eq!(store.item_count().unwrap(), 1);
+    }
+
+    #[test]
+    fn undated_entries_keep_their_first_date() {
+        let (_d, store) = test_store();
+        let f = store.add_feed("https://blog.example/feed.xml", None).unwrap();
+        let url = Some("https://blog.example/a");
+        let first = store.upsert_feed_entry(&f.id, "g", new_item("A", url, "2026-01-01T00:00:00Z"), false).unwrap();
+        let again = store.upsert_feed_entry(&f.id, "g", new_item("A", url, "2026-03-01T00:00:00Z"), false).unwrap();
+        assert_eq!(again.status, ImportStatus::Unchanged);
+        assert_eq!(store.item(&first.id).unwrap().unwrap().published_date.to_rfc3339(), "2026-01-01T00:00:00+00:00");
     }
 }

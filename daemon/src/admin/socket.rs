@@ -69,13 +69,14 @@ async fn post_admin(State(ctx): State<AdminCtx>, body: Bytes) -> Response {
 /// looser permissions, and a stale socket left by a crash is replaced in one step.
 fn bind_private(data_dir: &Path, path: &Path) -> anyhow::Result<tokio::net::UnixListener> {
     use std::os::unix::fs::DirBuilderExt;
-    let private = data_dir.join(format!(".admin-sock-{}", std::process::id()));
+    // Short names: a socket path must fit in 108 bytes.
+    let private = data_dir.join(format!(".as{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&private);
     std::fs::DirBuilder::new()
         .mode(0o700)
         .create(&private)
         .with_context(|| format!("cannot create {}", private.display()))?;
-    let staged = private.join("admin.sock");
+    let staged = private.join("s");
     let bound = (|| {
         let listener = tokio::net::UnixListener::bind(&staged)
             .with_context(|| format!("cannot create the admin socket {}", staged.display()))?;
@@ -108,17 +109,23 @@ impl Background {
         let (stop, stopped) = watch::channel(false);
         let mut tasks = Vec::new();
         let path = socket_path(data_dir);
-        let listener = bind_private(data_dir, &path)?;
-        let app = router(ctx.clone());
-        let mut rx = stopped.clone();
-        tasks.push(tokio::spawn(async move {
-            let shutdown = async move {
-                let _ = rx.wait_for(|s| *s).await;
-            };
-            if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
-                tracing::error!(error = %e, "the admin socket stopped");
-            }
-        }));
+        // Without the socket the daemon still serves readers; admin commands then say
+        // that the store is in use and no daemon answers.
+        let listener = bind_private(data_dir, &path)
+            .inspect_err(|e| tracing::error!(error = %format!("{e:#}"), "admin commands cannot reach this daemon"))
+            .ok();
+        if let Some(listener) = listener {
+            let app = router(ctx.clone());
+            let mut rx = stopped.clone();
+            tasks.push(tokio::spawn(async move {
+                let shutdown = async move {
+                    let _ = rx.wait_for(|s| *s).await;
+                };
+                if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+                    tracing::error!(error = %e, "the admin socket stopped");
+                }
+            }));
+        }
         let (poll, schedule) = (!config.no_feed_polling, config.summary_schedule);
         if poll || schedule {
             tasks.push(tokio::spawn(scheduler::run(ctx, poll, schedule, stopped)));

@@ -219,7 +219,7 @@ fn store_document(
     let parsed = parse::parse(body, url, Utc::now())?;
     let mut counts = FetchReport::default();
     for entry in parsed.entries {
-        match store.upsert_feed_entry(feed_id, &entry.guid, entry.item) {
+        match store.upsert_feed_entry(feed_id, &entry.guid, entry.item, entry.dated) {
             Ok(o) => match o.status {
                 ImportStatus::Added => counts.added += 1,
                 ImportStatus::Updated => counts.updated += 1,

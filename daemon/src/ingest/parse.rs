@@ -26,6 +26,8 @@ pub struct ParsedEntry {
     pub guid: String,
     /// The item.
     pub item: NewItem,
+    /// Whether the entry carries a date (else the item is dated when first seen).
+    pub dated: bool,
 }
 
 /// Parses a feed document; `now` dates entries that carry no date.
@@ -61,6 +63,7 @@ fn entry(e: feed_rs::model::Entry, now: DateTime<Utc>) -> ParsedEntry {
         .find(|l| l.rel.as_deref().is_none_or(|r| r == "alternate"))
         .or(e.links.first())
         .map(|l| l.href.clone());
+    let dated = e.published.or(e.updated).is_some();
     let item = NewItem {
         id: None,
         short: derive_short(&summary),
@@ -70,7 +73,7 @@ fn entry(e: feed_rs::model::Entry, now: DateTime<Utc>) -> ParsedEntry {
         url,
         published_date: e.published.or(e.updated).unwrap_or(now),
     };
-    ParsedEntry { guid: e.id, item }
+    ParsedEntry { guid: e.id, item, dated }
 }
 
 /// A summary for an entry that has only content: its first paragraph, cut to whole
