@@ -111,6 +111,9 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
             t.print("no feeds; add one with `radar feeds add URL`");
         }
         AdminResponse::Removed { id, .. } => println!("removed feed {id} (its items stay)"),
+        AdminResponse::Fetch(reports) if reports.is_empty() => {
+            println!("no feeds to fetch; add one with `radar feeds add URL`")
+        }
         AdminResponse::Fetch(reports) => {
             for r in reports {
                 match r.status.as_str() {

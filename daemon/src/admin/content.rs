@@ -150,7 +150,7 @@ pub(super) async fn feeds_fetch(
         ids.iter().map(|id| find_feed(ctx, id)).collect::<Result<Vec<_>, _>>()?
     };
     if feeds.is_empty() {
-        return Err(AdminError::new("not_found", "there are no feeds yet; add one with `radar feeds add URL`"));
+        return Ok(AdminResponse::Fetch(Vec::new()));
     }
     let timeout = timeout_secs.map(Duration::from_secs).unwrap_or(ctx.feed_timeout);
     ctx.progress.begin(feeds.len() as u64, "feeds");
