@@ -184,4 +184,7 @@ async fn bad_requests_get_json_errors() {
         .unwrap();
     let got = crate::util::answer(res).await;
     assert_eq!(assert_error(&got, 400), "invalid_body");
+    // Regression: well-formed JSON of the wrong shape answered 422, not 400.
+    let got = d.call("POST", "/api/shared/x", Some(&t), Some(json!({"platform": 5}))).await;
+    assert_eq!(assert_error(&got, 400), "invalid_body");
 }

@@ -86,8 +86,13 @@ pub struct Query<T>(pub T);
 pub struct Path<T>(pub T);
 
 impl From<JsonRejection> for ApiError {
+    /// A body that is not JSON, or JSON of the wrong shape, is a bad request (400); a
+    /// missing JSON content type (415) and an oversized body (413) keep their own status.
     fn from(r: JsonRejection) -> Self {
-        let status = r.status();
+        let status = match &r {
+            JsonRejection::MissingJsonContentType(_) | JsonRejection::BytesRejection(_) => r.status(),
+            _ => axum::http::StatusCode::BAD_REQUEST,
+        };
         ApiError::new(status, "invalid_body", r.body_text())
     }
 }

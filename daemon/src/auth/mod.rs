@@ -171,7 +171,14 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
             HeaderName::from_static("content-type"),
             HeaderName::from_static("x-api-key"),
         ])
-        .expose_headers([API_VERSION_HEADER])
+        // The public news API's quota headers must be readable by browser clients too.
+        .expose_headers([
+            API_VERSION_HEADER,
+            HeaderName::from_static("x-ratelimit-limit"),
+            HeaderName::from_static("x-ratelimit-remaining"),
+            HeaderName::from_static("x-ratelimit-reset"),
+            HeaderName::from_static("retry-after"),
+        ])
         .allow_credentials(true)
         .max_age(Duration::from_secs(3600))
 }
