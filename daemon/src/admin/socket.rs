@@ -153,3 +153,51 @@ impl Drop for Background {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use serde_json::{Value, json};
+    use tower::ServiceExt;
+
+    async fn post(app: &Router, body: &str) -> (StatusCode, Value) {
+        let req = Request::post("/admin").header("content-type", "application/json").body(Body::from(body.to_string()));
+        let res = app.clone().oneshot(req.unwrap()).await.unwrap();
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn answers_requests_and_errors_as_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), Default::default()).unwrap();
+        let app = router(AdminCtx::new(store));
+        assert_eq!(post(&app, r#"{"op":"users_list"}"#).await, (StatusCode::OK, json!({"kind": "users", "data": []})));
+        let (status, body) = post(&app, r#"{"op":"users_show","email":"nobody@example.com"}"#).await;
+        assert_eq!((status, body["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+        let (status, body) = post(&app, r#"{"op":"self_destruct"}"#).await;
+        assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid")));
+        let (status, body) = post(&app, r#"{"op":"summaries_generate","week":"2020-W10"}"#).await;
+        assert_eq!((status, body["error"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("empty_week")));
+    }
+
+    #[tokio::test]
+    async fn the_socket_is_private_and_removed_on_stop() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), Default::default()).unwrap();
+        std::fs::write(socket_path(dir.path()), b"stale").unwrap();
+        let config = IngestConfig { no_feed_polling: true, ..Default::default() };
+        let bg = Background::start(dir.path(), store, &config).await.unwrap();
+        let meta = std::fs::metadata(socket_path(dir.path())).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        assert!(std::os::unix::fs::FileTypeExt::is_socket(&meta.file_type()), "the stale file was replaced");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(!leftovers.iter().any(|n| n.to_string_lossy().starts_with(".as")), "{leftovers:?}");
+        bg.stop().await;
+        assert!(!socket_path(dir.path()).exists());
+    }
+}
