@@ -67,7 +67,7 @@ impl Tmux {
             .arg(&self.socket)
             .args(args)
             .output()
-            .expect("run tmux");
+            .expect("the tui tests need tmux (apt-get install -y tmux)");
         assert!(
             out.status.success(),
             "tmux {args:?} failed: {}",

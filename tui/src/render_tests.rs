@@ -454,3 +454,40 @@ fn narrow_screens_cut_hints_not_positions() {
         s.join("\n")
     );
 }
+
+#[test]
+fn drops_and_tv_loading_error_and_empty() {
+    for view in [View::Drops, View::Tv] {
+        let mut loading = reader(None, false, true);
+        go(&mut loading, view);
+        at_both(&loading, |s, _| assert_shows(s, "Loading news…"));
+
+        let mut failed = reader(None, false, true);
+        go(&mut failed, view);
+        failed.update(
+            Action::FeedLoaded {
+                epoch: 0,
+                append: false,
+                result: Err(down()),
+            },
+            Instant::now(),
+        );
+        at_both(&failed, |s, _| {
+            assert_shows(s, "Error loading news");
+            assert_shows(s, "Cannot reach the Radar server");
+            assert_shows(s, "Press R to try again.");
+        });
+
+        let mut empty = reader(None, false, true);
+        go(&mut empty, view);
+        feed(&mut empty, page(vec![], 5, false, None));
+        at_both(&empty, |s, _| {
+            assert_shows(s, "No news items available");
+            assert_hides(s, "Next in");
+        });
+
+        // The feed arriving while the view is open fills it.
+        feed(&mut empty, page(items(5), 5, true, None));
+        at_both(&empty, |s, _| assert_shows(s, "Short text of story 0."));
+    }
+}

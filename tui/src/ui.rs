@@ -35,15 +35,7 @@ pub fn render(frame: &mut Frame, app: &App) {
     .areas(frame.area());
     header(frame, app, title, tabs);
     match app.view {
-        View::Drops => drops(frame, app, body),
-        View::Tv => frame.render_widget(
-            TvWidget {
-                stories: app.tv_stories(),
-                state: &app.tv,
-                theme: app.theme,
-            },
-            body,
-        ),
+        View::Drops | View::Tv => stories_view(frame, app, app.view, body),
         view => list_view(frame, app, view, body),
     }
     status_line(frame, app, status);
@@ -120,9 +112,18 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
     );
 }
 
-fn drops(frame: &mut Frame, app: &App, area: Rect) {
+/// Drops and TV mode: the feed's loading, error and empty states, else the stories.
+fn stories_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     let t = app.theme;
     match &app.feed {
+        Load::Loaded(_) if !app.stories.is_empty() && view == View::Tv => frame.render_widget(
+            TvWidget {
+                stories: app.tv_stories(),
+                state: &app.tv,
+                theme: t,
+            },
+            area,
+        ),
         Load::Loaded(_) if !app.stories.is_empty() => {
             let read = app
                 .current_item()
