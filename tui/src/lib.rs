@@ -15,6 +15,19 @@
 //! - A sign-out that the server cannot confirm keeps the session (the reader can retry);
 //!   one the server answers 401 to counts as done.
 //! - The TV gauge shows the time until the next story; 'n of m' gives the position.
+//! - Links open with `$BROWSER` (the first of a `:`-separated list), else `xdg-open`
+//!   (`open` on macOS). Share (`s`) opens the LinkedIn share link (URL, title, the first
+//!   100 characters of the summary) and, when signed in, records the share.
+//! - The session file holds the auth service's session answer as JSON (mode 0600, in a
+//!   0700 directory); it is refreshed within a quarter of the token's lifetime (at most
+//!   a minute) of expiry, and at once after a 401, whose mark change is then sent again.
+//!   A refresh the server refuses ends the session; one that gets no answer is retried
+//!   after 30 s.
+//! - Favs, Read, Trash and Shared reload in the background when opened; after mark
+//!   changes settle, the matching list is fetched again (spec section 7), except after a
+//!   failure, when the local change stays (spec section 8).
+//! - A panic restores the terminal, prints the message and ends the process with 101,
+//!   also when it happens in a spawned task.
 
 pub mod api;
 pub mod app;
