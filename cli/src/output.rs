@@ -69,3 +69,28 @@ pub fn maybe(t: Option<DateTime<Utc>>) -> String {
 pub fn cut(s: &str, n: usize) -> String {
     if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n - 1).collect::<String>()) }
 }
+
+/// When a subscription ends: `through 2027-01-31` when it ends at a midnight UTC (the
+/// form `--until DATE` gives), else the instant.
+pub fn until(t: DateTime<Utc>) -> String {
+    use chrono::Timelike;
+    if t.num_seconds_from_midnight() == 0 && t.nanosecond() == 0 {
+        format!("through {}", (t - chrono::Duration::days(1)).date_naive())
+    } else {
+        format!("until {}", when(t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subscription_ends_read_as_days() {
+        let t: DateTime<Utc> = "2027-02-01T00:00:00Z".parse().unwrap();
+        assert_eq!(until(t), "through 2027-01-31");
+        let t: DateTime<Utc> = "2027-02-01T10:30:00Z".parse().unwrap();
+        assert_eq!(until(t), "until 2027-02-01 10:30");
+        assert_eq!(cut("abcdef", 4), "abc…");
+    }
+}

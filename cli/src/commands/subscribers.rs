@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use radar_daemon::admin::{AdminRequest, AdminResponse};
 
 use crate::admin_client;
-use crate::output::{json, when};
+use crate::output::{json, until};
 
 /// Grant, revoke and list subscriptions.
 #[derive(Debug, clap::Args)]
@@ -53,7 +53,7 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         AdminResponse::User(u) if u.subscription.is_active => println!(
             "{} is a subscriber{}",
             u.email,
-            u.subscription.until.map(|t| format!(" until {}", when(t))).unwrap_or_else(|| " until revoked".into())
+            u.subscription.until.map(|t| format!(" {}", until(t))).unwrap_or_else(|| " until revoked".into())
         ),
         AdminResponse::User(u) if u.subscriber => {
             println!("revoked the subscription of {}, who stays a subscriber as a complimentary account", u.email)

@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use radar_daemon::admin::{AdminRequest, AdminResponse, Secret, UserView};
 
 use crate::admin_client;
-use crate::output::{Table, json, maybe, when};
+use crate::output::{Table, json, maybe, until, when};
 
 /// Manage accounts.
 #[derive(Debug, clap::Args)]
@@ -77,12 +77,12 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
 
 /// A table of accounts (also used by `subscribers list`).
 pub fn print_users(users: &[UserView]) {
-    let mut t = Table::new(&["EMAIL", "SUBSCRIBER", "UNTIL", "CREATED", "LAST SIGN-IN", "ID"]);
+    let mut t = Table::new(&["EMAIL", "SUBSCRIBER", "ENDS", "CREATED", "LAST SIGN-IN", "ID"]);
     for u in users {
         t.row(vec![
             u.email.clone(),
             if u.subscriber { "yes".into() } else { "no".into() },
-            maybe(u.subscription.until),
+            u.subscription.until.map_or_else(|| "-".to_string(), until),
             when(u.created_at),
             maybe(u.last_sign_in_at),
             u.id.clone(),
@@ -103,7 +103,7 @@ pub fn print_user(u: &UserView) {
     println!(
         "subscription:  {}{}{}",
         if s.is_active { "active" } else { "inactive" },
-        s.until.map(|t| format!(", until {}", when(t))).unwrap_or_default(),
+        s.until.map(|t| format!(", {}", until(t))).unwrap_or_default(),
         s.customer_id.as_deref().map(|c| format!(", customer {c}")).unwrap_or_default()
     );
 }
