@@ -593,7 +593,7 @@ impl App {
             KeyCode::Char('R') | KeyCode::F(5) => self.reload(),
             KeyCode::Char('i') => match &self.session {
                 Some(s) => {
-                    let text = format!("Signed in as {}. Press O to sign out.", s.user.email);
+                    let text = strings::signed_in_as(&s.user.email);
                     self.say(text, StatusKind::Info, now)
                 }
                 None => self.overlay = Overlay::SignIn(SignInState::default()),

@@ -63,6 +63,30 @@ pub const MORE: &str = "More";
 pub const MARK_FAVORITE: &str = "♥";
 /// Marker of a read item in lists.
 pub const MARK_READ: &str = "✓";
+/// Beside the favourite marker in the detail pane.
+pub const FAVOURITE: &str = "Favourite";
+/// Beside the read marker in the detail pane.
+pub const READ: &str = "Read";
+/// Key hints of the detail pane.
+pub const HINT_OPEN: &str = "o open";
+/// Favourite key hint, by whether the item is a favourite.
+pub fn hint_favorite(is_favorite: bool) -> &'static str {
+    if is_favorite {
+        "f unfavourite"
+    } else {
+        "f favourite"
+    }
+}
+/// Read key hint, by whether the item is read.
+pub fn hint_read(is_read: bool) -> &'static str {
+    if is_read { "r unread" } else { "r read" }
+}
+/// Hide key hint.
+pub const HINT_HIDE: &str = "x hide";
+/// Restore key hint (Trash).
+pub const HINT_RESTORE: &str = "u Restore";
+/// Share key hint.
+pub const HINT_SHARE: &str = "s share";
 /// "Shared on LinkedIn 3 hours ago".
 pub fn shared_on(platform: &str, when: &str) -> String {
     let platform = if platform == "linkedin" {
@@ -166,6 +190,10 @@ pub const WELCOME_BACK: &str = "Welcome back!";
 pub const SIGNED_OUT: &str = "Signed out - You have been successfully signed out";
 /// Sign-out failure.
 pub const SIGN_OUT_FAILED: &str = "Sign out failed - Failed to sign out. Please try again.";
+/// `i` while signed in.
+pub fn signed_in_as(email: &str) -> String {
+    format!("Signed in as {email}. Press O to sign out.")
+}
 /// When the session can no longer be refreshed.
 pub const SESSION_EXPIRED: &str = "Your session has expired. Press i to sign in again.";
 /// When the session could not be saved.
@@ -245,6 +273,8 @@ pub fn bad_answer(err: &str) -> String {
 // ---- Help ----
 /// Title of the help overlay.
 pub const HELP_TITLE: &str = "Keys";
+/// Bottom of the help overlay.
+pub const HELP_CLOSE: &str = "Esc: close";
 /// The help overlay, one (keys, what) pair a line.
 pub const HELP: &[(&str, &str)] = &[
     ("1-7 Tab ← →", "switch view (h/l too)"),

@@ -32,27 +32,23 @@ pub struct DetailWidget<'a> {
 
 /// The keys offered for an item in `view`, as "o open · f favourite ...".
 pub fn key_hints(view: View, item: &NewsItem, marks: &Marks) -> String {
-    let fav = if marks.has(Mark::Favorite, &item.id) {
-        "unfavourite"
-    } else {
-        "favourite"
-    };
-    let read = if marks.has(Mark::Read, &item.id) {
-        "unread"
-    } else {
-        "read"
-    };
     [
-        (ItemAction::Open, "o open"),
-        (ItemAction::Favorite, &*format!("f {fav}")),
-        (ItemAction::Read, &*format!("r {read}")),
-        (ItemAction::Hide, "x hide"),
-        (ItemAction::Restore, "u Restore"),
-        (ItemAction::Share, "s share"),
+        (ItemAction::Open, strings::HINT_OPEN),
+        (
+            ItemAction::Favorite,
+            strings::hint_favorite(marks.has(Mark::Favorite, &item.id)),
+        ),
+        (
+            ItemAction::Read,
+            strings::hint_read(marks.has(Mark::Read, &item.id)),
+        ),
+        (ItemAction::Hide, strings::HINT_HIDE),
+        (ItemAction::Restore, strings::HINT_RESTORE),
+        (ItemAction::Share, strings::HINT_SHARE),
     ]
     .iter()
     .filter(|(a, _)| a.allowed_in(view))
-    .map(|(_, label)| label.to_string())
+    .map(|(_, label)| *label)
     .collect::<Vec<_>>()
     .join(" · ")
 }
@@ -80,13 +76,13 @@ impl Widget for DetailWidget<'_> {
         ];
         if self.marks.has(Mark::Favorite, &item.id) {
             meta.push(Span::styled(
-                format!("  {} Favourite", strings::MARK_FAVORITE),
+                format!("  {} {}", strings::MARK_FAVORITE, strings::FAVOURITE),
                 t.mark(),
             ));
         }
         if self.marks.has(Mark::Read, &item.id) {
             meta.push(Span::styled(
-                format!("  {} Read", strings::MARK_READ),
+                format!("  {} {}", strings::MARK_READ, strings::READ),
                 t.mark(),
             ));
         }

@@ -25,7 +25,7 @@ impl Widget for HelpPopup {
                 format!(" {} ", strings::HELP_TITLE),
                 t.accent(),
             ))
-            .title_bottom(Line::styled(" Esc: close ", t.dim()));
+            .title_bottom(Line::styled(format!(" {} ", strings::HELP_CLOSE), t.dim()));
         let lines: Vec<Line> = strings::HELP
             .iter()
             .map(|(keys, what)| {
