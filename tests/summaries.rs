@@ -223,5 +223,11 @@ async fn the_daemon_writes_last_weeks_summary_on_schedule() {
         assert!(std::time::Instant::now() < deadline, "no summary was written on schedule");
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
+    // Removed by hand, it stays removed, even across a restart.
+    assert_eq!(cli(&dir, &["summaries", "remove", &label]).await.code, 0);
     d.stop();
+    let d = Daemon::start_with(&dir, &["--no-feed-polling", "--summary-schedule"], &[]);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(cli(&dir, &["summaries", "list", "--json"]).await.ok_json(), serde_json::json!([]));
+    drop(d);
 }

@@ -116,6 +116,18 @@ impl Store {
         Ok(out.into_iter().map(|o| o.expect("every input has an outcome")).collect())
     }
 
+    /// Whether the daemon's schedule already wrote (or tried to write) the summary of
+    /// `week`, so a summary the operator removed is not written again behind their back.
+    pub fn summary_scheduled(&self, week: &str) -> Result<bool> {
+        Ok(self.t.meta.contains_key(format!("summary_scheduled:{week}"))?)
+    }
+
+    /// Records that the schedule handled the summary of `week`. Durable on return.
+    pub fn record_summary_scheduled(&self, week: &str) -> Result<()> {
+        self.t.meta.insert(format!("summary_scheduled:{week}"), &[1])?;
+        self.flush()
+    }
+
     /// The newest `limit` items, newest first (for operators' listings).
     pub fn newest_items(&self, limit: usize) -> Result<Vec<NewsItem>> {
         let mut out = Vec::new();

@@ -33,7 +33,8 @@ pub struct IngestConfig {
     #[arg(long, env = "RADAR_NO_FEED_POLLING")]
     pub no_feed_polling: bool,
 
-    /// Generate the previous ISO week's summary on Mondays (checked hourly) when it is missing.
+    /// Write the previous ISO week's summary once that week is over (checked at start and
+    /// hourly); a summary removed by hand is not written again.
     #[arg(long, env = "RADAR_SUMMARY_SCHEDULE")]
     pub summary_schedule: bool,
 }

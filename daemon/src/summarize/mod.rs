@@ -90,18 +90,33 @@ async fn local_draft(items: Vec<radar_store::NewsItem>) -> Result<Draft, AdminEr
         .map_err(|e| AdminError::new("internal", e.to_string()))
 }
 
-/// The daemon's schedule: writes the previous week's summary if it is missing.
+/// The daemon's schedule: writes the previous week's summary once, if it is missing. A
+/// week handled once (written, already there, or empty) is not looked at again, so a
+/// summary the operator removed stays removed; a failure is retried at the next check.
 pub async fn scheduled(ctx: &AdminCtx) {
     let week = Week::previous(Utc::now());
-    match ctx.store.summary(&week.label()) {
-        Ok(Some(_)) => {}
-        Ok(None) => match generate(ctx, &week, false).await {
-            Ok(g) => {
-                tracing::info!(week = %week.label(), method = g.method, articles = g.summary.article_count, "weekly summary written")
-            }
-            Err(e) if e.error == "empty_week" => tracing::info!(week = %week.label(), "no items last week; no summary"),
-            Err(e) => tracing::warn!(week = %week.label(), error = %e, "cannot write the weekly summary"),
-        },
-        Err(e) => tracing::warn!(error = %e, "cannot read summaries"),
+    let label = week.label();
+    match ctx.store.summary_scheduled(&label) {
+        Ok(false) => {}
+        Ok(true) => return,
+        Err(e) => return tracing::warn!(error = %e, "cannot read the summary schedule"),
+    }
+    let handled = match generate(ctx, &week, false).await {
+        Ok(g) => {
+            tracing::info!(week = %label, method = g.method, articles = g.summary.article_count, "weekly summary written");
+            true
+        }
+        Err(e) if e.error == "empty_week" => {
+            tracing::info!(week = %label, "no items last week; no summary");
+            true
+        }
+        Err(e) if e.error == "conflict" => true,
+        Err(e) => {
+            tracing::warn!(week = %label, error = %e, "cannot write the weekly summary; will retry");
+            false
+        }
+    };
+    if handled && let Err(e) = ctx.store.record_summary_scheduled(&label) {
+        tracing::warn!(error = %e, "cannot record the summary schedule");
     }
 }
