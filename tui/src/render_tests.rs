@@ -491,3 +491,27 @@ fn drops_and_tv_loading_error_and_empty() {
         at_both(&empty, |s, _| assert_shows(s, "Short text of story 0."));
     }
 }
+
+#[test]
+fn tiny_terminals_never_panic() {
+    let mut apps = vec![anonymous(), subscriber(), reader(None, false, true)];
+    let mut with_help = free();
+    with_help.update(ch('?'), Instant::now());
+    apps.push(with_help);
+    let mut signing_in = free();
+    signing_in.session = None;
+    signing_in.update(ch('i'), Instant::now());
+    apps.push(signing_in);
+    let mut paywall = free();
+    go(&mut paywall, View::Drops);
+    paywall.drops.paywall = true;
+    apps.push(paywall);
+    for mut app in apps {
+        for view in View::ALL {
+            app.view = view;
+            for (w, h) in [(1, 1), (2, 3), (10, 5), (20, 8), (40, 10), (60, 15)] {
+                screen(&app, w, h);
+            }
+        }
+    }
+}
