@@ -414,3 +414,68 @@ fn a_panic_restores_the_terminal() {
         "the alternate screen is left:\n{screen}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn open_and_share_use_the_browser_and_record_the_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    let token = daemon.sign_up("sharer@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let url = feed["items"][0]["url"]
+        .as_str()
+        .expect("the first demo item has a URL")
+        .to_string();
+    // A "browser" that notes what it was asked to open.
+    let opened = dir.path().join("opened.txt");
+    let browser = dir.path().join("browser.sh");
+    std::fs::write(
+        &browser,
+        format!("#!/bin/sh\necho \"$1\" >> '{}'\n", opened.display()),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let config = dir.path().join("config");
+    let tui = Tmux::start_with(
+        &daemon.base,
+        &config,
+        &format!("BROWSER='{}'", browser.display()),
+    );
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("sharer@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Welcome back!");
+
+    let read_opened = || std::fs::read_to_string(&opened).unwrap_or_default();
+    let wait_opened = |what: &str, ok: &dyn Fn(&str) -> bool| {
+        let deadline = Instant::now() + WAIT;
+        while !ok(&read_opened()) {
+            assert!(
+                Instant::now() < deadline,
+                "the browser was not asked to open {what}: {:?}",
+                read_opened()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    tui.keys(&["Enter"]);
+    wait_opened("the story", &|o| o.lines().any(|l| l == url));
+    tui.keys(&["s"]);
+    tui.wait_for("Shared on LinkedIn");
+    wait_opened("the share link", &|o| {
+        o.contains("https://www.linkedin.com/shareArticle?mini=true&url=")
+    });
+    tui.keys(&["7"]);
+    tui.wait_until("the item under Shared", |s| {
+        s.contains("╭ Shared") && s.contains("Shared on LinkedIn just now")
+    });
+    let (_, shared) = daemon.get("/api/shared", Some(&token)).await;
+    assert_eq!(shared[0]["platform"], "linkedin");
+    assert_eq!(shared[0]["url"].as_str(), Some(url.as_str()));
+}
