@@ -8,6 +8,24 @@ use super::clean::{derive_short, html_to_text, sentences, truncate_words};
 
 /// Longest summary taken from an entry's content when the entry has no summary.
 const SUMMARY_FROM_CONTENT: usize = 600;
+/// A feed summary longer than this (in characters) is an article, not a summary.
+const LONG_SUMMARY: usize = 1_000;
+/// Content is cut to stay within the store's limit for text fields.
+const MAX_CONTENT_BYTES: usize = 190_000;
+
+/// Cuts `s` to at most `max` bytes on a paragraph, else a char, boundary.
+fn cap_bytes(s: &mut String, max: usize) {
+    if s.len() <= max {
+        return;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = s[..end].rfind("\n\n").filter(|&p| p > max / 2).unwrap_or(end);
+    s.truncate(cut);
+    s.push('…');
+}
 
 /// A parsed feed.
 #[derive(Debug)]
@@ -43,11 +61,20 @@ pub fn parse(body: &[u8], feed_url: &str, now: DateTime<Utc>) -> Result<ParsedFe
 }
 
 fn entry(e: feed_rs::model::Entry, now: DateTime<Utc>) -> ParsedEntry {
-    let content = e.content.and_then(|c| c.body).map(|b| html_to_text(&b)).unwrap_or_default();
+    let mut content = e.content.and_then(|c| c.body).map(|b| html_to_text(&b)).unwrap_or_default();
     let mut summary = e.summary.map(|s| html_to_text(&s.content)).unwrap_or_default();
+    // Many feeds put the whole article in the description: it becomes the content, and
+    // its opening the summary.
+    if summary.chars().count() > LONG_SUMMARY {
+        if content.is_empty() {
+            content = std::mem::take(&mut summary);
+        }
+        summary = summary_from(if summary.is_empty() { &content } else { &summary });
+    }
     if summary.is_empty() {
         summary = summary_from(&content);
     }
+    cap_bytes(&mut content, MAX_CONTENT_BYTES);
     let title = e.title.map(|t| html_to_text(&t.content)).unwrap_or_default();
     let title = if title.is_empty() {
         truncate_words(sentences(&summary).first().map_or("", |s| s.as_str()), 120)
@@ -128,6 +155,23 @@ mod tests {
         assert_eq!(item.title, "First part.");
         assert_eq!(item.content, "First part. Second part.\n\nLater.");
         assert_eq!(item.published_date, now());
+    }
+
+    #[test]
+    fn an_article_in_the_description_becomes_the_content() {
+        let para = "A sentence about the news that goes on for a while. ".repeat(30);
+        let rss = format!(
+            r#"<rss version="2.0"><channel><title>T</title><item><title>Long</title><link>https://l.example/a</link>
+            <description>&lt;p&gt;{para}&lt;/p&gt;&lt;p&gt;Second paragraph.&lt;/p&gt;</description></item></channel></rss>"#
+        );
+        let feed = parse(rss.as_bytes(), "https://l.example/feed", now()).unwrap();
+        let item = &feed.entries[0].item;
+        assert!(item.summary.chars().count() <= SUMMARY_FROM_CONTENT, "{}", item.summary.len());
+        assert!(item.content.ends_with("Second paragraph."));
+        assert!(item.content.len() > 1_000);
+        let mut huge = "é".repeat(200_000);
+        cap_bytes(&mut huge, MAX_CONTENT_BYTES);
+        assert!(huge.len() <= MAX_CONTENT_BYTES + '…'.len_utf8());
     }
 
     #[test]
