@@ -27,7 +27,10 @@ WORK=$(mktemp -d)
 SOCKET="radar-bench-$$"
 DAEMON=""
 cleanup() {
+    local socket_path
+    socket_path=$(tmux -L "$SOCKET" display-message -p '#{socket_path}' 2>/dev/null || true)
     tmux -L "$SOCKET" kill-server 2>/dev/null || true
+    [ -n "$socket_path" ] && rm -f "$socket_path"
     [ -n "$DAEMON" ] && kill "$DAEMON" 2>/dev/null || true
     rm -rf "$WORK"
 }

@@ -39,8 +39,9 @@ impl Tmux {
             std::process::id(),
             N.fetch_add(1, Ordering::SeqCst)
         );
+        // `timeout` bounds what a killed test run (whose Drop never runs) leaves behind.
         let command = format!(
-            "env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'; \
+            "timeout 300 env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'; \
              echo \"EXITED $?\"; stty -a | grep -o -- '-*icanon' | sed 's/^/MODE /'; sleep 60",
             config.display(),
             radar_bin(),
