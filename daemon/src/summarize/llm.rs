@@ -88,7 +88,7 @@ pub async fn summarize(
     items: &[NewsItem],
     week: &Week,
 ) -> Result<Draft, String> {
-    let url = format!("{}/chat/completions", cfg.url.trim_end_matches('/'));
+    let url = endpoint(&cfg.url);
     let body = json!({
         "model": cfg.model,
         "messages": [
@@ -116,6 +116,12 @@ pub async fn summarize(
     draft(text)
 }
 
+/// The chat-completions URL of a base URL (given with or without the path).
+fn endpoint(base: &str) -> String {
+    let base = base.trim_end_matches('/');
+    if base.ends_with("/chat/completions") { base.to_string() } else { format!("{base}/chat/completions") }
+}
+
 /// Splits the model's text into the summary (first paragraph) and content paragraphs.
 fn draft(text: &str) -> Result<Draft, String> {
     let paragraphs: Vec<String> = text
@@ -132,6 +138,12 @@ fn draft(text: &str) -> Result<Draft, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_endpoint_is_found_with_or_without_its_path() {
+        assert_eq!(endpoint("https://api.example/v1/"), "https://api.example/v1/chat/completions");
+        assert_eq!(endpoint("https://api.example/v1/chat/completions"), "https://api.example/v1/chat/completions");
+    }
 
     #[test]
     fn the_first_paragraph_is_the_summary() {
