@@ -40,7 +40,8 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
             }
             Err(e) if is_lock_error(&e) => bail!(
                 "the store in {} is in use by another process, but no daemon answers on {}. \
-                 If `radar serve` is starting or stopping, try again in a moment; otherwise look for a stuck radar process",
+                 Another radar command may still be running (a long import), or `radar serve` is starting or \
+                 stopping: try again in a moment; otherwise look for a stuck radar process",
                 data.display(),
                 socket_path(data).display()
             ),
