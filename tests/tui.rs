@@ -41,7 +41,7 @@ impl Tmux {
         );
         // `timeout` bounds what a killed test run (whose Drop never runs) leaves behind.
         let command = format!(
-            "timeout 300 env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'; \
+            "timeout --foreground 300 env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'; \
              echo \"EXITED $?\"; stty -a | grep -o -- '-*icanon' | sed 's/^/MODE /'; sleep 60",
             config.display(),
             radar_bin(),
