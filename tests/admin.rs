@@ -461,6 +461,12 @@ async fn a_store_held_by_a_starting_daemon_is_waited_for() {
     assert_eq!(out.ok_json(), json!([]), "the command waits instead of failing on the lock");
     assert!(started.elapsed() >= std::time::Duration::from_millis(1000), "it did wait");
     release.await.unwrap();
+
+    // Held for longer than the command waits: a clear message, exit 1.
+    let _held = radar_store::Store::open(&dir, radar_store::Options::default()).unwrap();
+    let out = cli_with(&dir, &["users", "list"], "", &[("RADAR_ADMIN_WAIT_MS", "300")]).await;
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("in use by another process") && out.stderr.contains("try again"), "{out:?}");
 }
 
 /// The report of importing the fixture with valid, duplicate and invalid lines.

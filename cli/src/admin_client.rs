@@ -14,13 +14,18 @@ use hyper_util::rt::TokioIo;
 use indicatif::{ProgressBar, ProgressStyle};
 use radar_daemon::admin::{AdminCtx, AdminError, AdminRequest, AdminResponse, Progress, execute, socket::socket_path};
 
-/// How long to wait for a daemon that holds the store but does not answer yet.
+/// How long to wait for a daemon that holds the store but does not answer yet
+/// (`RADAR_ADMIN_WAIT_MS` overrides it).
 const STARTUP_WAIT: Duration = Duration::from_secs(10);
 
 /// Carries out `req` on the data directory `data`. `slow` operations show a spinner
 /// while the daemon works, or a progress bar when they run here.
 pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<AdminResponse> {
-    let deadline = Instant::now() + STARTUP_WAIT;
+    let wait = std::env::var("RADAR_ADMIN_WAIT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(STARTUP_WAIT, Duration::from_millis);
+    let deadline = Instant::now() + wait;
     loop {
         if let Some(answer) = try_daemon(data, &req, slow).await? {
             return answer.map_err(explain);
