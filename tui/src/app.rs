@@ -178,6 +178,8 @@ pub enum Overlay {
     Help,
     /// The sign-in form.
     SignIn(SignInState),
+    /// Key takeaways of the selected item.
+    Takeaways(Box<crate::takeaways::Takeaways>),
 }
 
 /// Work for the runtime. Calls to the server carry the session's token when there is one.
@@ -558,6 +560,15 @@ impl App {
                 }
                 return;
             }
+            Overlay::Takeaways(_) => {
+                if matches!(
+                    key.code,
+                    KeyCode::Esc | KeyCode::Enter | KeyCode::Char('t') | KeyCode::Char('q')
+                ) {
+                    self.overlay = Overlay::None;
+                }
+                return;
+            }
             Overlay::Help => {
                 if matches!(
                     key.code,
@@ -704,6 +715,7 @@ impl App {
             KeyCode::Char('u') => self.item_action(ItemAction::Restore, now),
             KeyCode::Char('s') => self.item_action(ItemAction::Share, now),
             KeyCode::Char('m') if view == View::Feed => self.more(now),
+            KeyCode::Char('t') if view == View::Feed => self.show_takeaways(now),
             _ => {}
         }
     }
@@ -747,6 +759,18 @@ impl App {
             KeyCode::Char('n') | KeyCode::Char('j') | KeyCode::Down => self.tv.next(count),
             KeyCode::Char('p') | KeyCode::Char('k') | KeyCode::Up => self.tv.previous(count),
             _ => {}
+        }
+    }
+
+    /// Key takeaways are feed-only, for subscribers (spec section 4).
+    fn show_takeaways(&mut self, now: Instant) {
+        if !self.subscriber() {
+            self.say(strings::TAKEAWAYS_ARE_PREMIUM, StatusKind::Info, now);
+            return;
+        }
+        if let Some(item) = self.current_item() {
+            let takeaways = crate::takeaways::takeaways(&item);
+            self.overlay = Overlay::Takeaways(Box::new(takeaways));
         }
     }
 

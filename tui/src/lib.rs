@@ -40,6 +40,7 @@ mod render_tests;
 pub mod runtime;
 pub mod session;
 pub mod strings;
+pub mod takeaways;
 pub mod terminal;
 #[cfg(test)]
 mod testing;

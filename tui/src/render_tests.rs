@@ -502,6 +502,9 @@ fn tiny_terminals_never_panic() {
     signing_in.session = None;
     signing_in.update(ch('i'), Instant::now());
     apps.push(signing_in);
+    let mut takeaways = subscriber();
+    takeaways.update(ch('t'), Instant::now());
+    apps.push(takeaways);
     let mut paywall = free();
     go(&mut paywall, View::Drops);
     paywall.drops.paywall = true;
@@ -514,4 +517,31 @@ fn tiny_terminals_never_panic() {
             }
         }
     }
+}
+
+#[test]
+fn key_takeaways_for_subscribers_in_the_feed() {
+    let mut free = free();
+    free.update(ch('t'), Instant::now());
+    assert_eq!(free.overlay, crate::app::Overlay::None);
+    at_both(&free, |s, _| {
+        assert_shows(s, "Key takeaways are for subscribers.")
+    });
+
+    let mut app = subscriber();
+    app.update(ch('t'), Instant::now());
+    at_both(&app, |s, _| {
+        assert_shows(s, "Personalized Key Takeaways");
+        assert_shows(s, "Story number 0 about models");
+        assert_shows(s, "Stay Informed [Industry] [Trends]");
+        assert_shows(s, "This story matters most for general industry awareness.");
+        assert_shows(s, "Esc: Close");
+    });
+    app.update(key(ratatui::crossterm::event::KeyCode::Esc), Instant::now());
+    assert_eq!(app.overlay, crate::app::Overlay::None);
+    // Feed only: in Favs the key does nothing.
+    go(&mut app, View::Favs);
+    app.marks.loaded(Mark::Favorite, vec![item(1)]);
+    app.update(ch('t'), Instant::now());
+    assert_eq!(app.overlay, crate::app::Overlay::None);
 }

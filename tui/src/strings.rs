@@ -286,6 +286,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("u", "restore from Trash"),
     ("s", "share on LinkedIn"),
     ("m", "more stories (subscribers)"),
+    ("t", "Feed: key takeaways (subscribers)"),
     ("space j", "Drops: next story"),
     ("space t n p", "TV: pause, interval, next, previous"),
     ("R", "reload / try again"),
@@ -293,3 +294,76 @@ pub const HELP: &[(&str, &str)] = &[
     ("?  Esc", "help / close"),
     ("q  Ctrl-C", "quit"),
 ];
+
+// ---- Key takeaways (spec section 2; subscribers, feed only) ----
+/// Title of the takeaways overlay.
+pub const TAKEAWAYS_TITLE: &str = "Personalized Key Takeaways";
+/// Keys of the takeaways overlay.
+pub const TAKEAWAYS_CLOSE: &str = "Esc: Close";
+/// `t` in the Feed for a reader who is not a subscriber.
+pub const TAKEAWAYS_ARE_PREMIUM: &str =
+    "Key takeaways are for subscribers. Subscribe Now to unlock them.";
+/// A takeaway card: title, tags, description.
+pub type Card = (&'static str, [&'static str; 2], &'static str);
+/// The cards of the six themes, in the order they are tried (the web app's texts).
+pub const TAKEAWAY_THEMES: [Card; 6] = [
+    (
+        "AI Adoption",
+        ["AI", "Strategy"],
+        "Look at where this AI development could take repetitive work off your plate and sharpen decisions.",
+    ),
+    (
+        "Machine Learning in Practice",
+        ["Machine Learning", "Data"],
+        "Check which of your processes produce the data a learning system would need to help.",
+    ),
+    (
+        "Generative AI Opportunities",
+        ["Generative AI", "Content"],
+        "Consider how generated drafts, code or images could speed up the work you deliver.",
+    ),
+    (
+        "Digital Transformation",
+        ["Technology", "Digital"],
+        "Think about which tools your team relies on that this shift could change.",
+    ),
+    (
+        "Product Development",
+        ["Product", "Development"],
+        "Ask how this changes what users will expect from the products you build.",
+    ),
+    (
+        "Business Impact",
+        ["Business", "Enterprise"],
+        "Weigh the cost, risk and advantage this could bring to your organisation.",
+    ),
+];
+/// Cards that fill up to three when fewer themes match.
+pub const TAKEAWAY_FALLBACKS: [Card; 3] = [
+    (
+        "Stay Informed",
+        ["Industry", "Trends"],
+        "Keep this development in mind as context for conversations in your field.",
+    ),
+    (
+        "Skill Growth",
+        ["Learning", "Career"],
+        "Note any skills this story suggests will matter more in the coming months.",
+    ),
+    (
+        "Plan Ahead",
+        ["Planning", "Strategy"],
+        "Decide whether this deserves a follow-up with your team or can simply be watched.",
+    ),
+];
+/// The focus when no theme matches.
+pub const TAKEAWAY_GENERAL: &str = "general industry awareness";
+/// The summary line: "This story matters most for a, b and c."
+pub fn takeaway_summary(focus: &[String]) -> String {
+    let list = match focus {
+        [] => TAKEAWAY_GENERAL.to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    format!("This story matters most for {list}.")
+}

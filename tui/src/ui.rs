@@ -42,6 +42,13 @@ pub fn render(frame: &mut Frame, app: &App) {
     match &app.overlay {
         Overlay::None => {}
         Overlay::Help => frame.render_widget(HelpPopup { theme: app.theme }, frame.area()),
+        Overlay::Takeaways(takeaways) => frame.render_widget(
+            crate::widgets::takeaways::TakeawaysPopup {
+                takeaways,
+                theme: app.theme,
+            },
+            frame.area(),
+        ),
         Overlay::SignIn(form) => {
             let mut form = form.clone();
             SignInPopup { theme: app.theme }.render(frame.area(), frame.buffer_mut(), &mut form);

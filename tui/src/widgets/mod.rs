@@ -8,6 +8,7 @@ pub mod help;
 pub mod item_list;
 pub mod message;
 pub mod sign_in;
+pub mod takeaways;
 pub mod tv;
 
 use ratatui::layout::Rect;
