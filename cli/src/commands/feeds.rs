@@ -70,9 +70,9 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         Command::ExportOpml => (AdminRequest::FeedsExportOpml, false),
     };
     let answer = admin_client::run(data, req, slow).await?;
-    let failed = match &answer {
-        AdminResponse::Fetch(reports) => reports.iter().filter(|r| r.status == "error").count(),
-        _ => 0,
+    let (failed, total) = match &answer {
+        AdminResponse::Fetch(reports) => (reports.iter().filter(|r| r.status == "error").count(), reports.len()),
+        _ => (0, 0),
     };
     if args.json {
         json(&answer)?;
@@ -80,9 +80,8 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         print(answer)?;
     }
     if failed > 0 {
-        anyhow::bail!(
-            "{failed} feed(s) failed; the others were fetched. `radar feeds list` shows each feed's last error"
-        );
+        let others = if failed == total { "" } else { "; the others were fetched" };
+        anyhow::bail!("{failed} feed(s) failed{others}. `radar feeds list` shows each feed's last error");
     }
     Ok(())
 }
