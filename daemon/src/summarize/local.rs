@@ -61,7 +61,7 @@ const TOPICS: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "Chips and compute",
+        "Chips & compute",
         &[
             "chip",
             "chips",
@@ -404,7 +404,7 @@ mod tests {
         let all = d.content.join("\n");
         assert!(!all.contains("[1]"));
         assert!(d.content.iter().any(|p| p.starts_with("Models: ")), "{all}");
-        assert!(d.content.iter().any(|p| p.starts_with("Chips and compute: ") || p.starts_with("Business: ")), "{all}");
+        assert!(d.content.iter().any(|p| p.starts_with("Chips & compute: ") || p.starts_with("Business: ")), "{all}");
         assert!(d.content.iter().any(|p| p.starts_with("Policy: ")), "{all}");
         // Every sentence comes from the items.
         let source: String = week().iter().map(|i| format!("{} {}", i.summary, i.content)).collect();
