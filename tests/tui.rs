@@ -307,6 +307,14 @@ async fn subscriber_reads_more_and_past_five_drops() {
     tui.keys(&["Enter"]);
     tui.wait_for("Radar Premium");
     tui.wait_for("m: Read More");
+    // Key takeaways: subscribers, Feed only.
+    tui.keys(&["t"]);
+    tui.wait_for("Personalized Key Takeaways");
+    tui.wait_for("This story matters most for");
+    tui.keys(&["Escape"]);
+    tui.wait_until("the takeaways closed", |s| {
+        !s.contains("Personalized Key Takeaways")
+    });
     tui.keys(&["G"]);
     tui.wait_until("the 20th item selected", |s| {
         selected_row(s).contains(&first[19])
