@@ -287,7 +287,33 @@ async fn waitlist_approve_and_remove_live_and_offline() {
     let all = cli(&dir, &["waitlist", "list", "--all", "--json"]).await.ok_json();
     assert_eq!(all.as_array().unwrap().len(), 3, "and are kept with their dates");
     assert_eq!(cli(&dir, &["waitlist", "approve", "nobody@example.com"]).await.code, 1);
+
+    // The outbox: without SMTP, a password-reset mail is kept for the operator to read.
+    let res = d
+        .http
+        .post(d.url("/auth/v1/recover"))
+        .header("apikey", &d.anon_key)
+        .json(&json!({"email": "w2@example.com"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let outbox = cli(&dir, &["outbox", "list", "--json"]).await.ok_json();
+    let mail = outbox
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["to"] == "w2@example.com")
+        .expect("the reset mail is kept")
+        .clone();
+    let id = mail["id"].as_str().unwrap().to_string();
+    let shown = cli(&dir, &["outbox", "show", &id]).await;
+    assert_eq!(shown.code, 0);
+    assert!(shown.stdout.contains("to:      w2@example.com") && shown.stdout.contains("/auth/v1/verify"), "{shown:?}");
+    let table = cli(&dir, &["outbox", "list"]).await;
+    assert!(table.stdout.starts_with("ID") && table.stdout.contains(&id), "{table:?}");
     d.stop();
+    assert_eq!(cli(&dir, &["outbox", "show", &id, "--json"]).await.ok_json()["id"], id.as_str(), "offline too");
 
     // Offline, on the same directory.
     assert_eq!(cli(&dir, &["waitlist", "remove", "w2@example.com"]).await.code, 0);
