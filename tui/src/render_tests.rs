@@ -109,6 +109,7 @@ fn free_reader_feed_is_capped_at_five() {
         assert_hides(s, "Story number 5");
         assert_shows(s, "Subscribe Now");
         assert_hides(s, "Read More");
+        assert_shows(s, "o open · f favourite · r read · x hide · s share");
     });
 }
 

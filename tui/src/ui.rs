@@ -274,7 +274,7 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     let items = app.list_items(view);
     let selected = app.selection(view);
     let (list_area, detail_area) = if area.width >= 100 {
-        let [l, d] = Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
+        let [l, d] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
             .areas(area);
         (l, d)
     } else {
