@@ -334,4 +334,26 @@ mod tests {
         assert!(short.ends_with('…') && !short.contains("wor…"));
         assert_eq!(derive_short(""), "");
     }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        // A small deterministic generator over the characters that matter to the parsers.
+        let alphabet: Vec<char> = "<>&;#x/!?-.\"' aZ9éé…\n[1]pscriptSTYLE=".chars().collect();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..2_000 {
+            let len = (seed % 40) as usize;
+            let text: String = (0..len)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    alphabet[(seed % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let clean = html_to_text(&text);
+            let _ = sentences(&clean);
+            let _ = sentences(&text);
+            assert!(derive_short(&text).chars().count() <= SHORT_MAX);
+        }
+    }
 }
