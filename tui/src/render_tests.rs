@@ -167,7 +167,17 @@ fn feed_loading_error_and_empty() {
 fn favs_signed_out_empty_error_and_items() {
     let mut signed_out = anonymous();
     signed_out.view = View::Favs;
-    at_both(&signed_out, |s, _| assert_shows(s, "Please Sign In"));
+    at_both(&signed_out, |s, _| {
+        assert_shows(s, "Please Sign In");
+        assert_shows(s, "Press i to sign in and keep your favourite stories.");
+    });
+    for view in [View::Read, View::Trash, View::Shared] {
+        signed_out.view = view;
+        at_both(&signed_out, |s, _| {
+            assert_shows(s, "Please Sign In");
+            assert_shows(s, &format!("Sign in to see {} (press i).", view.label()));
+        });
+    }
 
     let mut app = free();
     go(&mut app, View::Favs);

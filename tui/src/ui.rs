@@ -260,14 +260,11 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
         ListState::Empty(title, hint) => return message(frame, app, area, title, None, hint),
         ListState::Failed(title, e) => return error(frame, app, area, title, e),
         ListState::SignedOut => {
-            return message(
-                frame,
-                app,
-                area,
-                strings::PLEASE_SIGN_IN,
-                None,
-                Some(strings::SIGN_IN_FOR_FAVS),
-            );
+            let hint = match view {
+                View::Favs => strings::SIGN_IN_FOR_FAVS.to_string(),
+                other => strings::sign_in_to_see(other.label()),
+            };
+            return message(frame, app, area, strings::PLEASE_SIGN_IN, None, Some(&hint));
         }
         ListState::Items => {}
     }
