@@ -57,7 +57,16 @@ use tokio::sync::mpsc;
 use crate::app::{Action, App};
 
 /// `radar tui`'s arguments.
+///
+/// The session is kept in `$RADAR_CONFIG_DIR/session.json` (default
+/// `$XDG_CONFIG_HOME/radar` or `~/.config/radar`); links open with `$BROWSER`;
+/// `NO_COLOR` turns colours off. Press `?` in the reader for its keys.
 #[derive(Debug, Clone, clap::Args)]
+#[command(
+    after_help = "The session is kept in $RADAR_CONFIG_DIR/session.json (default \
+    $XDG_CONFIG_HOME/radar or ~/.config/radar). Links open with $BROWSER (else xdg-open). \
+    NO_COLOR turns colours off. Press ? in the reader for its keys."
+)]
 pub struct Args {
     /// Address of the Radar daemon.
     #[arg(long, env = "RADAR_SERVER", default_value = "http://127.0.0.1:8080")]
