@@ -188,3 +188,13 @@ async fn bad_requests_get_json_errors() {
     let got = d.call("POST", "/api/shared/x", Some(&t), Some(json!({"platform": 5}))).await;
     assert_eq!(assert_error(&got, 400), "invalid_body");
 }
+
+/// Regression: the signal handlers were installed after the address line was printed, so
+/// a SIGTERM sent right after it killed the daemon instead of stopping it.
+#[tokio::test]
+async fn sigterm_right_after_start_stops_cleanly() {
+    for _ in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        Daemon::start(&dir.path().join("data")).stop();
+    }
+}

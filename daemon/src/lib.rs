@@ -27,8 +27,6 @@ pub mod user_metadata;
 pub mod waitlist;
 pub mod weekly;
 
-use std::time::Duration;
-
 use anyhow::Context;
 use axum::Router;
 use axum::http::StatusCode;
@@ -79,7 +77,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         &config.data_dir,
         radar_store::Options { cache_bytes: config.cache_mb * 1024 * 1024, complimentary: config.complimentary.clone() },
     )
-    .with_context(|| format!("cannot open the store in {}", config.data_dir.display()))?;
+    .with_context(|| {
+        format!(
+            "cannot open the store in {} (is another `radar serve` using this data directory? \
+             admin commands reach a running daemon by themselves)",
+            config.data_dir.display()
+        )
+    })?;
     if !config.no_demo {
         let n = store.load_demo_if_empty()?;
         if n > 0 {
@@ -94,6 +98,9 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     // The admin socket is up before the address line, so a command run right after it goes through the daemon.
     let background = admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
     let state = AppState::new(config, store.clone(), tokens, bound);
+    // Handlers are installed before the address is announced, so a signal sent by anyone
+    // who has read that line stops the daemon cleanly instead of killing it.
+    let shutdown = shutdown_signal()?;
 
     // Tests and scripts read these two lines to find the port and the key.
     println!("listening on http://{bound}");
@@ -101,7 +108,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
 
     axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(shutdown)
         .await?;
     background.stop().await;
     store.flush()?;
@@ -109,23 +116,22 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Resolves on Ctrl-C or SIGTERM. The handlers are registered when this is called, not
+/// when the future is first polled.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
-    };
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut int = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
+        let mut term = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+        Ok(async move {
+            tokio::select! { _ = int.recv() => {}, _ = term.recv() => {} }
+            tracing::info!("shutting down");
+        })
+    }
     #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
-    tracing::info!("shutting down");
-    // Give in-flight requests a moment; axum waits for them anyway.
-    tokio::time::sleep(Duration::from_millis(10)).await;
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+    })
 }
