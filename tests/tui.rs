@@ -136,7 +136,7 @@ impl Drop for Tmux {
 
 /// The first characters of a title: enough to find its row, short enough to fit.
 fn head(title: &str) -> String {
-    title.chars().take(22).collect()
+    title.chars().take(16).collect()
 }
 
 /// The selected row of the list on screen.

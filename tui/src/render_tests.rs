@@ -38,11 +38,11 @@ const ANONYMOUS_FEED_80X24: &str = "
  Radar                                               Not signed in · i: sign in 
  1 Feed │ 2 Drops │ 3 TV                                                        
 ╭ Feed ────────────────────────────────────────────────────────────────────────╮
-│▶   Jun 15, 2026 just now       Example0     Story number 0 about models      │
-│    Jun 15, 2026 1 hour ago     Example1     Story number 1 about models      │
-│    Jun 15, 2026 2 hours ago    Source       Story number 2 about models      │
-│    Jun 15, 2026 3 hours ago    Example3     Story number 3 about models      │
-│    Jun 15, 2026 4 hours ago    Example4     Story number 4 about models      │
+│▶   Jun 15, 2026 just now      Example0    Story number 0 about models        │
+│    Jun 15, 2026 1 hour ago    Example1    Story number 1 about models        │
+│    Jun 15, 2026 2 hours ago   Source      Story number 2 about models        │
+│    Jun 15, 2026 3 hours ago   Example3    Story number 3 about models        │
+│    Jun 15, 2026 4 hours ago   Example4    Story number 4 about models        │
 ╰ Subscribe Now: http://127.0.0.1:8080/subscribe ──────────────────────────────╯
 ╭──────────────────────────────────────────────────────────────────────────────╮
 │Story number 0 about models                                                   │

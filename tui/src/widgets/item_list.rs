@@ -65,13 +65,13 @@ impl StatefulWidget for ItemListWidget<'_> {
                     ),
                     Span::styled(
                         format!(
-                            "{:<15}",
+                            "{:<14}",
                             format::relative_time(item.published_date, self.now)
                         ),
                         t.dim(),
                     ),
                     Span::styled(
-                        format!("{:<12} ", super::truncate(&format::source(item), 12)),
+                        format!("{:<11} ", super::truncate(&format::source(item), 11)),
                         t.dim(),
                     ),
                     Span::raw(format::title(item)),
