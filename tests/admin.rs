@@ -39,7 +39,10 @@ impl Out {
 /// Runs `radar --data DIR ARGS...` with standard input and extra environment.
 pub async fn cli_with(dir: &Path, args: &[&str], stdin: &str, envs: &[(&str, &str)]) -> Out {
     let mut cmd = tokio::process::Command::from(radar(dir));
-    cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     for (k, v) in envs {
         cmd.env(k, v);
     }
@@ -62,7 +65,9 @@ pub async fn cli(dir: &Path, args: &[&str]) -> Out {
 
 /// A fixture file under tests/fixtures.
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(name)
 }
 
 fn fixture_str(name: &str) -> String {
@@ -73,40 +78,113 @@ fn fixture_str(name: &str) -> String {
 /// without a daemon, so both paths give the same answers.
 async fn every_command(dir: &Path) {
     // users
-    let created =
-        cli_with(dir, &["users", "create", "ada@example.com", "--password-stdin", "--json"], "secret-1\n", &[]).await;
+    let created = cli_with(
+        dir,
+        &[
+            "users",
+            "create",
+            "ada@example.com",
+            "--password-stdin",
+            "--json",
+        ],
+        "secret-1\n",
+        &[],
+    )
+    .await;
     let ada = created.ok_json();
     assert_eq!(ada["email"], "ada@example.com");
-    assert!(ada.get("password_hash").is_none(), "the hash never leaves the store");
-    let again = cli_with(dir, &["users", "create", "ADA@example.com", "--password-stdin"], "secret-1", &[]).await;
+    assert!(
+        ada.get("password_hash").is_none(),
+        "the hash never leaves the store"
+    );
+    let again = cli_with(
+        dir,
+        &["users", "create", "ADA@example.com", "--password-stdin"],
+        "secret-1",
+        &[],
+    )
+    .await;
     assert_eq!(again.code, 1, "{again:?}");
     assert!(again.stderr.contains("already exists"), "{again:?}");
-    let weak = cli_with(dir, &["users", "create", "weak@example.com", "--password-stdin"], "123", &[]).await;
+    let weak = cli_with(
+        dir,
+        &["users", "create", "weak@example.com", "--password-stdin"],
+        "123",
+        &[],
+    )
+    .await;
     assert_eq!(weak.code, 1);
     assert!(weak.stderr.contains("at least 6"), "{weak:?}");
-    cli_with(dir, &["users", "create", "bob@example.com", "--password-stdin"], "secret-2", &[]).await.ok_json_or_text();
+    cli_with(
+        dir,
+        &["users", "create", "bob@example.com", "--password-stdin"],
+        "secret-2",
+        &[],
+    )
+    .await
+    .ok_json_or_text();
     let list = cli(dir, &["users", "list", "--json"]).await.ok_json();
-    let emails: Vec<_> = list.as_array().unwrap().iter().map(|u| u["email"].as_str().unwrap()).collect();
+    let emails: Vec<_> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["email"].as_str().unwrap())
+        .collect();
     assert_eq!(emails, ["ada@example.com", "bob@example.com"]);
     let table = cli(dir, &["users", "list"]).await;
-    assert!(table.stdout.starts_with("EMAIL") && table.stdout.contains("bob@example.com"), "{table:?}");
-    assert_eq!(cli(dir, &["users", "show", "Ada@Example.com", "--json"]).await.ok_json()["id"], ada["id"]);
+    assert!(
+        table.stdout.starts_with("EMAIL") && table.stdout.contains("bob@example.com"),
+        "{table:?}"
+    );
+    assert_eq!(
+        cli(dir, &["users", "show", "Ada@Example.com", "--json"])
+            .await
+            .ok_json()["id"],
+        ada["id"]
+    );
 
     // subscribers
-    let granted =
-        cli(dir, &["subscribers", "grant", "ada@example.com", "--until", "2099-12-31", "--json"]).await.ok_json();
+    let granted = cli(
+        dir,
+        &[
+            "subscribers",
+            "grant",
+            "ada@example.com",
+            "--until",
+            "2099-12-31",
+            "--json",
+        ],
+    )
+    .await
+    .ok_json();
     assert_eq!(granted["subscriber"], true);
     assert_eq!(granted["subscription"]["until"], "2100-01-01T00:00:00Z");
     let subs = cli(dir, &["subscribers", "list", "--json"]).await.ok_json();
     assert_eq!(subs.as_array().unwrap().len(), 1);
     assert_eq!(subs[0]["email"], "ada@example.com");
-    let past = cli(dir, &["subscribers", "grant", "bob@example.com", "--until", "2001-01-01"]).await;
+    let past = cli(
+        dir,
+        &[
+            "subscribers",
+            "grant",
+            "bob@example.com",
+            "--until",
+            "2001-01-01",
+        ],
+    )
+    .await;
     assert_eq!(past.code, 1);
     assert!(past.stderr.contains("past"), "{past:?}");
     let revoked = cli(dir, &["subscribers", "revoke", "ada@example.com"]).await;
     assert_eq!(revoked.code, 0, "{revoked:?}");
-    assert!(revoked.stdout.contains("no longer a subscriber"), "{revoked:?}");
-    assert_eq!(cli(dir, &["subscribers", "list", "--json"]).await.ok_json(), json!([]));
+    assert!(
+        revoked.stdout.contains("no longer a subscriber"),
+        "{revoked:?}"
+    );
+    assert_eq!(
+        cli(dir, &["subscribers", "list", "--json"]).await.ok_json(),
+        json!([])
+    );
 
     // items
     let added = cli(
@@ -148,10 +226,26 @@ async fn every_command(dir: &Path) {
     )
     .await
     .ok_json();
-    assert_eq!((same["status"].as_str(), same["item"]["id"].as_str()), (Some("unchanged"), Some(id.as_str())));
+    assert_eq!(
+        (same["status"].as_str(), same["item"]["id"].as_str()),
+        (Some("unchanged"), Some(id.as_str()))
+    );
     let listed = cli(dir, &["items", "list", "--json"]).await.ok_json();
     assert_eq!(listed.as_array().unwrap().len(), 1);
-    let bad = cli(dir, &["items", "add", "--title", "x", "--summary", "y", "--url", "ftp://nope/1"]).await;
+    let bad = cli(
+        dir,
+        &[
+            "items",
+            "add",
+            "--title",
+            "x",
+            "--summary",
+            "y",
+            "--url",
+            "ftp://nope/1",
+        ],
+    )
+    .await;
     assert_eq!(bad.code, 1);
     assert!(bad.stderr.contains("http"), "{bad:?}");
     assert_eq!(cli(dir, &["items", "remove", &id]).await.code, 0);
@@ -160,10 +254,32 @@ async fn every_command(dir: &Path) {
     assert!(gone.stderr.contains("no item with id"), "{gone:?}");
 
     // feeds (no fetching here: see the feeds tests)
-    let feed = cli(dir, &["feeds", "add", "https://lab.example/rss.xml", "--name", "Lab", "--json"]).await.ok_json();
+    let feed = cli(
+        dir,
+        &[
+            "feeds",
+            "add",
+            "https://lab.example/rss.xml",
+            "--name",
+            "Lab",
+            "--json",
+        ],
+    )
+    .await
+    .ok_json();
     let feed_id = feed["id"].as_str().unwrap().to_string();
-    assert_eq!(cli(dir, &["feeds", "add", "https://lab.example/rss.xml"]).await.code, 1);
-    let opml = cli(dir, &["feeds", "import-opml", &fixture_str("feeds.opml"), "--json"]).await.ok_json();
+    assert_eq!(
+        cli(dir, &["feeds", "add", "https://lab.example/rss.xml"])
+            .await
+            .code,
+        1
+    );
+    let opml = cli(
+        dir,
+        &["feeds", "import-opml", &fixture_str("feeds.opml"), "--json"],
+    )
+    .await
+    .ok_json();
     assert_eq!(opml["added"].as_array().unwrap().len(), 1, "{opml}");
     assert_eq!(opml["existing"], json!(["https://lab.example/rss.xml"]));
     assert_eq!(opml["invalid"].as_array().unwrap().len(), 1);
@@ -171,10 +287,23 @@ async fn every_command(dir: &Path) {
     assert_eq!(feeds.as_array().unwrap().len(), 2);
     let exported = cli(dir, &["feeds", "export-opml"]).await;
     assert_eq!(exported.code, 0);
-    assert!(exported.stdout.contains("xmlUrl=\"https://chips.example/atom.xml\""), "{exported:?}");
+    assert!(
+        exported
+            .stdout
+            .contains("xmlUrl=\"https://chips.example/atom.xml\""),
+        "{exported:?}"
+    );
     assert!(exported.stdout.contains("title=\"Lab\""), "{exported:?}");
     assert_eq!(cli(dir, &["feeds", "remove", &feed_id]).await.code, 0);
-    assert_eq!(cli(dir, &["feeds", "list", "--json"]).await.ok_json().as_array().unwrap().len(), 1);
+    assert_eq!(
+        cli(dir, &["feeds", "list", "--json"])
+            .await
+            .ok_json()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 
     // summaries: a week with one item
     cli(
@@ -192,14 +321,27 @@ async fn every_command(dir: &Path) {
     )
     .await
     .ok_json_or_text();
-    let generated = cli(dir, &["summaries", "generate", "--week", "2026-W47", "--json"]).await.ok_json();
+    let generated = cli(
+        dir,
+        &["summaries", "generate", "--week", "2026-W47", "--json"],
+    )
+    .await
+    .ok_json();
     assert_eq!(generated["summary"]["id"], "2026-W47");
     assert_eq!(generated["summary"]["article_count"], 1);
     assert_eq!(generated["method"], "local");
     let exists = cli(dir, &["summaries", "generate", "--week", "2026-W47"]).await;
     assert_eq!(exists.code, 1);
     assert!(exists.stderr.contains("--force"), "{exists:?}");
-    assert_eq!(cli(dir, &["summaries", "generate", "--week", "2026-W47", "--force"]).await.code, 0);
+    assert_eq!(
+        cli(
+            dir,
+            &["summaries", "generate", "--week", "2026-W47", "--force"]
+        )
+        .await
+        .code,
+        0
+    );
     let list = cli(dir, &["summaries", "list", "--json"]).await.ok_json();
     assert_eq!(list.as_array().unwrap().len(), 1);
     let shown = cli(dir, &["summaries", "show", "2026-W47"]).await;
@@ -208,13 +350,19 @@ async fn every_command(dir: &Path) {
     assert_eq!(cli(dir, &["summaries", "show", "2026-W47"]).await.code, 1);
 
     // outbox: empty here (the auth tests fill it)
-    assert_eq!(cli(dir, &["outbox", "list", "--json"]).await.ok_json(), json!([]));
+    assert_eq!(
+        cli(dir, &["outbox", "list", "--json"]).await.ok_json(),
+        json!([])
+    );
     assert_eq!(cli(dir, &["outbox", "show", "nope"]).await.code, 1);
 
     // delete
     let deleted = cli(dir, &["users", "delete", "bob@example.com"]).await;
     assert_eq!(deleted.code, 0, "{deleted:?}");
-    assert_eq!(cli(dir, &["users", "show", "bob@example.com"]).await.code, 1);
+    assert_eq!(
+        cli(dir, &["users", "show", "bob@example.com"]).await.code,
+        1
+    );
 }
 
 trait OkText {
@@ -266,27 +414,61 @@ async fn waitlist_approve_and_remove_live_and_offline() {
     let mut tokens = Vec::new();
     for who in ["w1@example.com", "w2@example.com", "w3@example.com"] {
         let token = d.sign_up(who, "secret-1").await;
-        let (status, _) = d.call("POST", "/api/waitlist/join", Some(&token), None).await;
+        let (status, _) = d
+            .call("POST", "/api/waitlist/join", Some(&token), None)
+            .await;
         assert_eq!(status, 200);
         tokens.push(token);
     }
     let list = cli(&dir, &["waitlist", "list", "--json"]).await.ok_json();
-    let emails: Vec<_> = list.as_array().unwrap().iter().map(|e| e["email"].as_str().unwrap()).collect();
-    assert_eq!(emails, ["w1@example.com", "w2@example.com", "w3@example.com"]);
+    let emails: Vec<_> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["email"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        emails,
+        ["w1@example.com", "w2@example.com", "w3@example.com"]
+    );
     let csv = cli(&dir, &["waitlist", "list", "--csv"]).await;
-    assert!(csv.stdout.starts_with("email,user_id,joined_at,approved_at\nw1@example.com,"), "{csv:?}");
+    assert!(
+        csv.stdout
+            .starts_with("email,user_id,joined_at,approved_at\nw1@example.com,"),
+        "{csv:?}"
+    );
     assert_eq!(csv.stdout.lines().count(), 4);
 
-    let approved = cli(&dir, &["waitlist", "approve", "w1@example.com", "--json"]).await.ok_json();
-    assert_eq!(approved["joined_at"], list[0]["joined_at"], "the join date is kept");
+    let approved = cli(&dir, &["waitlist", "approve", "w1@example.com", "--json"])
+        .await
+        .ok_json();
+    assert_eq!(
+        approved["joined_at"], list[0]["joined_at"],
+        "the join date is kept"
+    );
     assert!(approved["approved_at"].is_string());
     let (_, meta) = d.get("/api/user/metadata", Some(&tokens[0])).await;
     assert_eq!(meta["subscription"]["isActive"], true, "{meta}");
     let pending = cli(&dir, &["waitlist", "list", "--json"]).await.ok_json();
-    assert_eq!(pending.as_array().unwrap().len(), 2, "approved entries leave the pending list");
-    let all = cli(&dir, &["waitlist", "list", "--all", "--json"]).await.ok_json();
-    assert_eq!(all.as_array().unwrap().len(), 3, "and are kept with their dates");
-    assert_eq!(cli(&dir, &["waitlist", "approve", "nobody@example.com"]).await.code, 1);
+    assert_eq!(
+        pending.as_array().unwrap().len(),
+        2,
+        "approved entries leave the pending list"
+    );
+    let all = cli(&dir, &["waitlist", "list", "--all", "--json"])
+        .await
+        .ok_json();
+    assert_eq!(
+        all.as_array().unwrap().len(),
+        3,
+        "and are kept with their dates"
+    );
+    assert_eq!(
+        cli(&dir, &["waitlist", "approve", "nobody@example.com"])
+            .await
+            .code,
+        1
+    );
 
     // The outbox: without SMTP, a password-reset mail is kept for the operator to read.
     let res = d
@@ -309,24 +491,66 @@ async fn waitlist_approve_and_remove_live_and_offline() {
     let id = mail["id"].as_str().unwrap().to_string();
     let shown = cli(&dir, &["outbox", "show", &id]).await;
     assert_eq!(shown.code, 0);
-    assert!(shown.stdout.contains("to:      w2@example.com") && shown.stdout.contains("/auth/v1/verify"), "{shown:?}");
+    assert!(
+        shown.stdout.contains("to:      w2@example.com")
+            && shown.stdout.contains("/auth/v1/verify"),
+        "{shown:?}"
+    );
     let table = cli(&dir, &["outbox", "list"]).await;
-    assert!(table.stdout.starts_with("ID") && table.stdout.contains(&id), "{table:?}");
+    assert!(
+        table.stdout.starts_with("ID") && table.stdout.contains(&id),
+        "{table:?}"
+    );
     d.stop();
-    assert_eq!(cli(&dir, &["outbox", "show", &id, "--json"]).await.ok_json()["id"], id.as_str(), "offline too");
+    assert_eq!(
+        cli(&dir, &["outbox", "show", &id, "--json"])
+            .await
+            .ok_json()["id"],
+        id.as_str(),
+        "offline too"
+    );
 
     // Offline, on the same directory.
-    assert_eq!(cli(&dir, &["waitlist", "remove", "w2@example.com"]).await.code, 0);
-    let approved =
-        cli(&dir, &["waitlist", "approve", "w3@example.com", "--until", "2099-01-01", "--json"]).await.ok_json();
+    assert_eq!(
+        cli(&dir, &["waitlist", "remove", "w2@example.com"])
+            .await
+            .code,
+        0
+    );
+    let approved = cli(
+        &dir,
+        &[
+            "waitlist",
+            "approve",
+            "w3@example.com",
+            "--until",
+            "2099-01-01",
+            "--json",
+        ],
+    )
+    .await
+    .ok_json();
     assert!(approved["approved_at"].is_string());
-    assert_eq!(cli(&dir, &["waitlist", "list", "--json"]).await.ok_json(), json!([]));
-    let subs = cli(&dir, &["subscribers", "list", "--json"]).await.ok_json();
-    let emails: Vec<_> = subs.as_array().unwrap().iter().map(|u| u["email"].as_str().unwrap()).collect();
+    assert_eq!(
+        cli(&dir, &["waitlist", "list", "--json"]).await.ok_json(),
+        json!([])
+    );
+    let subs = cli(&dir, &["subscribers", "list", "--json"])
+        .await
+        .ok_json();
+    let emails: Vec<_> = subs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["email"].as_str().unwrap())
+        .collect();
     assert_eq!(emails, ["w1@example.com", "w3@example.com"]);
     let removed_twice = cli(&dir, &["waitlist", "remove", "w2@example.com"]).await;
     assert_eq!(removed_twice.code, 1);
-    assert!(removed_twice.stderr.contains("not on the waitlist"), "{removed_twice:?}");
+    assert!(
+        removed_twice.stderr.contains("not on the waitlist"),
+        "{removed_twice:?}"
+    );
 }
 
 #[tokio::test]
@@ -335,15 +559,46 @@ async fn users_delete_removes_every_record() {
     let dir = tmp.path().join("data");
     let d = Daemon::start_with(&dir, &[], &[]);
     let token = d.sign_up("gone@example.com", "secret-1").await;
-    d.call("POST", "/api/waitlist/join", Some(&token), None).await;
-    d.call("PATCH", "/api/user/profile", Some(&token), Some(json!({"resume": "ML engineer"}))).await;
+    d.call("POST", "/api/waitlist/join", Some(&token), None)
+        .await;
+    d.call(
+        "PATCH",
+        "/api/user/profile",
+        Some(&token),
+        Some(json!({"resume": "ML engineer"})),
+    )
+    .await;
     let (_, feed) = d.get("/api/news", Some(&token)).await;
-    let first = feed["items"][0]["id"].as_str().or_else(|| feed[0]["id"].as_str()).unwrap().to_string();
-    assert_eq!(d.call("POST", &format!("/api/favorites/{first}"), Some(&token), None).await.0, 200);
-    assert_eq!(cli(&dir, &["users", "delete", "gone@example.com"]).await.code, 0);
+    let first = feed["items"][0]["id"]
+        .as_str()
+        .or_else(|| feed[0]["id"].as_str())
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        d.call(
+            "POST",
+            &format!("/api/favorites/{first}"),
+            Some(&token),
+            None
+        )
+        .await
+        .0,
+        200
+    );
+    assert_eq!(
+        cli(&dir, &["users", "delete", "gone@example.com"])
+            .await
+            .code,
+        0
+    );
     // The old token no longer works and the e-mail is free again.
     assert_eq!(d.get("/api/favorites", Some(&token)).await.0, 401);
-    assert_eq!(cli(&dir, &["waitlist", "list", "--all", "--json"]).await.ok_json(), json!([]));
+    assert_eq!(
+        cli(&dir, &["waitlist", "list", "--all", "--json"])
+            .await
+            .ok_json(),
+        json!([])
+    );
     let token = d.sign_up("gone@example.com", "secret-2").await;
     let (_, favs) = d.get("/api/favorites", Some(&token)).await;
     assert_eq!(favs.as_array().map(Vec::len), Some(0), "{favs}");
@@ -358,12 +613,46 @@ async fn exit_codes_are_0_1_and_2() {
     assert_eq!(cli(&dir, &["users", "list"]).await.code, 0);
     let missing = cli(&dir, &["users", "show", "nobody@example.com"]).await;
     assert_eq!(missing.code, 1);
-    assert!(missing.stderr.contains("no account") && missing.stderr.contains("radar users list"), "{missing:?}");
+    assert!(
+        missing.stderr.contains("no account") && missing.stderr.contains("radar users list"),
+        "{missing:?}"
+    );
     assert_eq!(cli(&dir, &["users", "frobnicate"]).await.code, 2);
-    assert_eq!(cli(&dir, &["users", "create", "x@example.com"]).await.code, 2, "--password-stdin is required");
-    assert_eq!(cli(&dir, &["subscribers", "grant", "x@example.com", "--until", "someday"]).await.code, 2);
-    assert_eq!(cli(&dir, &["summaries", "generate", "--week", "2026-W99"]).await.code, 1);
-    for group in ["users", "waitlist", "subscribers", "items", "feeds", "summaries", "outbox"] {
+    assert_eq!(
+        cli(&dir, &["users", "create", "x@example.com"]).await.code,
+        2,
+        "--password-stdin is required"
+    );
+    assert_eq!(
+        cli(
+            &dir,
+            &[
+                "subscribers",
+                "grant",
+                "x@example.com",
+                "--until",
+                "someday"
+            ]
+        )
+        .await
+        .code,
+        2
+    );
+    assert_eq!(
+        cli(&dir, &["summaries", "generate", "--week", "2026-W99"])
+            .await
+            .code,
+        1
+    );
+    for group in [
+        "users",
+        "waitlist",
+        "subscribers",
+        "items",
+        "feeds",
+        "summaries",
+        "outbox",
+    ] {
         let help = cli(&dir, &[group, "--help"]).await;
         assert_eq!(help.code, 0, "{group} --help: {help:?}");
         assert!(help.stdout.contains("Usage"), "{help:?}");
@@ -378,12 +667,22 @@ async fn a_stale_socket_is_replaced_and_ignored() {
     // A socket file nobody listens on, as a crash leaves it.
     drop(std::os::unix::net::UnixListener::bind(dir.join("admin.sock")).unwrap());
     assert!(dir.join("admin.sock").exists());
-    assert_eq!(cli(&dir, &["users", "list", "--json"]).await.ok_json(), json!([]), "offline despite the stale socket");
+    assert_eq!(
+        cli(&dir, &["users", "list", "--json"]).await.ok_json(),
+        json!([]),
+        "offline despite the stale socket"
+    );
     let d = Daemon::start_with(&dir, &["--no-demo", "--no-feed-polling"], &[]);
-    assert_eq!(cli(&dir, &["users", "list", "--json"]).await.ok_json(), json!([]));
+    assert_eq!(
+        cli(&dir, &["users", "list", "--json"]).await.ok_json(),
+        json!([])
+    );
     d.crash();
     // After a crash the socket stays behind; commands still work, offline.
-    assert_eq!(cli(&dir, &["users", "list", "--json"]).await.ok_json(), json!([]));
+    assert_eq!(
+        cli(&dir, &["users", "list", "--json"]).await.ok_json(),
+        json!([])
+    );
 }
 
 #[tokio::test]
@@ -405,15 +704,31 @@ async fn commands_while_the_daemon_serves_requests_lose_nothing() {
     // Five readers, and twenty items they favourite while the import and grants run.
     let mut tokens = Vec::new();
     for i in 0..5 {
-        tokens.push(d.sign_up(&format!("reader{i}@example.com"), "secret-1").await);
+        tokens.push(
+            d.sign_up(&format!("reader{i}@example.com"), "secret-1")
+                .await,
+        );
     }
     let mut ids = Vec::new();
     for i in 0..20 {
         let title = format!("Base {i}");
         let url = format!("https://base.example/{i}");
-        let added = cli(&dir, &["items", "add", "--title", &title, "--summary", "Base.", "--url", &url, "--json"])
-            .await
-            .ok_json();
+        let added = cli(
+            &dir,
+            &[
+                "items",
+                "add",
+                "--title",
+                &title,
+                "--summary",
+                "Base.",
+                "--url",
+                &url,
+                "--json",
+            ],
+        )
+        .await
+        .ok_json();
         ids.push(added["item"]["id"].as_str().unwrap().to_string());
     }
     let http = {
@@ -423,9 +738,19 @@ async fn commands_while_the_daemon_serves_requests_lose_nothing() {
             let mut statuses = Vec::new();
             for (i, id) in ids.iter().enumerate() {
                 let token = &tokens[i % tokens.len()];
-                let r = client.get(format!("{base}/api/news")).bearer_auth(token).send().await.unwrap();
+                let r = client
+                    .get(format!("{base}/api/news"))
+                    .bearer_auth(token)
+                    .send()
+                    .await
+                    .unwrap();
                 statuses.push(r.status().as_u16());
-                let r = client.post(format!("{base}/api/favorites/{id}")).bearer_auth(token).send().await.unwrap();
+                let r = client
+                    .post(format!("{base}/api/favorites/{id}"))
+                    .bearer_auth(token)
+                    .send()
+                    .await
+                    .unwrap();
                 statuses.push(r.status().as_u16());
             }
             statuses
@@ -437,7 +762,16 @@ async fn commands_while_the_daemon_serves_requests_lose_nothing() {
         let mut codes = Vec::new();
         for i in 0..10 {
             let email = format!("cli{i}@example.com");
-            codes.push(cli_with(&dir, &["users", "create", &email, "--password-stdin"], "secret-1", &[]).await.code);
+            codes.push(
+                cli_with(
+                    &dir,
+                    &["users", "create", &email, "--password-stdin"],
+                    "secret-1",
+                    &[],
+                )
+                .await
+                .code,
+            );
             codes.push(cli(&dir, &["subscribers", "grant", &email]).await.code);
         }
         codes
@@ -445,31 +779,58 @@ async fn commands_while_the_daemon_serves_requests_lose_nothing() {
     let (import, codes, statuses) = tokio::join!(import, users, http);
     let report = import.ok_json();
     assert_eq!(
-        (report["added"].as_u64(), report["invalid"].as_array().map(Vec::len)),
+        (
+            report["added"].as_u64(),
+            report["invalid"].as_array().map(Vec::len)
+        ),
         (Some(300), Some(0)),
         "{report}"
     );
     assert!(codes.iter().all(|c| *c == 0), "{codes:?}");
     let statuses = statuses.unwrap();
-    assert!(statuses.iter().all(|s| *s == 200), "every API request succeeded: {statuses:?}");
+    assert!(
+        statuses.iter().all(|s| *s == 200),
+        "every API request succeeded: {statuses:?}"
+    );
 
-    let items = cli(&dir, &["items", "list", "--limit", "1000", "--json"]).await.ok_json();
+    let items = cli(&dir, &["items", "list", "--limit", "1000", "--json"])
+        .await
+        .ok_json();
     assert_eq!(items.as_array().unwrap().len(), 320);
-    let subs = cli(&dir, &["subscribers", "list", "--json"]).await.ok_json();
+    let subs = cli(&dir, &["subscribers", "list", "--json"])
+        .await
+        .ok_json();
     assert_eq!(subs.as_array().unwrap().len(), 10);
     let users = cli(&dir, &["users", "list", "--json"]).await.ok_json();
     assert_eq!(users.as_array().unwrap().len(), 15);
     for token in &tokens {
         let (_, favs) = d.get("/api/favorites", Some(token)).await;
-        assert_eq!(favs.as_array().unwrap().len(), 4, "every favourite was kept: {favs}");
+        assert_eq!(
+            favs.as_array().unwrap().len(),
+            4,
+            "every favourite was kept: {favs}"
+        );
     }
     d.stop();
     // Durable: the same counts offline after the daemon stopped.
     assert_eq!(
-        cli(&dir, &["items", "list", "--limit", "1000", "--json"]).await.ok_json().as_array().unwrap().len(),
+        cli(&dir, &["items", "list", "--limit", "1000", "--json"])
+            .await
+            .ok_json()
+            .as_array()
+            .unwrap()
+            .len(),
         320
     );
-    assert_eq!(cli(&dir, &["users", "list", "--json"]).await.ok_json().as_array().unwrap().len(), 15);
+    assert_eq!(
+        cli(&dir, &["users", "list", "--json"])
+            .await
+            .ok_json()
+            .as_array()
+            .unwrap()
+            .len(),
+        15
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -484,15 +845,31 @@ async fn a_store_held_by_a_starting_daemon_is_waited_for() {
     });
     let started = std::time::Instant::now();
     let out = cli(&dir, &["users", "list", "--json"]).await;
-    assert_eq!(out.ok_json(), json!([]), "the command waits instead of failing on the lock");
-    assert!(started.elapsed() >= std::time::Duration::from_millis(1000), "it did wait");
+    assert_eq!(
+        out.ok_json(),
+        json!([]),
+        "the command waits instead of failing on the lock"
+    );
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(1000),
+        "it did wait"
+    );
     release.await.unwrap();
 
     // Held for longer than the command waits: a clear message, exit 1.
     let _held = radar_store::Store::open(&dir, radar_store::Options::default()).unwrap();
-    let out = cli_with(&dir, &["users", "list"], "", &[("RADAR_ADMIN_WAIT_MS", "300")]).await;
+    let out = cli_with(
+        &dir,
+        &["users", "list"],
+        "",
+        &[("RADAR_ADMIN_WAIT_MS", "300")],
+    )
+    .await;
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stderr.contains("in use by another process") && out.stderr.contains("try again"), "{out:?}");
+    assert!(
+        out.stderr.contains("in use by another process") && out.stderr.contains("try again"),
+        "{out:?}"
+    );
 }
 
 /// The report of importing the fixture with valid, duplicate and invalid lines.
@@ -500,17 +877,28 @@ fn check_first_import(report: &Value) {
     assert_eq!(report["total"], 9, "{report}");
     assert_eq!(report["added"], 3, "{report}");
     assert_eq!(report["updated"], 1, "{report}");
-    assert_eq!(report["skipped"], 1, "the repeated line is skipped: {report}");
+    assert_eq!(
+        report["skipped"], 1,
+        "the repeated line is skipped: {report}"
+    );
     let invalid: Vec<(u64, String)> = report["invalid"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|l| (l["line"].as_u64().unwrap(), l["reason"].as_str().unwrap().to_string()))
+        .map(|l| {
+            (
+                l["line"].as_u64().unwrap(),
+                l["reason"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     let lines: Vec<u64> = invalid.iter().map(|l| l.0).collect();
     assert_eq!(lines, [5, 6, 7, 8], "{report}");
     assert!(invalid[0].1.contains("title"), "{invalid:?}");
-    assert!(invalid[1].1.contains("EOF") || invalid[1].1.contains("expected"), "{invalid:?}");
+    assert!(
+        invalid[1].1.contains("EOF") || invalid[1].1.contains("expected"),
+        "{invalid:?}"
+    );
     assert!(invalid[2].1.contains("http"), "{invalid:?}");
     assert!(invalid[3].1.contains("published_date"), "{invalid:?}");
 }
@@ -534,33 +922,82 @@ async fn import_reports_added_updated_skipped_and_invalid_lines() {
     // Offline: the human report, exit 1 because of the invalid lines.
     let first = cli(&dir, &["items", "import", &file]).await;
     assert_eq!(first.code, 1, "{first:?}");
-    assert!(first.stdout.contains("9 records: 3 added, 1 updated, 1 skipped (identical), 4 invalid"), "{first:?}");
-    assert!(first.stderr.contains("line 5: title must not be empty"), "{first:?}");
+    assert!(
+        first
+            .stdout
+            .contains("9 records: 3 added, 1 updated, 1 skipped (identical), 4 invalid"),
+        "{first:?}"
+    );
+    assert!(
+        first.stderr.contains("line 5: title must not be empty"),
+        "{first:?}"
+    );
     // Importing again changes nothing: idempotent.
     let again = cli(&dir, &["items", "import", &file, "--json"]).await;
     assert_eq!(again.code, 1);
     let r = again.json();
-    assert_eq!((r["added"].as_u64(), r["updated"].as_u64(), r["skipped"].as_u64()), (Some(0), Some(0), Some(5)), "{r}");
+    assert_eq!(
+        (
+            r["added"].as_u64(),
+            r["updated"].as_u64(),
+            r["skipped"].as_u64()
+        ),
+        (Some(0), Some(0), Some(5)),
+        "{r}"
+    );
     assert_eq!(r["invalid"].as_array().unwrap().len(), 4);
     let items = cli(&dir, &["items", "list", "--json"]).await.ok_json();
-    let mut titles: Vec<_> =
-        items.as_array().unwrap().iter().map(|i| i["title"].as_str().unwrap().to_string()).collect();
+    let mut titles: Vec<_> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["title"].as_str().unwrap().to_string())
+        .collect();
     titles.sort();
-    assert_eq!(titles, ["Existing story, edited", "First story", "Second story", "Third story"]);
-    assert!(items.as_array().unwrap().iter().any(|i| i["id"] == "manual-1"));
+    assert_eq!(
+        titles,
+        [
+            "Existing story, edited",
+            "First story",
+            "Second story",
+            "Third story"
+        ]
+    );
+    assert!(
+        items
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["id"] == "manual-1")
+    );
 
     // Live, in a fresh directory: the same report through the daemon.
     let dir2 = tmp.path().join("live");
     let d = Daemon::start_with(&dir2, &["--no-demo", "--no-feed-polling"], &[]);
     assert_eq!(cli(&dir2, &existing).await.code, 0);
-    check_first_import(&cli(&dir2, &["items", "import", &file, "--json"]).await.json());
+    check_first_import(
+        &cli(&dir2, &["items", "import", &file, "--json"])
+            .await
+            .json(),
+    );
     let (_, news) = d.get("/api/news", None).await;
-    assert!(news.to_string().contains("Third story"), "the daemon serves what was imported: {news}");
+    assert!(
+        news.to_string().contains("Third story"),
+        "the daemon serves what was imported: {news}"
+    );
 
     // A JSON array reports the line where each bad record starts.
-    let arr = cli(&dir2, &["items", "import", &fixture_str("import.json"), "--json"]).await;
+    let arr = cli(
+        &dir2,
+        &["items", "import", &fixture_str("import.json"), "--json"],
+    )
+    .await;
     let r = arr.json();
-    assert_eq!((r["total"].as_u64(), r["added"].as_u64()), (Some(3), Some(2)), "{r}");
+    assert_eq!(
+        (r["total"].as_u64(), r["added"].as_u64()),
+        (Some(3), Some(2)),
+        "{r}"
+    );
     assert_eq!(r["invalid"][0]["line"], 8, "{r}");
     // Standard input works too.
     let stdin = cli_with(
@@ -574,7 +1011,10 @@ async fn import_reports_added_updated_skipped_and_invalid_lines() {
     // A file that is not JSON at all is refused as a whole.
     let broken = cli_with(&dir2, &["items", "import", "-"], "[{\"title\": ", &[]).await;
     assert_eq!(broken.code, 1);
-    assert!(broken.stderr.contains("not a valid JSON array"), "{broken:?}");
+    assert!(
+        broken.stderr.contains("not a valid JSON array"),
+        "{broken:?}"
+    );
     let missing = cli(&dir2, &["items", "import", "/nonexistent/file.jsonl"]).await;
     assert_eq!(missing.code, 1);
     assert!(missing.stderr.contains("cannot read"), "{missing:?}");
@@ -582,7 +1022,15 @@ async fn import_reports_added_updated_skipped_and_invalid_lines() {
 
 #[test]
 fn fixtures_exist() {
-    for f in ["import.jsonl", "import.json", "rss.xml", "atom.xml", "feed.json", "malformed.xml", "feeds.opml"] {
+    for f in [
+        "import.jsonl",
+        "import.json",
+        "rss.xml",
+        "atom.xml",
+        "feed.json",
+        "malformed.xml",
+        "feeds.opml",
+    ] {
         assert!(fixture(f).exists(), "{f}");
     }
 }

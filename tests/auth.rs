@@ -24,17 +24,38 @@ impl Reply {
     /// Asserts the protocol's error form and status; answers the code.
     fn error(&self, status: u16) -> &str {
         assert_eq!(self.status, status, "unexpected answer: {}", self.body);
-        assert_eq!(self.headers.get("x-supabase-api-version").map(|v| v.to_str().unwrap()), Some("2024-01-01"));
-        assert_eq!(self.body["code"], self.body["error_code"], "both code fields: {}", self.body);
-        assert!(!self.body["msg"].as_str().unwrap_or_default().is_empty(), "error without msg: {}", self.body);
+        assert_eq!(
+            self.headers
+                .get("x-supabase-api-version")
+                .map(|v| v.to_str().unwrap()),
+            Some("2024-01-01")
+        );
+        assert_eq!(
+            self.body["code"], self.body["error_code"],
+            "both code fields: {}",
+            self.body
+        );
+        assert!(
+            !self.body["msg"].as_str().unwrap_or_default().is_empty(),
+            "error without msg: {}",
+            self.body
+        );
         self.body["code"].as_str().unwrap()
     }
 }
 
 /// A request to `/auth/v1` with the anonymous key, an optional bearer token and body.
-async fn auth(d: &Daemon, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Reply {
-    let mut req =
-        d.http.request(method.parse().unwrap(), d.url(&format!("/auth/v1{path}"))).header("apikey", &d.anon_key);
+async fn auth(
+    d: &Daemon,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Reply {
+    let mut req = d
+        .http
+        .request(method.parse().unwrap(), d.url(&format!("/auth/v1{path}")))
+        .header("apikey", &d.anon_key);
     if let Some(t) = token {
         req = req.bearer_auth(t);
     }
@@ -44,15 +65,33 @@ async fn auth(d: &Daemon, method: &str, path: &str, token: Option<&str>, body: O
     let res = req.send().await.unwrap();
     let headers = res.headers().clone();
     let (status, body) = answer(res).await;
-    Reply { status, body, headers }
+    Reply {
+        status,
+        body,
+        headers,
+    }
 }
 
 async fn sign_in(d: &Daemon, email: &str, password: &str) -> Reply {
-    auth(d, "POST", "/token?grant_type=password", None, Some(json!({"email": email, "password": password}))).await
+    auth(
+        d,
+        "POST",
+        "/token?grant_type=password",
+        None,
+        Some(json!({"email": email, "password": password})),
+    )
+    .await
 }
 
 async fn refresh(d: &Daemon, refresh_token: &str) -> Reply {
-    auth(d, "POST", "/token?grant_type=refresh_token", None, Some(json!({"refresh_token": refresh_token}))).await
+    auth(
+        d,
+        "POST",
+        "/token?grant_type=refresh_token",
+        None,
+        Some(json!({"refresh_token": refresh_token})),
+    )
+    .await
 }
 
 fn access(session: &Value) -> &str {
@@ -92,26 +131,40 @@ fn base64url_decode(s: &str) -> Vec<u8> {
 
 /// A client that does not follow redirects, to read `GET /verify`'s answer.
 fn no_redirects() -> reqwest::Client {
-    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
 }
 
 /// Follows an e-mailed link once; answers the status and the Location header.
 async fn open_link(link: &str) -> (u16, String) {
     let res = no_redirects().get(link).send().await.unwrap();
-    let location = res.headers().get("location").map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+    let location = res
+        .headers()
+        .get("location")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
     (res.status().as_u16(), location)
 }
 
 /// The `key=value` pairs of a URL's fragment.
 fn fragment(location: &str) -> std::collections::HashMap<String, String> {
     let url = reqwest::Url::parse(location).unwrap();
-    let as_query = reqwest::Url::parse(&format!("http://x/?{}", url.fragment().unwrap_or_default())).unwrap();
+    let as_query =
+        reqwest::Url::parse(&format!("http://x/?{}", url.fragment().unwrap_or_default())).unwrap();
     as_query.query_pairs().into_owned().collect()
 }
 
 /// The `token` of an e-mailed link.
 fn link_token(link: &str) -> String {
-    reqwest::Url::parse(link).unwrap().query_pairs().find(|(k, _)| k == "token").unwrap().1.into_owned()
+    reqwest::Url::parse(link)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "token")
+        .unwrap()
+        .1
+        .into_owned()
 }
 
 // ---- A stand-in SMTP server: enough of the protocol for lettre, on 127.0.0.1. ----
@@ -126,7 +179,10 @@ impl Received {
     /// The first link to the auth service's `/verify` in the body.
     fn link(&self) -> String {
         let start = self.body.find("http").expect("a link in the mail");
-        let link: String = self.body[start..].chars().take_while(|c| !c.is_whitespace()).collect();
+        let link: String = self.body[start..]
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .collect();
         assert!(link.contains("/auth/v1/verify?"), "unexpected link {link}");
         link
     }
@@ -143,18 +199,32 @@ async fn smtp_server() -> (String, mpsc::UnboundedReceiver<Received>) {
             tokio::spawn(async move {
                 let (read, mut write) = socket.into_split();
                 let mut lines = BufReader::new(read).lines();
-                write.write_all(b"220 localhost stand-in ESMTP\r\n").await.unwrap();
+                write
+                    .write_all(b"220 localhost stand-in ESMTP\r\n")
+                    .await
+                    .unwrap();
                 let mut to = String::new();
                 while let Ok(Some(line)) = lines.next_line().await {
-                    let verb = line.split_whitespace().next().unwrap_or_default().to_ascii_uppercase();
+                    let verb = line
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_ascii_uppercase();
                     let reply: &[u8] = match verb.as_str() {
                         "EHLO" | "HELO" => b"250 localhost\r\n",
                         "RCPT" => {
-                            to = line.split(['<', '>']).nth(1).unwrap_or_default().to_string();
+                            to = line
+                                .split(['<', '>'])
+                                .nth(1)
+                                .unwrap_or_default()
+                                .to_string();
                             b"250 OK\r\n"
                         }
                         "DATA" => {
-                            write.write_all(b"354 end with <CRLF>.<CRLF>\r\n").await.unwrap();
+                            write
+                                .write_all(b"354 end with <CRLF>.<CRLF>\r\n")
+                                .await
+                                .unwrap();
                             let mut raw = Vec::new();
                             while let Ok(Some(l)) = lines.next_line().await {
                                 if l == "." {
@@ -162,7 +232,10 @@ async fn smtp_server() -> (String, mpsc::UnboundedReceiver<Received>) {
                                 }
                                 raw.push(l.strip_prefix('.').map(str::to_string).unwrap_or(l));
                             }
-                            let _ = tx.send(Received { to: to.clone(), body: decode_mail(&raw) });
+                            let _ = tx.send(Received {
+                                to: to.clone(),
+                                body: decode_mail(&raw),
+                            });
                             b"250 OK queued\r\n"
                         }
                         "QUIT" => {
@@ -189,7 +262,10 @@ fn decode_mail(lines: &[String]) -> String {
     while i < bytes.len() {
         if bytes[i] == b'='
             && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16)
+            && let Ok(b) = u8::from_str_radix(
+                std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
+                16,
+            )
         {
             out.push(b);
             i += 3;
@@ -202,7 +278,10 @@ fn decode_mail(lines: &[String]) -> String {
 }
 
 async fn next_mail(rx: &mut mpsc::UnboundedReceiver<Received>) -> Received {
-    tokio::time::timeout(Duration::from_secs(20), rx.recv()).await.expect("a mail within 20 s").unwrap()
+    tokio::time::timeout(Duration::from_secs(20), rx.recv())
+        .await
+        .expect("a mail within 20 s")
+        .unwrap()
 }
 
 // ---- The tests ----
@@ -227,13 +306,22 @@ async fn sign_up_and_sign_in_answer_sessions_and_refuse_bad_credentials() {
     assert!(s["expires_at"].as_i64().unwrap() > 1_700_000_000);
     assert!(!refresh_token(s).is_empty());
     let user = &s["user"];
-    assert_eq!(user["email"], "ada@example.com", "e-mail trimmed and lower-cased");
+    assert_eq!(
+        user["email"], "ada@example.com",
+        "e-mail trimmed and lower-cased"
+    );
     assert_eq!(user["aud"], "authenticated");
     assert_eq!(user["role"], "authenticated");
-    assert_eq!(user["app_metadata"], json!({"provider": "email", "providers": ["email"]}));
+    assert_eq!(
+        user["app_metadata"],
+        json!({"provider": "email", "providers": ["email"]})
+    );
     assert_eq!(user["user_metadata"]["name"], "Ada");
     assert_eq!(user["user_metadata"]["avatar_url"], Value::Null);
-    assert_eq!(user["user_metadata"]["subscription"], json!({"isActive": false, "customerId": null}));
+    assert_eq!(
+        user["user_metadata"]["subscription"],
+        json!({"isActive": false, "customerId": null})
+    );
     assert_eq!(user["has_active_subscription"], false);
     assert_eq!(user["is_anonymous"], false);
     assert!(user["email_confirmed_at"].is_string() && user["confirmed_at"].is_string());
@@ -249,27 +337,57 @@ async fn sign_up_and_sign_in_answer_sessions_and_refuse_bad_credentials() {
     assert_eq!(claims["amr"][0]["method"], "password");
     assert_eq!(claims["is_anonymous"], false);
     assert!(claims["session_id"].is_string());
-    assert_eq!(claims["exp"].as_i64().unwrap() - claims["iat"].as_i64().unwrap(), 3600);
+    assert_eq!(
+        claims["exp"].as_i64().unwrap() - claims["iat"].as_i64().unwrap(),
+        3600
+    );
 
     // The same address again, in another case: refused.
-    let again =
-        auth(&d, "POST", "/signup", None, Some(json!({"email": "ADA@example.com", "password": PASSWORD}))).await;
+    let again = auth(
+        &d,
+        "POST",
+        "/signup",
+        None,
+        Some(json!({"email": "ADA@example.com", "password": PASSWORD})),
+    )
+    .await;
     assert_eq!(again.error(422), "user_already_exists");
-    let weak = auth(&d, "POST", "/signup", None, Some(json!({"email": "bob@example.com", "password": "12345"}))).await;
+    let weak = auth(
+        &d,
+        "POST",
+        "/signup",
+        None,
+        Some(json!({"email": "bob@example.com", "password": "12345"})),
+    )
+    .await;
     assert_eq!(weak.error(422), "weak_password");
     assert_eq!(weak.body["weak_password"]["reasons"], json!(["length"]));
-    let bad = auth(&d, "POST", "/signup", None, Some(json!({"email": "not-an-address", "password": PASSWORD}))).await;
+    let bad = auth(
+        &d,
+        "POST",
+        "/signup",
+        None,
+        Some(json!({"email": "not-an-address", "password": PASSWORD})),
+    )
+    .await;
     assert_eq!(bad.error(400), "email_address_invalid");
 
     // Sign-in: right password, then the same refusal for a wrong one and an unknown address.
     let s2 = sign_in(&d, " ADA@example.com", PASSWORD).await;
     assert_eq!(s2.status, 200, "{}", s2.body);
-    assert_ne!(jwt_payload(access(&s2.body))["session_id"], claims["session_id"], "a new session");
+    assert_ne!(
+        jwt_payload(access(&s2.body))["session_id"],
+        claims["session_id"],
+        "a new session"
+    );
     let wrong = sign_in(&d, "ada@example.com", "wrong password").await;
     let unknown = sign_in(&d, "nobody@example.com", PASSWORD).await;
     assert_eq!(wrong.error(400), "invalid_credentials");
     assert_eq!(unknown.error(400), "invalid_credentials");
-    assert_eq!(wrong.body, unknown.body, "nothing tells an unknown address from a wrong password");
+    assert_eq!(
+        wrong.body, unknown.body,
+        "nothing tells an unknown address from a wrong password"
+    );
     assert_eq!(wrong.body["msg"], "Invalid login credentials");
 
     // GET /user, and the same token on /api.
@@ -293,44 +411,83 @@ async fn sign_up_and_sign_in_answer_sessions_and_refuse_bad_credentials() {
 #[tokio::test]
 async fn bad_tokens_are_refused_on_api_and_auth() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--jwt-expiry", "1"], &[]);
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--jwt-expiry", "1"],
+        &[],
+    );
     let other = Daemon::start(&dir.path().join("other"));
-    assert_ne!(d.anon_key, other.anon_key, "each install has its own secret");
+    assert_ne!(
+        d.anon_key, other.anon_key,
+        "each install has its own secret"
+    );
 
     let mine = d.sign_up("ada@example.com", PASSWORD).await;
     let foreign = other.sign_up("ada@example.com", PASSWORD).await;
     // Signed with another install's secret.
     assert_eq!(api_status(&d, &foreign).await, 401);
-    assert_eq!(auth(&d, "GET", "/user", Some(&foreign), None).await.error(403), "bad_jwt");
+    assert_eq!(
+        auth(&d, "GET", "/user", Some(&foreign), None)
+            .await
+            .error(403),
+        "bad_jwt"
+    );
     // Tampered with: the payload of one, the signature of another.
     let parts: Vec<&str> = mine.split('.').collect();
-    let forged = format!("{}.{}.{}", parts[0], foreign.split('.').nth(1).unwrap(), parts[2]);
+    let forged = format!(
+        "{}.{}.{}",
+        parts[0],
+        foreign.split('.').nth(1).unwrap(),
+        parts[2]
+    );
     assert_eq!(api_status(&d, &forged).await, 401);
     assert_eq!(api_status(&d, "not.a.jwt").await, 401);
     // The anonymous key is not a user token.
-    assert_eq!(auth(&d, "GET", "/user", Some(&d.anon_key), None).await.error(403), "bad_jwt");
+    assert_eq!(
+        auth(&d, "GET", "/user", Some(&d.anon_key), None)
+            .await
+            .error(403),
+        "bad_jwt"
+    );
     let (status, body) = d.get("/api/favorites", Some("garbage")).await;
     assert_eq!(status, 401);
-    assert!(body["message"].is_string(), "the API keeps its own error form: {body}");
+    assert!(
+        body["message"].is_string(),
+        "the API keeps its own error form: {body}"
+    );
     // Expired (this daemon's tokens live one second).
     assert_eq!(api_status(&d, &mine).await, 200);
     tokio::time::sleep(Duration::from_millis(2100)).await;
     assert_eq!(api_status(&d, &mine).await, 401);
-    assert_eq!(auth(&d, "GET", "/user", Some(&mine), None).await.error(403), "bad_jwt");
-    assert_eq!(auth(&d, "GET", "/user", None, None).await.error(401), "no_authorization");
+    assert_eq!(
+        auth(&d, "GET", "/user", Some(&mine), None).await.error(403),
+        "bad_jwt"
+    );
+    assert_eq!(
+        auth(&d, "GET", "/user", None, None).await.error(401),
+        "no_authorization"
+    );
 }
 
 #[tokio::test]
 async fn refresh_tokens_rotate_once_with_a_grace_window_and_reuse_ends_the_session() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--refresh-reuse-interval", "1"], &[]);
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--refresh-reuse-interval", "1"],
+        &[],
+    );
     d.sign_up("ada@example.com", PASSWORD).await;
     let s0 = sign_in(&d, "ada@example.com", PASSWORD).await.body;
 
     let s1 = refresh(&d, refresh_token(&s0)).await;
     assert_eq!(s1.status, 200, "{}", s1.body);
     assert_ne!(refresh_token(&s1.body), refresh_token(&s0), "rotated");
-    assert_eq!(jwt_payload(access(&s1.body))["session_id"], jwt_payload(access(&s0))["session_id"], "same session");
+    assert_eq!(
+        jwt_payload(access(&s1.body))["session_id"],
+        jwt_payload(access(&s0))["session_id"],
+        "same session"
+    );
     assert_eq!(s1.body["user"]["email"], "ada@example.com");
     assert_eq!(api_status(&d, access(&s1.body)).await, 200);
 
@@ -340,13 +497,34 @@ async fn refresh_tokens_rotate_once_with_a_grace_window_and_reuse_ends_the_sessi
 
     // Later, the spent token is taken as stolen: refused, and its session ends.
     tokio::time::sleep(Duration::from_millis(1600)).await;
-    assert_eq!(refresh(&d, refresh_token(&s0)).await.error(400), "refresh_token_already_used");
-    assert_eq!(refresh(&d, refresh_token(&s1.body)).await.error(400), "refresh_token_not_found");
+    assert_eq!(
+        refresh(&d, refresh_token(&s0)).await.error(400),
+        "refresh_token_already_used"
+    );
+    assert_eq!(
+        refresh(&d, refresh_token(&s1.body)).await.error(400),
+        "refresh_token_not_found"
+    );
     assert_eq!(api_status(&d, access(&s1.body)).await, 401);
-    assert_eq!(auth(&d, "GET", "/user", Some(access(&s1.body)), None).await.error(403), "session_not_found");
+    assert_eq!(
+        auth(&d, "GET", "/user", Some(access(&s1.body)), None)
+            .await
+            .error(403),
+        "session_not_found"
+    );
 
-    assert_eq!(refresh(&d, "no-such-token").await.error(400), "refresh_token_not_found");
-    let missing = auth(&d, "POST", "/token?grant_type=refresh_token", None, Some(json!({}))).await;
+    assert_eq!(
+        refresh(&d, "no-such-token").await.error(400),
+        "refresh_token_not_found"
+    );
+    let missing = auth(
+        &d,
+        "POST",
+        "/token?grant_type=refresh_token",
+        None,
+        Some(json!({})),
+    )
+    .await;
     assert_eq!(missing.error(400), "validation_failed");
     let grant = auth(&d, "POST", "/token?grant_type=magic", None, Some(json!({}))).await;
     assert_eq!(grant.error(400), "validation_failed");
@@ -363,29 +541,76 @@ async fn logout_scopes_end_the_sessions_they_name() {
     }
     let other_user = d.sign_up("bob@example.com", PASSWORD).await;
 
-    assert_eq!(auth(&d, "POST", "/logout?scope=local", Some(access(&s[0])), None).await.status, 204);
+    assert_eq!(
+        auth(&d, "POST", "/logout?scope=local", Some(access(&s[0])), None)
+            .await
+            .status,
+        204
+    );
     assert_eq!(api_status(&d, access(&s[0])).await, 401);
-    assert_eq!(refresh(&d, refresh_token(&s[0])).await.error(400), "refresh_token_not_found");
+    assert_eq!(
+        refresh(&d, refresh_token(&s[0])).await.error(400),
+        "refresh_token_not_found"
+    );
     assert_eq!(api_status(&d, access(&s[1])).await, 200);
 
-    assert_eq!(auth(&d, "POST", "/logout?scope=others", Some(access(&s[1])), None).await.status, 204);
-    assert_eq!(api_status(&d, access(&s[1])).await, 200, "the caller's session stays");
+    assert_eq!(
+        auth(
+            &d,
+            "POST",
+            "/logout?scope=others",
+            Some(access(&s[1])),
+            None
+        )
+        .await
+        .status,
+        204
+    );
+    assert_eq!(
+        api_status(&d, access(&s[1])).await,
+        200,
+        "the caller's session stays"
+    );
     for gone in &s[2..] {
         assert_eq!(api_status(&d, access(gone)).await, 401);
-        assert_eq!(refresh(&d, refresh_token(gone)).await.error(400), "refresh_token_not_found");
+        assert_eq!(
+            refresh(&d, refresh_token(gone)).await.error(400),
+            "refresh_token_not_found"
+        );
     }
 
-    let bad = auth(&d, "POST", "/logout?scope=everywhere", Some(access(&s[1])), None).await;
+    let bad = auth(
+        &d,
+        "POST",
+        "/logout?scope=everywhere",
+        Some(access(&s[1])),
+        None,
+    )
+    .await;
     assert_eq!(bad.error(400), "validation_failed");
 
     // Global is the default scope.
     let s4 = sign_in(&d, "ada@example.com", PASSWORD).await.body;
-    assert_eq!(auth(&d, "POST", "/logout", Some(access(&s[1])), None).await.status, 204);
+    assert_eq!(
+        auth(&d, "POST", "/logout", Some(access(&s[1])), None)
+            .await
+            .status,
+        204
+    );
     assert_eq!(api_status(&d, access(&s[1])).await, 401);
     assert_eq!(api_status(&d, access(&s4)).await, 401);
-    assert_eq!(api_status(&d, &other_user).await, 200, "another user's sessions are untouched");
+    assert_eq!(
+        api_status(&d, &other_user).await,
+        200,
+        "another user's sessions are untouched"
+    );
     // Signing out again with the dead token: the protocol's "no session" answer.
-    assert_eq!(auth(&d, "POST", "/logout", Some(access(&s[1])), None).await.error(403), "session_not_found");
+    assert_eq!(
+        auth(&d, "POST", "/logout", Some(access(&s[1])), None)
+            .await
+            .error(403),
+        "session_not_found"
+    );
 }
 
 #[tokio::test]
@@ -396,31 +621,81 @@ async fn a_password_change_ends_the_other_sessions() {
     let a = sign_in(&d, "ada@example.com", PASSWORD).await.body;
     let b = sign_in(&d, "ada@example.com", PASSWORD).await.body;
 
-    let same = auth(&d, "PUT", "/user", Some(access(&a)), Some(json!({"password": PASSWORD}))).await;
+    let same = auth(
+        &d,
+        "PUT",
+        "/user",
+        Some(access(&a)),
+        Some(json!({"password": PASSWORD})),
+    )
+    .await;
     assert_eq!(same.error(422), "same_password");
-    let weak = auth(&d, "PUT", "/user", Some(access(&a)), Some(json!({"password": "123"}))).await;
+    let weak = auth(
+        &d,
+        "PUT",
+        "/user",
+        Some(access(&a)),
+        Some(json!({"password": "123"})),
+    )
+    .await;
     assert_eq!(weak.error(422), "weak_password");
 
-    let changed = auth(&d, "PUT", "/user", Some(access(&a)), Some(json!({"password": "new password"}))).await;
+    let changed = auth(
+        &d,
+        "PUT",
+        "/user",
+        Some(access(&a)),
+        Some(json!({"password": "new password"})),
+    )
+    .await;
     assert_eq!(changed.status, 200, "{}", changed.body);
     assert_eq!(changed.body["email"], "ada@example.com");
-    assert_eq!(api_status(&d, access(&a)).await, 200, "the session that changed it stays");
+    assert_eq!(
+        api_status(&d, access(&a)).await,
+        200,
+        "the session that changed it stays"
+    );
     assert_eq!(api_status(&d, access(&b)).await, 401);
-    assert_eq!(refresh(&d, refresh_token(&b)).await.error(400), "refresh_token_not_found");
+    assert_eq!(
+        refresh(&d, refresh_token(&b)).await.error(400),
+        "refresh_token_not_found"
+    );
     assert_eq!(refresh(&d, refresh_token(&a)).await.status, 200);
-    assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.error(400), "invalid_credentials");
-    assert_eq!(sign_in(&d, "ada@example.com", "new password").await.status, 200);
+    assert_eq!(
+        sign_in(&d, "ada@example.com", PASSWORD).await.error(400),
+        "invalid_credentials"
+    );
+    assert_eq!(
+        sign_in(&d, "ada@example.com", "new password").await.status,
+        200
+    );
 
     // Metadata: merged, null removes, the server's own keys cannot be set.
     let meta = json!({"data": {"avatar_url": "https://example.com/ada.png", "has_active_subscription": true, "subscription": {"isActive": true}}});
     let updated = auth(&d, "PUT", "/user", Some(access(&a)), Some(meta)).await;
     assert_eq!(updated.status, 200, "{}", updated.body);
-    assert_eq!(updated.body["user_metadata"]["avatar_url"], "https://example.com/ada.png");
-    assert_eq!(updated.body["user_metadata"]["subscription"]["isActive"], false);
+    assert_eq!(
+        updated.body["user_metadata"]["avatar_url"],
+        "https://example.com/ada.png"
+    );
+    assert_eq!(
+        updated.body["user_metadata"]["subscription"]["isActive"],
+        false
+    );
     assert_eq!(updated.body["has_active_subscription"], false);
     let me = auth(&d, "GET", "/user", Some(access(&a)), None).await;
-    assert_eq!(me.body["user_metadata"]["avatar_url"], "https://example.com/ada.png");
-    let huge = auth(&d, "PUT", "/user", Some(access(&a)), Some(json!({"data": {"bio": "x".repeat(20_000)}}))).await;
+    assert_eq!(
+        me.body["user_metadata"]["avatar_url"],
+        "https://example.com/ada.png"
+    );
+    let huge = auth(
+        &d,
+        "PUT",
+        "/user",
+        Some(access(&a)),
+        Some(json!({"data": {"bio": "x".repeat(20_000)}})),
+    )
+    .await;
     assert_eq!(huge.error(400), "validation_failed");
 }
 
@@ -428,7 +703,11 @@ async fn a_password_change_ends_the_other_sessions() {
 async fn password_recovery_by_mail_link_once_within_its_hour() {
     let dir = tempfile::tempdir().unwrap();
     let (smtp, mut mails) = smtp_server().await;
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--smtp-url", &smtp, "--otp-expiry", "3"], &[]);
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--smtp-url", &smtp, "--otp-expiry", "3"],
+        &[],
+    );
     let old = d.sign_up("ada@example.com", PASSWORD).await;
     let reset_page = d.url("/reset-password");
 
@@ -452,15 +731,24 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
     .await;
     assert_eq!((known.status, &known.body), (200, &json!({})));
     let mail = next_mail(&mut mails).await;
-    assert_eq!(mail.to, "ada@example.com", "the first mail is for the registered address");
+    assert_eq!(
+        mail.to, "ada@example.com",
+        "the first mail is for the registered address"
+    );
     let link = mail.link();
-    assert!(link.starts_with(&format!("{}/auth/v1/verify?token=", d.base)), "{link}");
+    assert!(
+        link.starts_with(&format!("{}/auth/v1/verify?token=", d.base)),
+        "{link}"
+    );
     assert!(link.contains("type=recovery"), "{link}");
 
     // The link signs the user in through the fragment of the reset page.
     let (status, location) = open_link(&link).await;
     assert_eq!(status, 303);
-    assert!(location.starts_with(&format!("{reset_page}#")), "{location}");
+    assert!(
+        location.starts_with(&format!("{reset_page}#")),
+        "{location}"
+    );
     let f = fragment(&location);
     assert_eq!(f["type"], "recovery");
     assert_eq!(f["token_type"], "bearer");
@@ -470,15 +758,34 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
     let token = f["access_token"].clone();
     let me = auth(&d, "GET", "/user", Some(&token), None).await;
     assert_eq!(me.body["email"], "ada@example.com");
-    let reset = auth(&d, "PUT", "/user", Some(&token), Some(json!({"password": "brand new secret"}))).await;
+    let reset = auth(
+        &d,
+        "PUT",
+        "/user",
+        Some(&token),
+        Some(json!({"password": "brand new secret"})),
+    )
+    .await;
     assert_eq!(reset.status, 200, "{}", reset.body);
-    assert_eq!(api_status(&d, &old).await, 401, "the reset ends the sessions from before");
-    assert_eq!(sign_in(&d, "ada@example.com", "brand new secret").await.status, 200);
+    assert_eq!(
+        api_status(&d, &old).await,
+        401,
+        "the reset ends the sessions from before"
+    );
+    assert_eq!(
+        sign_in(&d, "ada@example.com", "brand new secret")
+            .await
+            .status,
+        200
+    );
 
     // The same link again: refused, back to the page with the protocol's error fragment.
     let (status, location) = open_link(&link).await;
     assert_eq!(status, 303);
-    assert!(location.starts_with(&format!("{reset_page}#")), "{location}");
+    assert!(
+        location.starts_with(&format!("{reset_page}#")),
+        "{location}"
+    );
     let f = fragment(&location);
     assert_eq!(f["error"], "access_denied");
     assert_eq!(f["error_code"], "otp_expired");
@@ -496,14 +803,30 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
     .await;
     let replaced = next_mail(&mut mails).await.link();
     assert!(!replaced.contains("evil.example"), "{replaced}");
-    let (_, location) =
-        open_link(&d.url("/auth/v1/verify?token=bogus&type=recovery&redirect_to=https://evil.example/")).await;
-    assert!(location.starts_with(&format!("{}/#error=", d.base)), "open redirect: {location}");
+    let (_, location) = open_link(
+        &d.url("/auth/v1/verify?token=bogus&type=recovery&redirect_to=https://evil.example/"),
+    )
+    .await;
+    assert!(
+        location.starts_with(&format!("{}/#error=", d.base)),
+        "open redirect: {location}"
+    );
     // A newer link replaces the older one.
-    auth(&d, "POST", "/recover", None, Some(json!({"email": "ada@example.com"}))).await;
+    auth(
+        &d,
+        "POST",
+        "/recover",
+        None,
+        Some(json!({"email": "ada@example.com"})),
+    )
+    .await;
     let newer = next_mail(&mut mails).await.link();
     let (_, location) = open_link(&replaced).await;
-    assert_eq!(fragment(&location)["error_code"], "otp_expired", "the older link no longer works");
+    assert_eq!(
+        fragment(&location)["error_code"],
+        "otp_expired",
+        "the older link no longer works"
+    );
     let evil = format!(
         "{}/auth/v1/verify?token={}&type=recovery&redirect_to=https://evil.example/",
         d.base,
@@ -511,35 +834,77 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
     );
     let (status, location) = open_link(&evil).await;
     assert_eq!(status, 303);
-    assert!(location.starts_with(&format!("{}/#access_token=", d.base)), "open redirect: {location}");
+    assert!(
+        location.starts_with(&format!("{}/#access_token=", d.base)),
+        "open redirect: {location}"
+    );
     // An unused link expires (3 s here).
-    auth(&d, "POST", "/recover", None, Some(json!({"email": "ada@example.com"}))).await;
+    auth(
+        &d,
+        "POST",
+        "/recover",
+        None,
+        Some(json!({"email": "ada@example.com"})),
+    )
+    .await;
     let newest = next_mail(&mut mails).await.link();
     tokio::time::sleep(Duration::from_millis(3500)).await;
     let (status, location) = open_link(&newest).await;
     assert_eq!(status, 303);
-    assert_eq!(fragment(&location)["error_code"], "otp_expired", "expired: {location}");
+    assert_eq!(
+        fragment(&location)["error_code"],
+        "otp_expired",
+        "expired: {location}"
+    );
 }
 
 #[tokio::test]
 async fn confirmation_mail_when_configured() {
     let dir = tempfile::tempdir().unwrap();
     let (smtp, mut mails) = smtp_server().await;
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--confirm-email", "--smtp-url", &smtp], &[]);
-    let up = auth(&d, "POST", "/signup", None, Some(json!({"email": "ada@example.com", "password": PASSWORD}))).await;
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--confirm-email", "--smtp-url", &smtp],
+        &[],
+    );
+    let up = auth(
+        &d,
+        "POST",
+        "/signup",
+        None,
+        Some(json!({"email": "ada@example.com", "password": PASSWORD})),
+    )
+    .await;
     assert_eq!(up.status, 200, "{}", up.body);
-    assert!(up.body.get("access_token").is_none(), "no session before confirmation: {}", up.body);
+    assert!(
+        up.body.get("access_token").is_none(),
+        "no session before confirmation: {}",
+        up.body
+    );
     assert_eq!(up.body["email"], "ada@example.com");
     assert_eq!(up.body["email_confirmed_at"], Value::Null);
-    assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.error(400), "email_not_confirmed");
+    assert_eq!(
+        sign_in(&d, "ada@example.com", PASSWORD).await.error(400),
+        "email_not_confirmed"
+    );
 
     let first = next_mail(&mut mails).await.link();
     assert!(first.contains("type=signup"), "{first}");
     // Asking again sends a new link, which replaces the first.
-    let resent = auth(&d, "POST", "/resend", None, Some(json!({"type": "signup", "email": "ada@example.com"}))).await;
+    let resent = auth(
+        &d,
+        "POST",
+        "/resend",
+        None,
+        Some(json!({"type": "signup", "email": "ada@example.com"})),
+    )
+    .await;
     assert_eq!((resent.status, &resent.body), (200, &json!({})));
     let link = next_mail(&mut mails).await.link();
-    assert_eq!(fragment(&open_link(&first).await.1)["error_code"], "otp_expired");
+    assert_eq!(
+        fragment(&open_link(&first).await.1)["error_code"],
+        "otp_expired"
+    );
     let (status, location) = open_link(&link).await;
     assert_eq!(status, 303);
     let f = fragment(&location);
@@ -550,8 +915,20 @@ async fn confirmation_mail_when_configured() {
     let settings = auth(&d, "GET", "/settings", None, None).await;
     assert_eq!(settings.body["mailer_autoconfirm"], false);
     // A confirmed address gets no further mail; the answer is the same.
-    auth(&d, "POST", "/resend", None, Some(json!({"type": "signup", "email": "ada@example.com"}))).await;
-    assert!(tokio::time::timeout(Duration::from_millis(500), mails.recv()).await.is_err(), "no mail once confirmed");
+    auth(
+        &d,
+        "POST",
+        "/resend",
+        None,
+        Some(json!({"type": "signup", "email": "ada@example.com"})),
+    )
+    .await;
+    assert!(
+        tokio::time::timeout(Duration::from_millis(500), mails.recv())
+            .await
+            .is_err(),
+        "no mail once confirmed"
+    );
 }
 
 #[tokio::test]
@@ -561,16 +938,29 @@ async fn sign_in_attempts_are_rate_limited_per_address_and_ip() {
     d.sign_up("ada@example.com", PASSWORD).await;
     // Ten attempts a minute per address pass (sign-ups are counted apart).
     for _ in 0..10 {
-        assert_eq!(sign_in(&d, "ada@example.com", "wrong").await.error(400), "invalid_credentials");
+        assert_eq!(
+            sign_in(&d, "ada@example.com", "wrong").await.error(400),
+            "invalid_credentials"
+        );
     }
     let limited = sign_in(&d, "ada@example.com", PASSWORD).await;
     assert_eq!(limited.error(429), "over_request_rate_limit");
-    let wait: u64 = limited.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    let wait: u64 = limited.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!((1..=60).contains(&wait), "Retry-After {wait}");
     // Every attempt from this IP counts too, whatever the address; a forwarded-for
     // header does not change the IP unless the daemon is told it sits behind a proxy.
-    assert_eq!(sign_in(&d, "bob@example.com", PASSWORD).await.error(429), "over_request_rate_limit");
-    assert_eq!(forwarded_sign_in(&d, "carol@example.com", "203.0.113.9").await, 429);
+    assert_eq!(
+        sign_in(&d, "bob@example.com", PASSWORD).await.error(429),
+        "over_request_rate_limit"
+    );
+    assert_eq!(
+        forwarded_sign_in(&d, "carol@example.com", "203.0.113.9").await,
+        429
+    );
 }
 
 /// A sign-in attempt that claims to be forwarded for `ip`; answers the status.
@@ -590,34 +980,69 @@ async fn forwarded_sign_in(d: &Daemon, email: &str, ip: &str) -> u16 {
 #[tokio::test]
 async fn behind_a_proxy_the_forwarded_client_ip_is_limited() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--trust-forwarded-for"], &[]);
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--trust-forwarded-for"],
+        &[],
+    );
     // Twelve clients behind the proxy, each with its own address: none is limited.
     for n in 0..12 {
-        assert_eq!(forwarded_sign_in(&d, &format!("user{n}@example.com"), &format!("203.0.113.{n}")).await, 400);
+        assert_eq!(
+            forwarded_sign_in(
+                &d,
+                &format!("user{n}@example.com"),
+                &format!("203.0.113.{n}")
+            )
+            .await,
+            400
+        );
     }
     // One client trying many addresses is.
     for n in 0..10 {
-        assert_eq!(forwarded_sign_in(&d, &format!("other{n}@example.com"), "203.0.113.200").await, 400);
+        assert_eq!(
+            forwarded_sign_in(&d, &format!("other{n}@example.com"), "203.0.113.200").await,
+            400
+        );
     }
-    assert_eq!(forwarded_sign_in(&d, "one-more@example.com", "203.0.113.200").await, 429);
+    assert_eq!(
+        forwarded_sign_in(&d, "one-more@example.com", "203.0.113.200").await,
+        429
+    );
 }
 
 #[tokio::test]
 async fn settings_cors_and_unknown_endpoints() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--cors-origin", "http://localhost:5173"], &[]);
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--cors-origin", "http://localhost:5173"],
+        &[],
+    );
     let settings = auth(&d, "GET", "/settings", None, None).await;
     assert_eq!(settings.status, 200);
     assert_eq!(settings.body["external"]["email"], true);
     assert_eq!(settings.body["external"]["google"], false);
     assert_eq!(settings.body["mailer_autoconfirm"], true);
-    assert_eq!(auth(&d, "GET", "/authorize?provider=google", None, None).await.error(400), "provider_disabled");
-    assert_eq!(auth(&d, "GET", "/nothing-here", None, None).await.error(404), "not_found");
+    assert_eq!(
+        auth(&d, "GET", "/authorize?provider=google", None, None)
+            .await
+            .error(400),
+        "provider_disabled"
+    );
+    assert_eq!(
+        auth(&d, "GET", "/nothing-here", None, None)
+            .await
+            .error(404),
+        "not_found"
+    );
 
     for origin in [d.base.as_str(), "http://localhost:5173"] {
         let res = d
             .http
-            .request(reqwest::Method::OPTIONS, d.url("/auth/v1/token?grant_type=password"))
+            .request(
+                reqwest::Method::OPTIONS,
+                d.url("/auth/v1/token?grant_type=password"),
+            )
             .header("origin", origin)
             .header("access-control-request-method", "POST")
             .header(
@@ -627,11 +1052,24 @@ async fn settings_cors_and_unknown_endpoints() {
             .send()
             .await
             .unwrap();
-        assert!(res.status().is_success(), "preflight from {origin}: {}", res.status());
+        assert!(
+            res.status().is_success(),
+            "preflight from {origin}: {}",
+            res.status()
+        );
         let h = res.headers();
         assert_eq!(h["access-control-allow-origin"], origin);
-        let allowed = h["access-control-allow-headers"].to_str().unwrap().to_ascii_lowercase();
-        for name in ["apikey", "authorization", "x-client-info", "x-supabase-api-version", "content-type"] {
+        let allowed = h["access-control-allow-headers"]
+            .to_str()
+            .unwrap()
+            .to_ascii_lowercase();
+        for name in [
+            "apikey",
+            "authorization",
+            "x-client-info",
+            "x-supabase-api-version",
+            "content-type",
+        ] {
             assert!(allowed.contains(name), "{name} not allowed: {allowed}");
         }
     }
@@ -643,7 +1081,10 @@ async fn settings_cors_and_unknown_endpoints() {
         .send()
         .await
         .unwrap();
-    assert!(res.headers().get("access-control-allow-origin").is_none(), "a foreign origin is not allowed");
+    assert!(
+        res.headers().get("access-control-allow-origin").is_none(),
+        "a foreign origin is not allowed"
+    );
     let res = d
         .http
         .get(d.url("/auth/v1/settings"))
@@ -652,32 +1093,63 @@ async fn settings_cors_and_unknown_endpoints() {
         .send()
         .await
         .unwrap();
-    let exposed = res.headers()["access-control-expose-headers"].to_str().unwrap().to_ascii_lowercase();
+    let exposed = res.headers()["access-control-expose-headers"]
+        .to_str()
+        .unwrap()
+        .to_ascii_lowercase();
     assert!(exposed.contains("x-supabase-api-version"), "{exposed}");
 }
 
 #[tokio::test]
 async fn a_local_install_resets_a_password_from_the_outbox() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo"], &[("RADAR_LOG", "info")]);
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo"],
+        &[("RADAR_LOG", "info")],
+    );
     d.sign_up("ada@example.com", PASSWORD).await;
-    let sent = auth(&d, "POST", "/recover", None, Some(json!({"email": "ada@example.com"}))).await;
+    let sent = auth(
+        &d,
+        "POST",
+        "/recover",
+        None,
+        Some(json!({"email": "ada@example.com"})),
+    )
+    .await;
     assert_eq!(sent.status, 200);
     // No SMTP configured: the message waits in the outbox, which the admin command reads.
-    let out = crate::util::radar(&d.data).args(["outbox", "list", "--json"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = crate::util::radar(&d.data)
+        .args(["outbox", "list", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mails: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mail = &mails[0];
     assert_eq!(mail["to"], "ada@example.com");
     assert_eq!(mail["kind"], "recovery");
     let text = mail["text"].as_str().unwrap();
-    let link = Received { to: String::new(), body: text.to_string() }.link();
+    let link = Received {
+        to: String::new(),
+        body: text.to_string(),
+    }
+    .link();
     let (status, location) = open_link(&link).await;
     assert_eq!(status, 303);
     assert_eq!(fragment(&location)["type"], "recovery");
     let log = std::fs::read_to_string(&d.log).unwrap_or_default();
-    assert!(log.contains("outbox"), "the daemon logs that it kept the mail");
-    assert!(!log.contains(&link_token(&link)), "the log never carries the link's token");
+    assert!(
+        log.contains("outbox"),
+        "the daemon logs that it kept the mail"
+    );
+    assert!(
+        !log.contains(&link_token(&link)),
+        "the log never carries the link's token"
+    );
 }
 
 #[tokio::test]
@@ -687,7 +1159,11 @@ async fn the_signing_secret_is_private_stable_and_configurable() {
     let d = Daemon::start(&data);
     let (status, config) = d.get("/api/config", None).await;
     assert_eq!(status, 200);
-    assert_eq!(config["anonKey"], d.anon_key.as_str(), "the web app gets the printed key from the daemon");
+    assert_eq!(
+        config["anonKey"],
+        d.anon_key.as_str(),
+        "the web app gets the printed key from the daemon"
+    );
     assert_eq!(jwt_payload(&d.anon_key)["role"], "anon");
     let token = d.sign_up("ada@example.com", PASSWORD).await;
     let key = d.anon_key.clone();
@@ -695,12 +1171,23 @@ async fn the_signing_secret_is_private_stable_and_configurable() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(data.join("jwt_secret")).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o600, "the secret is readable by its owner only");
+        let mode = std::fs::metadata(data.join("jwt_secret"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(
+            mode & 0o777,
+            0o600,
+            "the secret is readable by its owner only"
+        );
     }
     let d = Daemon::start(&data);
     assert_eq!(d.anon_key, key, "same secret after a restart");
-    assert_eq!(api_status(&d, &token).await, 200, "sessions survive a restart");
+    assert_eq!(
+        api_status(&d, &token).await,
+        200,
+        "sessions survive a restart"
+    );
     d.stop();
 
     // A configured secret replaces the generated one: earlier tokens no longer verify.

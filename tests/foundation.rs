@@ -40,19 +40,45 @@ async fn demo_data_loads_once_newest_first_and_survives_restart() {
     let items = whole_feed(&d, &token).await;
     assert!(items.len() >= 60, "only {} demo items", items.len());
     for pair in items.windows(2) {
-        assert!(published(&pair[0]) >= published(&pair[1]), "not newest first: {} then {}", pair[0]["id"], pair[1]["id"]);
+        assert!(
+            published(&pair[0]) >= published(&pair[1]),
+            "not newest first: {} then {}",
+            pair[0]["id"],
+            pair[1]["id"]
+        );
     }
-    for field in ["id", "title", "summary", "short", "content", "published_date"] {
-        assert!(items.iter().all(|i| i[field].is_string()), "every item has {field}");
+    for field in [
+        "id",
+        "title",
+        "summary",
+        "short",
+        "content",
+        "published_date",
+    ] {
+        assert!(
+            items.iter().all(|i| i[field].is_string()),
+            "every item has {field}"
+        );
     }
-    assert!(items.iter().any(|i| i["url"].is_null()), "one demo item has no url");
-    assert!(items.iter().any(|i| i["source"] == "Theverge" || i["source"].is_string()));
+    assert!(
+        items.iter().any(|i| i["url"].is_null()),
+        "one demo item has no url"
+    );
+    assert!(
+        items
+            .iter()
+            .any(|i| i["source"] == "Theverge" || i["source"].is_string())
+    );
     d.stop();
 
     let d = demo_daemon(&data);
     let token = d.sign_in(SUBSCRIBER, "secret-password").await;
     let again = whole_feed(&d, &token).await;
-    assert_eq!(ids(&Value::from(again)), ids(&Value::from(items)), "a restart must not reload or duplicate the demo");
+    assert_eq!(
+        ids(&Value::from(again)),
+        ids(&Value::from(items)),
+        "a restart must not reload or duplicate the demo"
+    );
 }
 
 #[tokio::test]
@@ -75,8 +101,12 @@ async fn anonymous_and_free_callers_get_five_items_and_no_cursor() {
     let sub = d.sign_up(SUBSCRIBER, "secret-password").await;
     let (_, first) = d.get("/api/news", Some(&sub)).await;
     assert_eq!(first["items"].as_array().unwrap().len(), 20);
-    let cursor = first["nextCursor"].as_str().expect("subscribers get a cursor");
-    let got = d.get(&format!("/api/news?cursor={cursor}"), Some(&free)).await;
+    let cursor = first["nextCursor"]
+        .as_str()
+        .expect("subscribers get a cursor");
+    let got = d
+        .get(&format!("/api/news?cursor={cursor}"), Some(&free))
+        .await;
     assert_error(&got, 403);
     let got = d.get(&format!("/api/news?cursor={cursor}"), None).await;
     assert_error(&got, 403);
@@ -91,8 +121,18 @@ async fn hidden_and_read_items_leave_that_users_feed_only() {
     let (_, before) = d.get("/api/news", Some(&alice)).await;
     let before = ids(&before["items"]);
     let (hide, read) = (&before[0], &before[1]);
-    assert_eq!(d.call("POST", &format!("/api/hidden/{hide}"), Some(&alice), None).await.0, 200);
-    assert_eq!(d.call("POST", &format!("/api/read/{read}"), Some(&alice), None).await.0, 200);
+    assert_eq!(
+        d.call("POST", &format!("/api/hidden/{hide}"), Some(&alice), None)
+            .await
+            .0,
+        200
+    );
+    assert_eq!(
+        d.call("POST", &format!("/api/read/{read}"), Some(&alice), None)
+            .await
+            .0,
+        200
+    );
 
     let (_, after) = d.get("/api/news", Some(&alice)).await;
     let after = ids(&after["items"]);
@@ -101,7 +141,11 @@ async fn hidden_and_read_items_leave_that_users_feed_only() {
     assert_eq!(after[..3], before[2..]);
 
     let (_, bobs) = d.get("/api/news", Some(&bob)).await;
-    assert_eq!(ids(&bobs["items"]), before, "another user's marks do not change my feed");
+    assert_eq!(
+        ids(&bobs["items"]),
+        before,
+        "another user's marks do not change my feed"
+    );
     let (_, bobs_trash) = d.get("/api/hidden", Some(&bob)).await;
     assert_eq!(bobs_trash, json!([]));
 }
@@ -122,16 +166,36 @@ async fn favourite_hidden_and_read_exclude_each_other_over_http() {
         }
         out
     };
-    for (list, want) in [("favorites", [true, false, false]), ("read", [false, false, true]), ("hidden", [false, true, false]), ("favorites", [true, false, false])] {
-        let (status, body) = d.call("POST", &format!("/api/{list}/{id}"), Some(&t), None).await;
-        assert_eq!((status, body), (200, json!({"success": true, "clientSideOnly": false})));
+    for (list, want) in [
+        ("favorites", [true, false, false]),
+        ("read", [false, false, true]),
+        ("hidden", [false, true, false]),
+        ("favorites", [true, false, false]),
+    ] {
+        let (status, body) = d
+            .call("POST", &format!("/api/{list}/{id}"), Some(&t), None)
+            .await;
+        assert_eq!(
+            (status, body),
+            (200, json!({"success": true, "clientSideOnly": false}))
+        );
         assert_eq!(lists().await, want, "after marking {list}");
     }
-    let (status, _) = d.call("DELETE", &format!("/api/favorites/{id}"), Some(&t), None).await;
+    let (status, _) = d
+        .call("DELETE", &format!("/api/favorites/{id}"), Some(&t), None)
+        .await;
     assert_eq!(status, 200);
     assert_eq!(lists().await, [false, false, false]);
-    assert_error(&d.call("POST", "/api/favorites/no-such-item", Some(&t), None).await, 404);
-    assert_error(&d.call("POST", &format!("/api/favorites/{id}"), None, None).await, 401);
+    assert_error(
+        &d.call("POST", "/api/favorites/no-such-item", Some(&t), None)
+            .await,
+        404,
+    );
+    assert_error(
+        &d.call("POST", &format!("/api/favorites/{id}"), None, None)
+            .await,
+        401,
+    );
 }
 
 #[tokio::test]
@@ -143,9 +207,19 @@ async fn acknowledged_writes_survive_a_crash() {
     let (_, page) = d.get("/api/news", Some(&t)).await;
     let page = ids(&page["items"]);
     for id in &page[..3] {
-        assert_eq!(d.call("POST", &format!("/api/favorites/{id}"), Some(&t), None).await.0, 200);
+        assert_eq!(
+            d.call("POST", &format!("/api/favorites/{id}"), Some(&t), None)
+                .await
+                .0,
+            200
+        );
     }
-    assert_eq!(d.call("POST", &format!("/api/read/{}", page[3]), Some(&t), None).await.0, 200);
+    assert_eq!(
+        d.call("POST", &format!("/api/read/{}", page[3]), Some(&t), None)
+            .await
+            .0,
+        200
+    );
     d.crash();
 
     let d = demo_daemon(&data);
@@ -156,7 +230,9 @@ async fn acknowledged_writes_survive_a_crash() {
     let mut want = page[..3].to_vec();
     want.sort();
     assert_eq!(favs, want);
-    let (_, check) = d.get(&format!("/api/read/check/{}", page[3]), Some(t)).await;
+    let (_, check) = d
+        .get(&format!("/api/read/check/{}", page[3]), Some(t))
+        .await;
     assert_eq!(check, json!({"read": true}));
 }
 
@@ -165,12 +241,27 @@ async fn bad_requests_get_json_errors() {
     let dir = tempfile::tempdir().unwrap();
     let d = Daemon::start(&dir.path().join("data"));
     let (_, empty) = d.get("/api/news", None).await;
-    assert_eq!(empty, json!({"items": [], "nextCursor": null, "hasMore": false, "limit": 5}));
+    assert_eq!(
+        empty,
+        json!({"items": [], "nextCursor": null, "hasMore": false, "limit": 5})
+    );
 
-    assert_eq!(assert_error(&d.get("/api/news?limit=abc&bogus=1", None).await, 400), "invalid_query");
-    assert_eq!(assert_error(&d.get("/api/nope", None).await, 404), "not_found");
-    assert_eq!(assert_error(&d.call("DELETE", "/api/news", None, None).await, 405), "method_not_allowed");
-    assert_eq!(assert_error(&d.get("/api/favorites", Some("not-a-jwt")).await, 401), "unauthorized");
+    assert_eq!(
+        assert_error(&d.get("/api/news?limit=abc&bogus=1", None).await, 400),
+        "invalid_query"
+    );
+    assert_eq!(
+        assert_error(&d.get("/api/nope", None).await, 404),
+        "not_found"
+    );
+    assert_eq!(
+        assert_error(&d.call("DELETE", "/api/news", None, None).await, 405),
+        "method_not_allowed"
+    );
+    assert_eq!(
+        assert_error(&d.get("/api/favorites", Some("not-a-jwt")).await, 401),
+        "unauthorized"
+    );
 
     let t = d.sign_up("erin@example.com", "secret-password").await;
     let res = d
@@ -185,7 +276,14 @@ async fn bad_requests_get_json_errors() {
     let got = crate::util::answer(res).await;
     assert_eq!(assert_error(&got, 400), "invalid_body");
     // Regression: well-formed JSON of the wrong shape answered 422, not 400.
-    let got = d.call("POST", "/api/shared/x", Some(&t), Some(json!({"platform": 5}))).await;
+    let got = d
+        .call(
+            "POST",
+            "/api/shared/x",
+            Some(&t),
+            Some(json!({"platform": 5})),
+        )
+        .await;
     assert_eq!(assert_error(&got, 400), "invalid_body");
 }
 

@@ -71,7 +71,11 @@ async fn every_protected_call_refuses_a_missing_or_bad_token() {
         let body = (*method != "GET").then(|| json!({}));
         let code = assert_error(&d.call(method, path, None, body.clone()).await, 401);
         assert_eq!(code, "unauthorized", "{method} {path}");
-        assert_error(&d.call(method, path, Some("not-a-token"), body.clone()).await, 401);
+        assert_error(
+            &d.call(method, path, Some("not-a-token"), body.clone())
+                .await,
+            401,
+        );
         // The anonymous key is not a user.
         assert_error(&d.call(method, path, Some(&d.anon_key), body).await, 401);
     }
@@ -84,7 +88,10 @@ async fn waitlist_join_is_idempotent_and_per_user() {
     let ann = d.sign_up("ann@example.com", "secret-password").await;
     let bob = d.sign_up("bob@example.com", "secret-password").await;
 
-    assert_eq!(d.get("/api/waitlist/status", Some(&ann)).await, (200, json!({"isOnWaitlist": false, "joinedAt": null})));
+    assert_eq!(
+        d.get("/api/waitlist/status", Some(&ann)).await,
+        (200, json!({"isOnWaitlist": false, "joinedAt": null}))
+    );
     let (status, joined) = d.call("POST", "/api/waitlist/join", Some(&ann), None).await;
     assert_eq!(status, 200, "{joined}");
     assert_eq!(joined["isOnWaitlist"], true);
@@ -93,9 +100,19 @@ async fn waitlist_join_is_idempotent_and_per_user() {
 
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     let (_, again) = d.call("POST", "/api/waitlist/join", Some(&ann), None).await;
-    assert_eq!(again["joinedAt"], first.as_str(), "joining twice keeps the first date");
-    assert_eq!(d.get("/api/waitlist/status", Some(&ann)).await.1, json!({"isOnWaitlist": true, "joinedAt": first}));
-    assert_eq!(d.get("/api/waitlist/status", Some(&bob)).await.1["isOnWaitlist"], false);
+    assert_eq!(
+        again["joinedAt"],
+        first.as_str(),
+        "joining twice keeps the first date"
+    );
+    assert_eq!(
+        d.get("/api/waitlist/status", Some(&ann)).await.1,
+        json!({"isOnWaitlist": true, "joinedAt": first})
+    );
+    assert_eq!(
+        d.get("/api/waitlist/status", Some(&bob)).await.1["isOnWaitlist"],
+        false
+    );
 }
 
 #[tokio::test]
@@ -105,19 +122,59 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
     let ann = d.sign_up("ann@example.com", "secret-password").await;
     let bob = d.sign_up("bob@example.com", "secret-password").await;
 
-    assert_eq!(d.get("/api/user/profile", Some(&ann)).await, (200, json!({"resume": ""})));
+    assert_eq!(
+        d.get("/api/user/profile", Some(&ann)).await,
+        (200, json!({"resume": ""}))
+    );
     let resume = "Data scientist; ten years of NLP. Zürich.";
-    assert_eq!(d.call("PATCH", "/api/user/profile", Some(&ann), Some(json!({"resume": resume}))).await, (200, json!({"resume": resume})));
-    assert_eq!(d.get("/api/user/profile", Some(&ann)).await.1, json!({"resume": resume}));
-    assert_eq!(d.get("/api/user/profile", Some(&bob)).await.1, json!({"resume": ""}), "one user never sees another's profile");
+    assert_eq!(
+        d.call(
+            "PATCH",
+            "/api/user/profile",
+            Some(&ann),
+            Some(json!({"resume": resume}))
+        )
+        .await,
+        (200, json!({"resume": resume}))
+    );
+    assert_eq!(
+        d.get("/api/user/profile", Some(&ann)).await.1,
+        json!({"resume": resume})
+    );
+    assert_eq!(
+        d.get("/api/user/profile", Some(&bob)).await.1,
+        json!({"resume": ""}),
+        "one user never sees another's profile"
+    );
 
     // The documented limit is 20,000 characters; multi-byte characters count once.
     let at_limit = "é".repeat(20_000);
-    assert_eq!(d.call("PATCH", "/api/user/profile", Some(&ann), Some(json!({"resume": at_limit}))).await.0, 200);
+    assert_eq!(
+        d.call(
+            "PATCH",
+            "/api/user/profile",
+            Some(&ann),
+            Some(json!({"resume": at_limit}))
+        )
+        .await
+        .0,
+        200
+    );
     let over = "a".repeat(20_001);
-    let got = d.call("PATCH", "/api/user/profile", Some(&ann), Some(json!({"resume": over}))).await;
+    let got = d
+        .call(
+            "PATCH",
+            "/api/user/profile",
+            Some(&ann),
+            Some(json!({"resume": over})),
+        )
+        .await;
     assert_eq!(assert_error(&got, 413), "resume_too_long");
-    assert_eq!(d.get("/api/user/profile", Some(&ann)).await.1["resume"], at_limit.as_str(), "a refused save changes nothing");
+    assert_eq!(
+        d.get("/api/user/profile", Some(&ann)).await.1["resume"],
+        at_limit.as_str(),
+        "a refused save changes nothing"
+    );
 
     // Bad bodies: not JSON, or not an object with a string resume, is 400.
     let res = d
@@ -129,9 +186,19 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
         .send()
         .await
         .unwrap();
-    assert_eq!(assert_error(&crate::util::answer(res).await, 400), "invalid_body");
-    for bad in [json!({"resume": 5}), json!({}), json!(["x"]), json!({"resume": null})] {
-        let got = d.call("PATCH", "/api/user/profile", Some(&ann), Some(bad.clone())).await;
+    assert_eq!(
+        assert_error(&crate::util::answer(res).await, 400),
+        "invalid_body"
+    );
+    for bad in [
+        json!({"resume": 5}),
+        json!({}),
+        json!(["x"]),
+        json!({"resume": null}),
+    ] {
+        let got = d
+            .call("PATCH", "/api/user/profile", Some(&ann), Some(bad.clone()))
+            .await;
         assert_eq!(assert_error(&got, 400), "invalid_body", "{bad}");
     }
 }
@@ -147,13 +214,29 @@ async fn api_key_is_created_once_rotates_and_belongs_to_its_user() {
     assert_eq!(status, 200, "{first}");
     let key = first["apiKey"].as_str().unwrap().to_string();
     assert!(key.starts_with("rk_live_"), "{key}");
-    assert_eq!(d.get("/api/key", Some(&ann)).await.1["apiKey"], key.as_str(), "stable after creation");
-    let bobs = d.get("/api/key", Some(&bob)).await.1["apiKey"].as_str().unwrap().to_string();
+    assert_eq!(
+        d.get("/api/key", Some(&ann)).await.1["apiKey"],
+        key.as_str(),
+        "stable after creation"
+    );
+    let bobs = d.get("/api/key", Some(&bob)).await.1["apiKey"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_ne!(bobs, key);
 
     let works = |k: String| {
         let d = &d;
-        async move { d.http.get(d.url("/api/v1/news")).header("x-api-key", k).send().await.unwrap().status().as_u16() }
+        async move {
+            d.http
+                .get(d.url("/api/v1/news"))
+                .header("x-api-key", k)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
     };
     assert_eq!(works(key.clone()).await, 200);
 
@@ -161,20 +244,40 @@ async fn api_key_is_created_once_rotates_and_belongs_to_its_user() {
     assert_eq!(status, 200, "{rotated}");
     let new = rotated["apiKey"].as_str().unwrap().to_string();
     assert_ne!(new, key);
-    assert_eq!(d.get("/api/key", Some(&ann)).await.1["apiKey"], new.as_str());
+    assert_eq!(
+        d.get("/api/key", Some(&ann)).await.1["apiKey"],
+        new.as_str()
+    );
     assert_eq!(works(key).await, 401, "a rotated key stops working");
     assert_eq!(works(new).await, 200);
-    assert_eq!(works(bobs).await, 200, "rotating one user's key leaves the others alone");
+    assert_eq!(
+        works(bobs).await,
+        200,
+        "rotating one user's key leaves the others alone"
+    );
 }
 
 #[tokio::test]
 async fn user_metadata_reports_the_subscription() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--complimentary", "vip@example.com"], &[]);
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--complimentary", "vip@example.com"],
+        &[],
+    );
     let free = d.sign_up("free@example.com", "secret-password").await;
     let vip = d.sign_up("vip@example.com", "secret-password").await;
-    assert_eq!(d.get("/api/user/metadata", Some(&free)).await, (200, json!({"subscription": {"isActive": false, "customerId": null}})));
-    assert_eq!(d.get("/api/user/metadata", Some(&vip)).await.1, json!({"subscription": {"isActive": true, "customerId": null}}));
+    assert_eq!(
+        d.get("/api/user/metadata", Some(&free)).await,
+        (
+            200,
+            json!({"subscription": {"isActive": false, "customerId": null}})
+        )
+    );
+    assert_eq!(
+        d.get("/api/user/metadata", Some(&vip)).await.1,
+        json!({"subscription": {"isActive": true, "customerId": null}})
+    );
 }
 
 #[tokio::test]
@@ -182,8 +285,10 @@ async fn weekly_summaries_are_listed_newest_first_for_any_signed_in_user() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     seed(&data, |s| {
-        s.put_summary(week("2026-w44", "2026-10-26T00:00:00Z")).unwrap();
-        s.put_summary(week("2026-w46", "2026-11-09T00:00:00Z")).unwrap();
+        s.put_summary(week("2026-w44", "2026-10-26T00:00:00Z"))
+            .unwrap();
+        s.put_summary(week("2026-w46", "2026-11-09T00:00:00Z"))
+            .unwrap();
         let mut titled = week("2026-w45", "2026-11-02T00:00:00Z");
         titled.title = "Agents everywhere".into();
         s.put_summary(titled).unwrap();
@@ -193,21 +298,47 @@ async fn weekly_summaries_are_listed_newest_first_for_any_signed_in_user() {
 
     let (status, archive) = d.get("/api/weekly-summary/archive", Some(&free)).await;
     assert_eq!(status, 200, "{archive}");
-    let ids: Vec<_> = archive.as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    let ids: Vec<_> = archive
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["2026-w46", "2026-w45", "2026-w44"]);
     let first = &archive[0];
     let mut keys: Vec<_> = first.as_object().unwrap().keys().cloned().collect();
     keys.sort();
-    assert_eq!(keys, ["article_count", "content", "end_date", "generated_date", "id", "start_date", "summary", "title"]);
+    assert_eq!(
+        keys,
+        [
+            "article_count",
+            "content",
+            "end_date",
+            "generated_date",
+            "id",
+            "start_date",
+            "summary",
+            "title"
+        ]
+    );
     assert_eq!(first["title"], "Weekly AI News Summary");
-    assert_eq!(first["content"], json!(["Models got bigger.", "Agents got busier."]));
+    assert_eq!(
+        first["content"],
+        json!(["Models got bigger.", "Agents got busier."])
+    );
     assert_eq!(first["article_count"], 17);
     assert_eq!(archive[1]["title"], "Agents everywhere");
 
     let (status, one) = d.get("/api/weekly-summary/2026-w45", Some(&free)).await;
     assert_eq!(status, 200);
     assert_eq!(one, archive[1]);
-    assert_eq!(assert_error(&d.get("/api/weekly-summary/2020-w01", Some(&free)).await, 404), "not_found");
+    assert_eq!(
+        assert_error(
+            &d.get("/api/weekly-summary/2020-w01", Some(&free)).await,
+            404
+        ),
+        "not_found"
+    );
 }
 
 #[tokio::test]
@@ -216,15 +347,28 @@ async fn config_tells_the_web_app_about_payments() {
     let d = Daemon::start(&dir.path().join("data"));
     let (status, config) = d.get("/api/config", None).await;
     assert_eq!(status, 200);
-    assert_eq!(config, json!({"anonKey": d.anon_key, "subscriptionsOpen": false, "paymentsProvider": "test"}));
+    assert_eq!(
+        config,
+        json!({"anonKey": d.anon_key, "subscriptionsOpen": false, "paymentsProvider": "test"})
+    );
     drop(d);
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo", "--subscriptions-open"], &[]);
-    assert_eq!(d.get("/api/config", None).await.1["subscriptionsOpen"], true);
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--subscriptions-open"],
+        &[],
+    );
+    assert_eq!(
+        d.get("/api/config", None).await.1["subscriptionsOpen"],
+        true
+    );
 }
 
 /// `{name}` path parameters replaced by a sample value.
 fn concrete(path: &str) -> String {
-    path.split('/').map(|p| if p.starts_with('{') { "sample" } else { p }).collect::<Vec<_>>().join("/")
+    path.split('/')
+        .map(|p| if p.starts_with('{') { "sample" } else { p })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 #[tokio::test]
@@ -233,11 +377,20 @@ async fn openapi_document_is_openapi_3_and_lists_every_endpoint() {
     let d = Daemon::start(&dir.path().join("data"));
     let (status, doc) = d.get("/api/openapi.json", None).await;
     assert_eq!(status, 200);
-    assert!(doc["openapi"].as_str().unwrap().starts_with("3."), "{}", doc["openapi"]);
+    assert!(
+        doc["openapi"].as_str().unwrap().starts_with("3."),
+        "{}",
+        doc["openapi"]
+    );
     assert!(doc["info"]["title"].is_string() && doc["info"]["version"].is_string());
     let paths = doc["paths"].as_object().unwrap();
 
-    let listed = |method: &str, path: &str| paths.get(path).and_then(|p| p.get(method.to_lowercase())).is_some();
+    let listed = |method: &str, path: &str| {
+        paths
+            .get(path)
+            .and_then(|p| p.get(method.to_lowercase()))
+            .is_some()
+    };
     let mut every: Vec<(&str, String)> = PROTECTED
         .iter()
         .map(|(m, p)| {
@@ -285,29 +438,58 @@ async fn openapi_document_is_openapi_3_and_lists_every_endpoint() {
             if item.get(method).is_none() {
                 continue;
             }
-            let (status, body) = d.call(&method.to_uppercase(), &concrete(path), None, None).await;
-            let fallback = body["message"].as_str().is_some_and(|m| m.starts_with("There is no endpoint"));
-            assert!(!fallback && status != 405, "{method} {path} is listed but not served: {status} {body}");
+            let (status, body) = d
+                .call(&method.to_uppercase(), &concrete(path), None, None)
+                .await;
+            let fallback = body["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("There is no endpoint"));
+            assert!(
+                !fallback && status != 405,
+                "{method} {path} is listed but not served: {status} {body}"
+            );
         }
     }
 
     // Schemas the web app relies on carry the spec's field names.
     let schemas = &doc["components"]["schemas"];
     let props = |name: &str| -> Vec<String> {
-        let mut v: Vec<String> = schemas[name]["properties"].as_object().unwrap().keys().cloned().collect();
+        let mut v: Vec<String> = schemas[name]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
         v.sort();
         v
     };
     assert_eq!(props("WaitlistStatus"), ["isOnWaitlist", "joinedAt"]);
-    assert_eq!(props("Pagination"), ["hasNext", "hasPrev", "limit", "page", "total", "totalPages"]);
-    assert_eq!(props("WeeklySummary"), ["article_count", "content", "end_date", "generated_date", "id", "start_date", "summary", "title"]);
+    assert_eq!(
+        props("Pagination"),
+        ["hasNext", "hasPrev", "limit", "page", "total", "totalPages"]
+    );
+    assert_eq!(
+        props("WeeklySummary"),
+        [
+            "article_count",
+            "content",
+            "end_date",
+            "generated_date",
+            "id",
+            "start_date",
+            "summary",
+            "title"
+        ]
+    );
     validate_with_python(&doc);
 }
 
 /// Runs `openapi-spec-validator` on the document when the Python package is installed
 /// (`pip install openapi-spec-validator`); without it, the structural checks above stand.
 fn validate_with_python(doc: &Value) {
-    let probe = std::process::Command::new("python3").args(["-c", "import openapi_spec_validator"]).output();
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import openapi_spec_validator"])
+        .output();
     if !probe.is_ok_and(|o| o.status.success()) {
         eprintln!("openapi-spec-validator is not installed; skipping the external validation");
         return;
@@ -319,5 +501,9 @@ fn validate_with_python(doc: &Value) {
         .arg(file.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "openapi-spec-validator refused the document:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "openapi-spec-validator refused the document:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -25,7 +25,11 @@ fn previous_week() -> (String, DateTime<Utc>, DateTime<Utc>) {
     let iso = day.iso_week();
     let monday = NaiveDate::from_isoywd_opt(iso.year(), iso.week(), Weekday::Mon).unwrap();
     let start = monday.and_hms_opt(0, 0, 0).unwrap().and_utc();
-    (format!("{}-W{:02}", iso.year(), iso.week()), start, start + chrono::Duration::days(7))
+    (
+        format!("{}-W{:02}", iso.year(), iso.week()),
+        start,
+        start + chrono::Duration::days(7),
+    )
 }
 
 /// A data directory holding the demo data (loaded by a daemon that then stopped).
@@ -39,8 +43,14 @@ async fn demo_dir(tmp: &tempfile::TempDir) -> std::path::PathBuf {
 }
 
 /// The demo items published in [start, end).
-async fn items_between(dir: &std::path::Path, start: DateTime<Utc>, end: DateTime<Utc>) -> Vec<Value> {
-    let all = cli(dir, &["items", "list", "--limit", "10000", "--json"]).await.ok_json();
+async fn items_between(
+    dir: &std::path::Path,
+    start: DateTime<Utc>,
+    end: DateTime<Utc>,
+) -> Vec<Value> {
+    let all = cli(dir, &["items", "list", "--limit", "10000", "--json"])
+        .await
+        .ok_json();
     all.as_array()
         .unwrap()
         .iter()
@@ -60,20 +70,48 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
     let week_items = items_between(&dir, start, end).await;
     assert!(week_items.len() >= 3, "the demo data has items last week");
 
-    let g = cli(&dir, &["summaries", "generate", "--json"]).await.ok_json();
+    let g = cli(&dir, &["summaries", "generate", "--json"])
+        .await
+        .ok_json();
     assert_eq!(g["method"], "local");
     let s = &g["summary"];
     assert_eq!(s["id"], label.as_str());
     assert_eq!(s["title"], "Weekly AI News Summary");
-    assert_eq!(s["start_date"].as_str().unwrap().parse::<DateTime<Utc>>().unwrap(), start);
-    assert_eq!(s["end_date"].as_str().unwrap().parse::<DateTime<Utc>>().unwrap(), end - chrono::Duration::seconds(1));
+    assert_eq!(
+        s["start_date"]
+            .as_str()
+            .unwrap()
+            .parse::<DateTime<Utc>>()
+            .unwrap(),
+        start
+    );
+    assert_eq!(
+        s["end_date"]
+            .as_str()
+            .unwrap()
+            .parse::<DateTime<Utc>>()
+            .unwrap(),
+        end - chrono::Duration::seconds(1)
+    );
     assert_eq!(s["article_count"], week_items.len());
-    assert!(s["summary"].as_str().unwrap().starts_with(&format!("{} stories this week", week_items.len())), "{s}");
+    assert!(
+        s["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{} stories this week", week_items.len())),
+        "{s}"
+    );
 
     // Every sentence of the content comes from an item of that week.
     let week_text: Vec<String> = week_items
         .iter()
-        .map(|i| strip_citations(&format!("{} {}", i["summary"].as_str().unwrap(), i["content"].as_str().unwrap())))
+        .map(|i| {
+            strip_citations(&format!(
+                "{} {}",
+                i["summary"].as_str().unwrap(),
+                i["content"].as_str().unwrap()
+            ))
+        })
         .collect();
     let content = s["content"].as_array().unwrap();
     assert!(content.len() >= 2, "{s}");
@@ -83,14 +121,19 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
         assert!(!p.contains("[1]"), "citation markers are stripped: {p}");
         let body = p.split_once(": ").map_or(p, |(_, b)| b);
         for sentence in sentences(body) {
-            assert!(week_text.iter().any(|t| t.contains(&sentence)), "not from the week's items: {sentence:?}");
+            assert!(
+                week_text.iter().any(|t| t.contains(&sentence)),
+                "not from the week's items: {sentence:?}"
+            );
             checked += 1;
         }
     }
     assert!(checked >= 3);
 
     // The same week again from the same items: the same text (deterministic).
-    let again = cli(&dir, &["summaries", "generate", "--force", "--json"]).await.ok_json();
+    let again = cli(&dir, &["summaries", "generate", "--force", "--json"])
+        .await
+        .ok_json();
     assert_eq!(again["summary"]["content"], s["content"]);
     assert_eq!(again["summary"]["summary"], s["summary"]);
 
@@ -108,8 +151,15 @@ async fn a_week_without_items_is_reported() {
     let dir = demo_dir(&tmp).await;
     let out = cli(&dir, &["summaries", "generate", "--week", "2020-W10"]).await;
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stderr.contains("no items were published in 2020-W10 (2020-03-02 to 2020-03-08)"), "{out:?}");
-    assert_eq!(cli(&dir, &["summaries", "list", "--json"]).await.ok_json(), json!([]));
+    assert!(
+        out.stderr
+            .contains("no items were published in 2020-W10 (2020-03-02 to 2020-03-08)"),
+        "{out:?}"
+    );
+    assert_eq!(
+        cli(&dir, &["summaries", "list", "--json"]).await.ok_json(),
+        json!([])
+    );
     let bad = cli(&dir, &["summaries", "generate", "--week", "last-week"]).await;
     assert_eq!(bad.code, 1);
     assert!(bad.stderr.contains("YYYY-Www"), "{bad:?}");
@@ -124,8 +174,16 @@ struct Stub {
     calls: Mutex<Vec<(String, Value)>>,
 }
 
-async fn chat(State(stub): State<Arc<Stub>>, headers: HeaderMap, body: axum::Json<Value>) -> Response {
-    let auth = headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+async fn chat(
+    State(stub): State<Arc<Stub>>,
+    headers: HeaderMap,
+    body: axum::Json<Value>,
+) -> Response {
+    let auth = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
     stub.calls.lock().unwrap().push((auth, body.0));
     let mode = *stub.mode.lock().unwrap();
     match mode {
@@ -144,8 +202,13 @@ async fn chat(State(stub): State<Arc<Stub>>, headers: HeaderMap, body: axum::Jso
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_llm_summariser_and_its_fallback() {
-    let stub = Arc::new(Stub { mode: Mutex::new("ok"), ..Default::default() });
-    let app = Router::new().route("/v1/chat/completions", post(chat)).with_state(stub.clone());
+    let stub = Arc::new(Stub {
+        mode: Mutex::new("ok"),
+        ..Default::default()
+    });
+    let app = Router::new()
+        .route("/v1/chat/completions", post(chat))
+        .with_state(stub.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -161,10 +224,15 @@ async fn the_llm_summariser_and_its_fallback() {
     let (label, start, end) = previous_week();
     let week_items = items_between(&dir, start, end).await;
 
-    let ok = cli_with(&dir, &["summaries", "generate", "--json"], "", &env).await.ok_json();
+    let ok = cli_with(&dir, &["summaries", "generate", "--json"], "", &env)
+        .await
+        .ok_json();
     assert_eq!(ok["method"], "llm");
     assert_eq!(ok["summary"]["summary"], "The gist of the week.");
-    assert_eq!(ok["summary"]["content"], json!(["Models paragraph.", "Chips paragraph."]));
+    assert_eq!(
+        ok["summary"]["content"],
+        json!(["Models paragraph.", "Chips paragraph."])
+    );
     assert_eq!(ok["summary"]["article_count"], week_items.len());
     assert_eq!(ok["summary"]["id"], label.as_str());
     {
@@ -173,36 +241,76 @@ async fn the_llm_summariser_and_its_fallback() {
         assert_eq!(auth, "Bearer sk-test");
         assert_eq!(body["model"], "test-model");
         let prompt = body["messages"][1]["content"].as_str().unwrap();
-        assert!(prompt.contains(week_items[0]["title"].as_str().unwrap()), "the prompt lists the week's items");
+        assert!(
+            prompt.contains(week_items[0]["title"].as_str().unwrap()),
+            "the prompt lists the week's items"
+        );
     }
 
     // The endpoint fails: the local summariser stands in, with a warning; still success.
     *stub.mode.lock().unwrap() = "fail";
-    let failed = cli_with(&dir, &["summaries", "generate", "--force", "--json"], "", &env).await;
+    let failed = cli_with(
+        &dir,
+        &["summaries", "generate", "--force", "--json"],
+        "",
+        &env,
+    )
+    .await;
     let v = failed.ok_json();
     assert_eq!(v["method"], "local");
     assert!(v["warning"].as_str().unwrap().contains("500"), "{v}");
-    assert!(failed.stderr.contains("warning:") && failed.stderr.contains("local summariser"), "{failed:?}");
+    assert!(
+        failed.stderr.contains("warning:") && failed.stderr.contains("local summariser"),
+        "{failed:?}"
+    );
     assert!(!v["summary"]["content"].as_array().unwrap().is_empty());
 
     // The endpoint hangs: the timeout ends the wait, and the local one stands in.
     *stub.mode.lock().unwrap() = "slow";
     let started = std::time::Instant::now();
-    let slow = cli_with(&dir, &["summaries", "generate", "--force", "--json"], "", &env).await;
+    let slow = cli_with(
+        &dir,
+        &["summaries", "generate", "--force", "--json"],
+        "",
+        &env,
+    )
+    .await;
     let v = slow.ok_json();
     assert_eq!(v["method"], "local");
-    assert!(v["warning"].as_str().unwrap().contains("did not answer within 1 s"), "{v}");
-    assert!(started.elapsed() < Duration::from_secs(4), "the timeout was honoured");
+    assert!(
+        v["warning"]
+            .as_str()
+            .unwrap()
+            .contains("did not answer within 1 s"),
+        "{v}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "the timeout was honoured"
+    );
 
     // Unreachable: same fallback.
-    let gone = [("RADAR_LLM_URL", "http://127.0.0.1:9/v1"), ("RADAR_LLM_MODEL", "m"), ("RADAR_LLM_KEY", "k")];
-    let v = cli_with(&dir, &["summaries", "generate", "--force", "--json"], "", &gone).await.ok_json();
+    let gone = [
+        ("RADAR_LLM_URL", "http://127.0.0.1:9/v1"),
+        ("RADAR_LLM_MODEL", "m"),
+        ("RADAR_LLM_KEY", "k"),
+    ];
+    let v = cli_with(
+        &dir,
+        &["summaries", "generate", "--force", "--json"],
+        "",
+        &gone,
+    )
+    .await
+    .ok_json();
     assert_eq!(v["method"], "local");
 
     // The daemon uses the LLM from its own environment.
     *stub.mode.lock().unwrap() = "ok";
     let d = Daemon::start_with(&dir, &["--no-feed-polling"], &env);
-    let live = cli(&dir, &["summaries", "generate", "--force", "--json"]).await.ok_json();
+    let live = cli(&dir, &["summaries", "generate", "--force", "--json"])
+        .await
+        .ok_json();
     assert_eq!(live["method"], "llm");
     drop(d);
 }
@@ -220,7 +328,10 @@ async fn the_daemon_writes_last_weeks_summary_on_schedule() {
             assert_eq!(first["id"], label.as_str());
             break;
         }
-        assert!(std::time::Instant::now() < deadline, "no summary was written on schedule");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no summary was written on schedule"
+        );
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
     // Removed by hand, it stays removed, even across a restart.
@@ -228,6 +339,9 @@ async fn the_daemon_writes_last_weeks_summary_on_schedule() {
     d.stop();
     let d = Daemon::start_with(&dir, &["--no-feed-polling", "--summary-schedule"], &[]);
     tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(cli(&dir, &["summaries", "list", "--json"]).await.ok_json(), serde_json::json!([]));
+    assert_eq!(
+        cli(&dir, &["summaries", "list", "--json"]).await.ok_json(),
+        serde_json::json!([])
+    );
     drop(d);
 }

@@ -18,7 +18,10 @@ pub fn radar_bin() -> &'static str {
 /// A `radar` command on a data directory, with logs quiet.
 pub fn radar(data: &Path) -> Command {
     let mut cmd = Command::new(radar_bin());
-    cmd.arg("--data").arg(data).env("RADAR_LOG", "warn").env_remove("RADAR_ADDR");
+    cmd.arg("--data")
+        .arg(data)
+        .env("RADAR_LOG", "warn")
+        .env_remove("RADAR_ADDR");
     cmd
 }
 
@@ -43,13 +46,21 @@ impl Daemon {
     pub fn start_with(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> Daemon {
         std::fs::create_dir_all(data).unwrap();
         let log = data.with_extension("log");
-        let stderr = std::fs::OpenOptions::new().create(true).append(true).open(&log).unwrap();
+        let stderr = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .unwrap();
         let mut cmd = radar(data);
         cmd.args(["serve", "--addr", "127.0.0.1:0"]).args(args);
         for (k, v) in envs {
             cmd.env(k, v);
         }
-        let mut child = cmd.stdout(Stdio::piped()).stderr(stderr).spawn().expect("start radar serve");
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .expect("start radar serve");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -63,10 +74,22 @@ impl Daemon {
                 }
             }
         });
-        let (base, anon_key) = rx.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| {
-            panic!("radar serve did not start; its log:\n{}", std::fs::read_to_string(&log).unwrap_or_default())
-        });
-        Daemon { child, base, data: data.to_path_buf(), anon_key, log, http: reqwest::Client::new() }
+        let (base, anon_key) = rx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| {
+                panic!(
+                    "radar serve did not start; its log:\n{}",
+                    std::fs::read_to_string(&log).unwrap_or_default()
+                )
+            });
+        Daemon {
+            child,
+            base,
+            data: data.to_path_buf(),
+            anon_key,
+            log,
+            http: reqwest::Client::new(),
+        }
     }
 
     /// Starts `radar serve --no-demo` on `data`.
@@ -90,7 +113,10 @@ impl Daemon {
                 assert!(status.success(), "radar serve exited with {status}");
                 return;
             }
-            assert!(Instant::now() < deadline, "radar serve did not stop on SIGTERM");
+            assert!(
+                Instant::now() < deadline,
+                "radar serve did not stop on SIGTERM"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -111,7 +137,13 @@ impl Daemon {
     }
 
     /// A request with a method, an optional token and an optional JSON body.
-    pub async fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
         let mut req = self.http.request(method.parse().unwrap(), self.url(path));
         if let Some(t) = token {
             req = req.bearer_auth(t);
@@ -134,7 +166,10 @@ impl Daemon {
             .unwrap();
         let (status, body) = answer(res).await;
         assert_eq!(status, 200, "sign-up failed: {body}");
-        body["access_token"].as_str().expect("sign-up answers a session").to_string()
+        body["access_token"]
+            .as_str()
+            .expect("sign-up answers a session")
+            .to_string()
     }
 
     /// Signs an existing user in with a password; answers the access token.
@@ -149,7 +184,10 @@ impl Daemon {
             .unwrap();
         let (status, body) = answer(res).await;
         assert_eq!(status, 200, "sign-in failed: {body}");
-        body["access_token"].as_str().expect("sign-in answers a session").to_string()
+        body["access_token"]
+            .as_str()
+            .expect("sign-in answers a session")
+            .to_string()
     }
 }
 
@@ -172,10 +210,18 @@ pub fn assert_error(got: &(u16, Value), status: u16) -> String {
     assert_eq!(got.0, status, "unexpected answer: {}", got.1);
     let msg = got.1["message"].as_str().unwrap_or_default();
     assert!(!msg.is_empty(), "error without a message: {}", got.1);
-    got.1["error"].as_str().expect("error body has a code").to_string()
+    got.1["error"]
+        .as_str()
+        .expect("error body has a code")
+        .to_string()
 }
 
 /// The ids of a JSON array of items, in order.
 pub fn ids(items: &Value) -> Vec<String> {
-    items.as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap().to_string()).collect()
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_string())
+        .collect()
 }

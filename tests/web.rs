@@ -5,7 +5,9 @@ use crate::util::{Daemon, assert_error};
 
 /// The first `/assets/...js` path referenced by the served index.html.
 fn first_script(index: &str) -> String {
-    let start = index.find("/assets/").expect("index.html references hashed assets: build the web app first (make web)");
+    let start = index
+        .find("/assets/")
+        .expect("index.html references hashed assets: build the web app first (make web)");
     let rest = &index[start..];
     rest[..rest.find('"').unwrap()].to_string()
 }
@@ -14,12 +16,26 @@ fn first_script(index: &str) -> String {
 async fn app_routes_deep_links_and_unknown_paths() {
     let dir = tempfile::tempdir().unwrap();
     let d = Daemon::start(&dir.path().join("data"));
-    for path in ["/", "/app", "/weekly-summary/abc", "/reset-password", "/auth/callback"] {
+    for path in [
+        "/",
+        "/app",
+        "/weekly-summary/abc",
+        "/reset-password",
+        "/auth/callback",
+    ] {
         let res = d.http.get(d.url(path)).send().await.unwrap();
         assert_eq!(res.status(), 200, "{path}");
         assert_eq!(res.headers()["cache-control"], "no-cache", "{path}");
-        assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
-        assert!(res.text().await.unwrap().contains("<div id=\"root\""), "{path} serves the app");
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html")
+        );
+        assert!(
+            res.text().await.unwrap().contains("<div id=\"root\""),
+            "{path} serves the app"
+        );
     }
     // Unknown paths still load the app (which shows its 404 page), with status 404.
     let res = d.http.get(d.url("/no/such/page")).send().await.unwrap();
@@ -33,11 +49,33 @@ async fn app_routes_deep_links_and_unknown_paths() {
 async fn hashed_assets_are_cached_for_a_year_and_compressed() {
     let dir = tempfile::tempdir().unwrap();
     let d = Daemon::start(&dir.path().join("data"));
-    let index = d.http.get(d.url("/")).send().await.unwrap().text().await.unwrap();
+    let index = d
+        .http
+        .get(d.url("/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     let script = first_script(&index);
-    let res = d.http.get(d.url(&script)).header("accept-encoding", "gzip").send().await.unwrap();
+    let res = d
+        .http
+        .get(d.url(&script))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
-    assert_eq!(res.headers()["cache-control"], "public, max-age=31536000, immutable");
-    assert!(res.headers()["content-type"].to_str().unwrap().contains("javascript"));
+    assert_eq!(
+        res.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .contains("javascript")
+    );
     assert_eq!(res.headers()["content-encoding"], "gzip");
 }

@@ -12,7 +12,9 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use indicatif::{ProgressBar, ProgressStyle};
-use radar_daemon::admin::{AdminCtx, AdminError, AdminRequest, AdminResponse, Progress, execute, socket::socket_path};
+use radar_daemon::admin::{
+    AdminCtx, AdminError, AdminRequest, AdminResponse, Progress, execute, socket::socket_path,
+};
 
 /// How long to wait for a daemon that holds the store but does not answer yet
 /// (`RADAR_ADMIN_WAIT_MS` overrides it).
@@ -50,7 +52,10 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
                 data.display(),
                 socket_path(data).display()
             ),
-            Err(e) => return Err(anyhow!(e)).with_context(|| format!("cannot open the store in {}", data.display())),
+            Err(e) => {
+                return Err(anyhow!(e))
+                    .with_context(|| format!("cannot open the store in {}", data.display()));
+            }
         }
     }
 }
@@ -66,9 +71,20 @@ fn is_lock_error(e: &radar_store::Error) -> bool {
 fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
     // The same complimentary accounts as the daemon, so subscriber status reads the same.
     let complimentary = std::env::var("RADAR_COMPLIMENTARY")
-        .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+        .map(|v| {
+            v.split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        })
         .unwrap_or_default();
-    radar_store::Store::open(data, radar_store::Options { complimentary, ..Default::default() })
+    radar_store::Store::open(
+        data,
+        radar_store::Options {
+            complimentary,
+            ..Default::default()
+        },
+    )
 }
 
 /// The daemon's answer, or `None` when no daemon listens on the socket.
@@ -80,7 +96,12 @@ async fn try_daemon(
     let path = socket_path(data);
     let stream = match tokio::net::UnixStream::connect(&path).await {
         Ok(s) => s,
-        Err(e) if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused) => {
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+            ) =>
+        {
             return Ok(None);
         }
         Err(e) => {
@@ -101,10 +122,15 @@ async fn try_daemon(
     if let Some(s) = spinner {
         s.finish_and_clear();
     }
-    answer.map(Some).with_context(|| format!("the daemon on {} did not answer properly", path.display()))
+    answer
+        .map(Some)
+        .with_context(|| format!("the daemon on {} did not answer properly", path.display()))
 }
 
-async fn send(stream: tokio::net::UnixStream, req: &AdminRequest) -> anyhow::Result<Result<AdminResponse, AdminError>> {
+async fn send(
+    stream: tokio::net::UnixStream,
+    req: &AdminRequest,
+) -> anyhow::Result<Result<AdminResponse, AdminError>> {
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     tokio::spawn(async move {
         let _ = conn.await;
@@ -118,10 +144,13 @@ async fn send(stream: tokio::net::UnixStream, req: &AdminRequest) -> anyhow::Res
     let status = res.status();
     let bytes = res.into_body().collect().await?.to_bytes();
     if status.is_success() {
-        Ok(Ok(serde_json::from_slice(&bytes).context("unexpected answer")?))
+        Ok(Ok(
+            serde_json::from_slice(&bytes).context("unexpected answer")?
+        ))
     } else {
-        let err: AdminError = serde_json::from_slice(&bytes)
-            .unwrap_or_else(|_| AdminError::new("internal", format!("the daemon answered {status}")));
+        let err: AdminError = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
+            AdminError::new("internal", format!("the daemon answered {status}"))
+        });
         Ok(Err(err))
     }
 }

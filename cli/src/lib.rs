@@ -96,12 +96,26 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             runtime.block_on(radar_daemon::serve(*config))
         }
         Command::Tui(args) => runtime.block_on(radar_tui::run(args)),
-        Command::Users(args) => runtime.block_on(commands::users::run(args, &cli.global.data_dir())),
-        Command::Waitlist(args) => runtime.block_on(commands::waitlist::run(args, &cli.global.data_dir())),
-        Command::Subscribers(args) => runtime.block_on(commands::subscribers::run(args, &cli.global.data_dir())),
-        Command::Items(args) => runtime.block_on(commands::items::run(args, &cli.global.data_dir())),
-        Command::Feeds(args) => runtime.block_on(commands::feeds::run(args, &cli.global.data_dir())),
-        Command::Summaries(args) => runtime.block_on(commands::summaries::run(args, &cli.global.data_dir())),
-        Command::Outbox(args) => runtime.block_on(commands::outbox::run(args, &cli.global.data_dir())),
+        Command::Users(args) => {
+            runtime.block_on(commands::users::run(args, &cli.global.data_dir()))
+        }
+        Command::Waitlist(args) => {
+            runtime.block_on(commands::waitlist::run(args, &cli.global.data_dir()))
+        }
+        Command::Subscribers(args) => {
+            runtime.block_on(commands::subscribers::run(args, &cli.global.data_dir()))
+        }
+        Command::Items(args) => {
+            runtime.block_on(commands::items::run(args, &cli.global.data_dir()))
+        }
+        Command::Feeds(args) => {
+            runtime.block_on(commands::feeds::run(args, &cli.global.data_dir()))
+        }
+        Command::Summaries(args) => {
+            runtime.block_on(commands::summaries::run(args, &cli.global.data_dir()))
+        }
+        Command::Outbox(args) => {
+            runtime.block_on(commands::outbox::run(args, &cli.global.data_dir()))
+        }
     }
 }

@@ -19,7 +19,10 @@ pub struct Table {
 impl Table {
     /// A table with these column headers.
     pub fn new(headers: &[&'static str]) -> Self {
-        Self { headers: headers.to_vec(), rows: Vec::new() }
+        Self {
+            headers: headers.to_vec(),
+            rows: Vec::new(),
+        }
     }
 
     /// Adds a row.
@@ -44,7 +47,13 @@ impl Table {
             let parts: Vec<String> = cells
                 .iter()
                 .enumerate()
-                .map(|(i, c)| if i == last { c.to_string() } else { format!("{c:<w$}", w = widths[i]) })
+                .map(|(i, c)| {
+                    if i == last {
+                        c.to_string()
+                    } else {
+                        format!("{c:<w$}", w = widths[i])
+                    }
+                })
                 .collect();
             println!("{}", parts.join("  ").trim_end());
         };
@@ -67,7 +76,11 @@ pub fn maybe(t: Option<DateTime<Utc>>) -> String {
 
 /// `s` cut to `n` characters with an ellipsis.
 pub fn cut(s: &str, n: usize) -> String {
-    if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n - 1).collect::<String>()) }
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n - 1).collect::<String>())
+    }
 }
 
 /// When a subscription ends: `through 2027-01-31` when it ends at a midnight UTC (the

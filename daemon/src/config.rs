@@ -58,15 +58,16 @@ impl Config {
             #[command(flatten)]
             config: Config,
         }
-        let mut config = Wrapper::parse_from(["radar", "--addr", "127.0.0.1:0", "--no-demo"]).config;
+        let mut config =
+            Wrapper::parse_from(["radar", "--addr", "127.0.0.1:0", "--no-demo"]).config;
         config.data_dir = data_dir;
         config
     }
 
     /// The public origin, given the address actually bound.
     pub fn site_url(&self, bound: SocketAddr) -> url::Url {
-        self.site_url
-            .clone()
-            .unwrap_or_else(|| url::Url::parse(&format!("http://{bound}")).expect("socket address forms a URL"))
+        self.site_url.clone().unwrap_or_else(|| {
+            url::Url::parse(&format!("http://{bound}")).expect("socket address forms a URL")
+        })
     }
 }

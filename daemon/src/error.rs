@@ -33,7 +33,12 @@ pub struct ErrorBody {
 impl ApiError {
     /// An error with any status and code.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), retry_after: None }
+        Self {
+            status,
+            code,
+            message: message.into(),
+            retry_after: None,
+        }
     }
     /// 400: the request itself is malformed or breaks a rule.
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
@@ -53,18 +58,31 @@ impl ApiError {
     }
     /// 429 with Retry-After.
     pub fn too_many(code: &'static str, message: impl Into<String>, retry_after: u64) -> Self {
-        Self { retry_after: Some(retry_after), ..Self::new(StatusCode::TOO_MANY_REQUESTS, code, message) }
+        Self {
+            retry_after: Some(retry_after),
+            ..Self::new(StatusCode::TOO_MANY_REQUESTS, code, message)
+        }
     }
     /// 500: our fault. The detail is logged here and never sent.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(error = %detail, "internal error");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Something went wrong on the server. Please try again later.")
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Something went wrong on the server. Please try again later.",
+        )
     }
 }
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.message)
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.code,
+            self.message
+        )
     }
 }
 
@@ -91,10 +109,14 @@ impl From<radar_store::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ErrorBody { error: self.code.to_string(), message: self.message };
+        let body = ErrorBody {
+            error: self.code.to_string(),
+            message: self.message,
+        };
         let mut res = (self.status, axum::Json(body)).into_response();
         if let Some(secs) = self.retry_after {
-            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         res
     }

@@ -36,13 +36,20 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
         let token = header
             .to_str()
             .ok()
-            .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+            .and_then(|h| {
+                h.strip_prefix("Bearer ")
+                    .or_else(|| h.strip_prefix("bearer "))
+            })
             .map(str::trim)
-            .ok_or_else(|| ApiError::unauthorized("The Authorization header must be 'Bearer <access token>'."))?;
+            .ok_or_else(|| {
+                ApiError::unauthorized("The Authorization header must be 'Bearer <access token>'.")
+            })?;
         if state.tokens.is_anon_key(token) {
             return Ok(Self(None));
         }
-        let expired = || ApiError::unauthorized("Your session is invalid or has expired. Please sign in again.");
+        let expired = || {
+            ApiError::unauthorized("Your session is invalid or has expired. Please sign in again.")
+        };
         let claims = state.tokens.verify(token).map_err(|_| expired())?;
         let session = state.store.session(&claims.session_id)?;
         if session.is_none_or(|s| s.user_id != claims.sub) {
@@ -90,7 +97,9 @@ impl From<JsonRejection> for ApiError {
     /// missing JSON content type (415) and an oversized body (413) keep their own status.
     fn from(r: JsonRejection) -> Self {
         let status = match &r {
-            JsonRejection::MissingJsonContentType(_) | JsonRejection::BytesRejection(_) => r.status(),
+            JsonRejection::MissingJsonContentType(_) | JsonRejection::BytesRejection(_) => {
+                r.status()
+            }
             _ => axum::http::StatusCode::BAD_REQUEST,
         };
         ApiError::new(status, "invalid_body", r.body_text())

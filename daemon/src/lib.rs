@@ -55,13 +55,19 @@ pub fn app(state: AppState) -> Router {
         .nest("/auth/v1", auth::router())
         .merge(web::router())
         .method_not_allowed_fallback(|| async {
-            ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "This endpoint does not accept that method.")
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "This endpoint does not accept that method.",
+            )
         })
         .layer(CompressionLayer::new())
-        .layer(CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {
-            use axum::response::IntoResponse;
-            ApiError::internal("a handler panicked").into_response()
-        }))
+        .layer(CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                use axum::response::IntoResponse;
+                ApiError::internal("a handler panicked").into_response()
+            },
+        ))
         .layer(TraceLayer::new_for_http())
         .layer(auth::cors_layer(&state.config.auth, &state.site_url))
         .with_state(state)
@@ -71,11 +77,18 @@ pub fn app(state: AppState) -> Router {
 /// flushed before returning.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
     config.payments.validate()?;
-    std::fs::create_dir_all(&config.data_dir)
-        .with_context(|| format!("cannot create the data directory {}", config.data_dir.display()))?;
+    std::fs::create_dir_all(&config.data_dir).with_context(|| {
+        format!(
+            "cannot create the data directory {}",
+            config.data_dir.display()
+        )
+    })?;
     let store = radar_store::Store::open(
         &config.data_dir,
-        radar_store::Options { cache_bytes: config.cache_mb * 1024 * 1024, complimentary: config.complimentary.clone() },
+        radar_store::Options {
+            cache_bytes: config.cache_mb * 1024 * 1024,
+            complimentary: config.complimentary.clone(),
+        },
     )
     .with_context(|| {
         format!(
@@ -90,13 +103,15 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
             tracing::info!(items = n, "loaded the demo data set");
         }
     }
-    let tokens = auth::tokens::Tokens::load_or_create(&config.data_dir, config.auth.jwt_secret.as_deref())?;
+    let tokens =
+        auth::tokens::Tokens::load_or_create(&config.data_dir, config.auth.jwt_secret.as_deref())?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     let bound = listener.local_addr()?;
     // The admin socket is up before the address line, so a command run right after it goes through the daemon.
-    let background = admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
+    let background =
+        admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
     let state = AppState::new(config, store.clone(), tokens, bound);
     // Handlers are installed before the address is announced, so a signal sent by anyone
     // who has read that line stops the daemon cleanly instead of killing it.
@@ -107,9 +122,12 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     println!("anon key: {}", state.tokens.anon_key);
     tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
 
-    axum::serve(listener, app(state).into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
     background.stop().await;
     store.flush()?;
     tracing::info!("stopped; store flushed");

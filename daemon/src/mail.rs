@@ -18,7 +18,10 @@ pub struct Mailer {
 
 impl std::fmt::Debug for Mailer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mailer").field("from", &self.from).field("smtp", &self.smtp.is_some()).finish()
+        f.debug_struct("Mailer")
+            .field("from", &self.from)
+            .field("smtp", &self.smtp.is_some())
+            .finish()
     }
 }
 
@@ -26,32 +29,52 @@ impl std::fmt::Debug for Mailer {
 /// `smtp` only to this machine.
 pub fn parse_smtp_url(raw: &str) -> Result<url::Url, String> {
     let url = url::Url::parse(raw).map_err(|e| format!("not a URL: {e}"))?;
-    let tls = url.query_pairs().find(|(k, _)| k == "tls").map(|(_, v)| v.into_owned());
+    let tls = url
+        .query_pairs()
+        .find(|(k, _)| k == "tls")
+        .map(|(_, v)| v.into_owned());
     // `smtp` is not a special scheme to the URL parser, so an IP address stays text.
-    let host = url.host_str().unwrap_or_default().trim_start_matches('[').trim_end_matches(']');
-    let local = host == "localhost" || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    let host = url
+        .host_str()
+        .unwrap_or_default()
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    let local = host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
     match (url.scheme(), tls.as_deref()) {
         ("smtps", _) | ("smtp", Some("required")) => {}
         ("smtp", _) if local => {}
         ("smtp", _) => {
-            return Err("unencrypted SMTP is allowed only to localhost: use smtps:// or ?tls=required".into());
+            return Err(
+                "unencrypted SMTP is allowed only to localhost: use smtps:// or ?tls=required"
+                    .into(),
+            );
         }
         (other, _) => return Err(format!("unsupported scheme {other:?}: use smtp or smtps")),
     }
-    AsyncSmtpTransport::<Tokio1Executor>::from_url(url.as_str()).map_err(|e| format!("bad SMTP URL: {e}"))?;
+    AsyncSmtpTransport::<Tokio1Executor>::from_url(url.as_str())
+        .map_err(|e| format!("bad SMTP URL: {e}"))?;
     Ok(url)
 }
 
 /// Checks a sender such as `Radar <noreply@example.com>` (for the command line).
 pub fn parse_mailbox(raw: &str) -> Result<String, String> {
-    raw.parse::<Mailbox>().map(|_| raw.to_string()).map_err(|e| format!("not a mail address: {e}"))
+    raw.parse::<Mailbox>()
+        .map(|_| raw.to_string())
+        .map_err(|e| format!("not a mail address: {e}"))
 }
 
 impl Mailer {
     /// A mailer over the store's outbox, with SMTP when `smtp_url` is given. Both
     /// arguments were checked when the command line was parsed.
     pub fn new(store: Store, smtp_url: Option<&url::Url>, from: &str) -> Self {
-        let from = from.parse().unwrap_or_else(|_| "Radar <noreply@localhost>".parse().expect("a valid mailbox"));
+        let from = from.parse().unwrap_or_else(|_| {
+            "Radar <noreply@localhost>"
+                .parse()
+                .expect("a valid mailbox")
+        });
         let smtp = smtp_url.and_then(|u| match AsyncSmtpTransport::<Tokio1Executor>::from_url(u.as_str()) {
             Ok(b) => Some(b.build()),
             Err(e) => {
@@ -64,19 +87,36 @@ impl Mailer {
                 smtp = %format!("{}://{}:{}", u.scheme(), u.host_str().unwrap_or_default(), u.port().unwrap_or_default()),
                 "mail is kept in the outbox and sent by SMTP"
             ),
-            _ => tracing::info!("mail is kept in the outbox only (radar outbox list); set --smtp-url to send it"),
+            _ => tracing::info!(
+                "mail is kept in the outbox only (radar outbox list); set --smtp-url to send it"
+            ),
         }
         Self { store, from, smtp }
     }
 
     /// Keeps a message in the outbox and, with SMTP, sends it in the background.
-    pub async fn send(&self, to: &str, subject: &str, text: &str, kind: &str) -> anyhow::Result<()> {
+    pub async fn send(
+        &self,
+        to: &str,
+        subject: &str,
+        text: &str,
+        kind: &str,
+    ) -> anyhow::Result<()> {
         let store = self.store.clone();
-        let (to_s, subject_s, text_s, kind_s) =
-            (to.to_string(), subject.to_string(), text.to_string(), kind.to_string());
-        let mail = tokio::task::spawn_blocking(move || store.outbox_add(&to_s, &subject_s, &text_s, &kind_s)).await??;
+        let (to_s, subject_s, text_s, kind_s) = (
+            to.to_string(),
+            subject.to_string(),
+            text.to_string(),
+            kind.to_string(),
+        );
+        let mail = tokio::task::spawn_blocking(move || {
+            store.outbox_add(&to_s, &subject_s, &text_s, &kind_s)
+        })
+        .await??;
         tracing::info!(mail = %mail.id, kind, "kept an e-mail in the outbox (radar outbox show ID)");
-        let Some(smtp) = self.smtp.clone() else { return Ok(()) };
+        let Some(smtp) = self.smtp.clone() else {
+            return Ok(());
+        };
         let message = Message::builder()
             .from(self.from.clone())
             .to(to.parse()?)
@@ -106,7 +146,10 @@ mod tests {
 
     #[test]
     fn plain_smtp_only_to_this_machine() {
-        assert_eq!(parse_smtp_url("smtp://127.0.0.1:2525").map(|u| u.port()), Ok(Some(2525)));
+        assert_eq!(
+            parse_smtp_url("smtp://127.0.0.1:2525").map(|u| u.port()),
+            Ok(Some(2525))
+        );
         assert!(parse_smtp_url("smtp://localhost:25").is_ok());
         assert!(parse_smtp_url("smtp://mail.example.com:25").is_err());
         assert!(parse_smtp_url("smtp://u:p@mail.example.com:587?tls=required").is_ok());

@@ -16,9 +16,15 @@ use crate::state::AppState;
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/favorites", get(get_favorites))
-        .route("/api/favorites/{news_id}", post(post_favorite).delete(delete_favorite))
+        .route(
+            "/api/favorites/{news_id}",
+            post(post_favorite).delete(delete_favorite),
+        )
         .route("/api/hidden", get(get_hidden))
-        .route("/api/hidden/{news_id}", post(post_hidden).delete(delete_hidden))
+        .route(
+            "/api/hidden/{news_id}",
+            post(post_hidden).delete(delete_hidden),
+        )
         .route("/api/read", get(get_read))
         .route("/api/read/{news_id}", post(post_read).delete(delete_read))
         .route("/api/read/check/{news_id}", get(get_read_check))
@@ -36,7 +42,10 @@ pub struct MarkResult {
     pub client_side_only: bool,
 }
 
-const STORED: MarkResult = MarkResult { success: true, client_side_only: false };
+const STORED: MarkResult = MarkResult {
+    success: true,
+    client_side_only: false,
+};
 
 fn list(state: &AppState, caller: &AuthUser, mark: Mark) -> Result<Json<Vec<NewsItem>>> {
     Ok(Json(state.store.marked_items(&caller.user.id, mark)?))
@@ -54,37 +63,59 @@ fn clear(state: &AppState, caller: &AuthUser, item: &str, mark: Mark) -> Result<
 
 /// The caller's favourites, most recently added first.
 #[utoipa::path(get, path = "/api/favorites", responses((status = 200, body = [NewsItem]), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_favorites(State(s): State<AppState>, caller: AuthUser) -> Result<Json<Vec<NewsItem>>> {
+pub async fn get_favorites(
+    State(s): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<Vec<NewsItem>>> {
     list(&s, &caller, Mark::Favorite)
 }
 
 /// Favourites an item (and takes it out of Trash and Read).
 #[utoipa::path(post, path = "/api/favorites/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn post_favorite(State(s): State<AppState>, caller: AuthUser, Path(id): Path<String>) -> Result<Json<MarkResult>> {
+pub async fn post_favorite(
+    State(s): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<MarkResult>> {
     set(&s, &caller, &id, Mark::Favorite)
 }
 
 /// Unfavourites an item.
 #[utoipa::path(delete, path = "/api/favorites/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn delete_favorite(State(s): State<AppState>, caller: AuthUser, Path(id): Path<String>) -> Result<Json<MarkResult>> {
+pub async fn delete_favorite(
+    State(s): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<MarkResult>> {
     clear(&s, &caller, &id, Mark::Favorite)
 }
 
 /// The caller's Trash, most recently hidden first.
 #[utoipa::path(get, path = "/api/hidden", responses((status = 200, body = [NewsItem]), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_hidden(State(s): State<AppState>, caller: AuthUser) -> Result<Json<Vec<NewsItem>>> {
+pub async fn get_hidden(
+    State(s): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<Vec<NewsItem>>> {
     list(&s, &caller, Mark::Hidden)
 }
 
 /// Moves an item to Trash (and out of Favs and Read).
 #[utoipa::path(post, path = "/api/hidden/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn post_hidden(State(s): State<AppState>, caller: AuthUser, Path(id): Path<String>) -> Result<Json<MarkResult>> {
+pub async fn post_hidden(
+    State(s): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<MarkResult>> {
     set(&s, &caller, &id, Mark::Hidden)
 }
 
 /// Restores an item from Trash.
 #[utoipa::path(delete, path = "/api/hidden/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn delete_hidden(State(s): State<AppState>, caller: AuthUser, Path(id): Path<String>) -> Result<Json<MarkResult>> {
+pub async fn delete_hidden(
+    State(s): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<MarkResult>> {
     clear(&s, &caller, &id, Mark::Hidden)
 }
 
@@ -96,13 +127,21 @@ pub async fn get_read(State(s): State<AppState>, caller: AuthUser) -> Result<Jso
 
 /// Marks an item read (and takes it out of Favs and Trash).
 #[utoipa::path(post, path = "/api/read/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn post_read(State(s): State<AppState>, caller: AuthUser, Path(id): Path<String>) -> Result<Json<MarkResult>> {
+pub async fn post_read(
+    State(s): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<MarkResult>> {
     set(&s, &caller, &id, Mark::Read)
 }
 
 /// Marks an item unread.
 #[utoipa::path(delete, path = "/api/read/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn delete_read(State(s): State<AppState>, caller: AuthUser, Path(id): Path<String>) -> Result<Json<MarkResult>> {
+pub async fn delete_read(
+    State(s): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<MarkResult>> {
     clear(&s, &caller, &id, Mark::Read)
 }
 
@@ -115,11 +154,17 @@ pub struct ReadCheck {
 
 /// Whether the caller has read an item.
 #[utoipa::path(get, path = "/api/read/check/{news_id}", responses((status = 200, body = ReadCheck), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn get_read_check(State(s): State<AppState>, caller: AuthUser, Path(id): Path<String>) -> Result<Json<ReadCheck>> {
+pub async fn get_read_check(
+    State(s): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<ReadCheck>> {
     if !s.store.item_exists(&id)? {
         return Err(ApiError::not_found("Item not found"));
     }
-    Ok(Json(ReadCheck { read: s.store.has_mark(&caller.user.id, &id, Mark::Read)? }))
+    Ok(Json(ReadCheck {
+        read: s.store.has_mark(&caller.user.id, &id, Mark::Read)?,
+    }))
 }
 
 /// Body of `POST /api/shared/{id}`.
@@ -146,7 +191,13 @@ pub async fn post_shared(
     Json(body): Json<ShareBody>,
 ) -> Result<Json<ShareResult>> {
     if body.platform != "linkedin" {
-        return Err(ApiError::bad_request("invalid_platform", format!("Sharing on {:?} is not offered; use \"linkedin\".", body.platform)));
+        return Err(ApiError::bad_request(
+            "invalid_platform",
+            format!(
+                "Sharing on {:?} is not offered; use \"linkedin\".",
+                body.platform
+            ),
+        ));
     }
     s.store.record_share(&caller.user.id, &id, &body.platform)?;
     Ok(Json(ShareResult { success: true }))
@@ -154,6 +205,9 @@ pub async fn post_shared(
 
 /// The caller's shared items, newest share first.
 #[utoipa::path(get, path = "/api/shared", responses((status = 200, body = [SharedItem]), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_shared(State(s): State<AppState>, caller: AuthUser) -> Result<Json<Vec<SharedItem>>> {
+pub async fn get_shared(
+    State(s): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<Vec<SharedItem>>> {
     Ok(Json(s.store.shared_items(&caller.user.id)?))
 }

@@ -37,7 +37,10 @@ pub async fn get_news(
     Query(q): Query<NewsQuery>,
 ) -> Result<Json<FeedPage>> {
     let viewer = match &caller {
-        Some(c) => Viewer { user_id: Some(c.user.id.clone()), subscriber: state.store.is_subscriber(&c.user) },
+        Some(c) => Viewer {
+            user_id: Some(c.user.id.clone()),
+            subscriber: state.store.is_subscriber(&c.user),
+        },
         None => Viewer::default(),
     };
     Ok(Json(state.store.feed_page(&viewer, q.cursor.as_deref())?))

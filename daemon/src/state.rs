@@ -29,8 +29,15 @@ impl AppState {
     /// State for a bound address.
     pub fn new(config: Config, store: Store, tokens: Tokens, bound: SocketAddr) -> Self {
         let site_url = config.site_url(bound);
-        let mailer = crate::mail::Mailer::new(store.clone(), config.auth.smtp_url.as_ref(), &config.auth.mail_from);
-        let limiter = crate::auth::limiter::RateLimiter::new(config.auth.sign_in_rate, std::time::Duration::from_secs(60));
+        let mailer = crate::mail::Mailer::new(
+            store.clone(),
+            config.auth.smtp_url.as_ref(),
+            &config.auth.mail_from,
+        );
+        let limiter = crate::auth::limiter::RateLimiter::new(
+            config.auth.sign_in_rate,
+            std::time::Duration::from_secs(60),
+        );
         Self {
             config: Arc::new(config),
             store,

@@ -35,9 +35,15 @@ const APP_ROUTES: &[&str] = &[
 ];
 
 fn is_app_route(path: &str) -> bool {
-    let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
+    let path = if path.len() > 1 {
+        path.trim_end_matches('/')
+    } else {
+        path
+    };
     APP_ROUTES.contains(&path)
-        || path.strip_prefix("/weekly-summary/").is_some_and(|id| !id.is_empty() && !id.contains('/'))
+        || path
+            .strip_prefix("/weekly-summary/")
+            .is_some_and(|id| !id.is_empty() && !id.contains('/'))
 }
 
 /// Serves static files and the app's routes; unknown `/api` and `/auth` paths get JSON 404.
@@ -48,26 +54,47 @@ pub fn router() -> Router<AppState> {
 async fn serve_app(uri: Uri) -> Response {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") || path.starts_with("/auth/v1") {
-        return ApiError::not_found(format!("There is no endpoint at {path}. See /api/openapi.json for the API.")).into_response();
+        return ApiError::not_found(format!(
+            "There is no endpoint at {path}. See /api/openapi.json for the API."
+        ))
+        .into_response();
     }
-    if let Some(file) = path.strip_prefix('/').filter(|p| !p.is_empty()).and_then(Assets::get) {
+    if let Some(file) = path
+        .strip_prefix('/')
+        .filter(|p| !p.is_empty())
+        .and_then(Assets::get)
+    {
         let mime = mime_guess::from_path(path).first_or_octet_stream();
-        let cache = if path.starts_with("/assets/") { "public, max-age=31536000, immutable" } else { "no-cache" };
+        let cache = if path.starts_with("/assets/") {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
         return (
             [
-                (header::CONTENT_TYPE, HeaderValue::from_str(mime.as_ref()).expect("mime types are valid headers")),
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_str(mime.as_ref()).expect("mime types are valid headers"),
+                ),
                 (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
             ],
             file.data,
         )
             .into_response();
     }
-    let status = if is_app_route(path) { StatusCode::OK } else { StatusCode::NOT_FOUND };
+    let status = if is_app_route(path) {
+        StatusCode::OK
+    } else {
+        StatusCode::NOT_FOUND
+    };
     match Assets::get("index.html") {
         Some(index) => (
             status,
             [
-                (header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8")),
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/html; charset=utf-8"),
+                ),
                 (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
             ],
             index.data,

@@ -10,8 +10,16 @@ use radar_store::{Mark, NewItem, Options, Store, Viewer};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let n_items: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1_000_000);
-    let n_users: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(100_000);
+    let n_items: usize = args
+        .next()
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(1_000_000);
+    let n_users: usize = args
+        .next()
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(100_000);
     let dir = tempfile::tempdir()?;
     let store = Store::open(dir.path(), Options::default())?;
     let base = Utc.with_ymd_and_hms(2020, 1, 1, 0, 0, 0).unwrap();
@@ -29,22 +37,43 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         store.upsert_items(items)?;
     }
     let load = started.elapsed();
-    println!("load        {n_items} items in {:.1} s ({:.0} items/s)", load.as_secs_f64(), n_items as f64 / load.as_secs_f64());
+    println!(
+        "load        {n_items} items in {:.1} s ({:.0} items/s)",
+        load.as_secs_f64(),
+        n_items as f64 / load.as_secs_f64()
+    );
 
     // Every user marks a few items near the top of the feed, as real readers do.
-    let newest: Vec<String> = store.feed_page(&Viewer { user_id: None, subscriber: true }, None)?.items.into_iter().map(|i| i.id).collect();
+    let newest: Vec<String> = store
+        .feed_page(
+            &Viewer {
+                user_id: None,
+                subscriber: true,
+            },
+            None,
+        )?
+        .items
+        .into_iter()
+        .map(|i| i.id)
+        .collect();
     let started = Instant::now();
     for u in 0..n_users {
         let user = format!("user-{u:06}");
         store.set_mark(&user, &newest[u % newest.len()], Mark::Read)?;
     }
     let marks = started.elapsed();
-    println!("marks       {n_users} users x 1 durable mark: {:.0} µs each", marks.as_micros() as f64 / n_users as f64);
+    println!(
+        "marks       {n_users} users x 1 durable mark: {:.0} µs each",
+        marks.as_micros() as f64 / n_users as f64
+    );
 
     // A heavy reader who hid the newest 1,000 items: the feed must skip them.
     let heavy = "user-heavy";
     let mut cursor = None;
-    let sub = Viewer { user_id: None, subscriber: true };
+    let sub = Viewer {
+        user_id: None,
+        subscriber: true,
+    };
     let mut hidden = 0;
     while hidden < 1_000 {
         let page = store.feed_page(&sub, cursor.as_deref())?;
@@ -66,7 +95,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     time("feed: anonymous first page (5)", 2_000, &mut || {
         store.feed_page(&Viewer::default(), None).unwrap();
     });
-    let reader = Viewer { user_id: Some("user-000001".into()), subscriber: true };
+    let reader = Viewer {
+        user_id: Some("user-000001".into()),
+        subscriber: true,
+    };
     time("feed: subscriber first page (20)", 2_000, &mut || {
         store.feed_page(&reader, None).unwrap();
     });
@@ -77,19 +109,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     time("feed: subscriber page 51 (by cursor)", 2_000, &mut || {
         store.feed_page(&reader, deep.as_deref()).unwrap();
     });
-    let heavy_viewer = Viewer { user_id: Some(heavy.into()), subscriber: true };
+    let heavy_viewer = Viewer {
+        user_id: Some(heavy.into()),
+        subscriber: true,
+    };
     time("feed: reader who hid the newest 1,000", 200, &mut || {
         store.feed_page(&heavy_viewer, None).unwrap();
     });
     time("marks: favourite + durable flush", 500, &mut || {
-        store.set_mark("user-000002", &newest[3], Mark::Favorite).unwrap();
+        store
+            .set_mark("user-000002", &newest[3], Mark::Favorite)
+            .unwrap();
     });
     time("lists: a user's Trash of 1,000", 200, &mut || {
         store.marked_items(heavy, Mark::Hidden).unwrap();
     });
 
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    for line in status.lines().filter(|l| l.starts_with("VmHWM") || l.starts_with("VmRSS")) {
+    for line in status
+        .lines()
+        .filter(|l| l.starts_with("VmHWM") || l.starts_with("VmRSS"))
+    {
         println!("memory      {line}");
     }
     Ok(())

@@ -45,16 +45,31 @@ impl Store {
         let new = new.validate()?;
         let existing_id = match (&new.id, &new.url) {
             (Some(id), _) => Some(id.clone()),
-            (None, Some(u)) => self.t.url_itemid.get(u)?.map(|v| String::from_utf8_lossy(&v).into_owned()),
+            (None, Some(u)) => self
+                .t
+                .url_itemid
+                .get(u)?
+                .map(|v| String::from_utf8_lossy(&v).into_owned()),
             (None, None) => None,
         };
-        if let Some(old) = existing_id.as_deref().map(|id| self.item(id)).transpose()?.flatten()
+        if let Some(old) = existing_id
+            .as_deref()
+            .map(|id| self.item(id))
+            .transpose()?
+            .flatten()
             && same_content(&old, &new)
         {
-            return Ok(ImportOutcome { id: old.id, status: ImportStatus::Unchanged });
+            return Ok(ImportOutcome {
+                id: old.id,
+                status: ImportStatus::Unchanged,
+            });
         }
         let up = self.upsert_item(new)?;
-        let status = if up.created { ImportStatus::Added } else { ImportStatus::Updated };
+        let status = if up.created {
+            ImportStatus::Added
+        } else {
+            ImportStatus::Updated
+        };
         Ok(ImportOutcome { id: up.id, status })
     }
 
@@ -62,9 +77,14 @@ impl Store {
     /// instead of one per item. Each input gets its own outcome (an invalid one its
     /// reason); a storage failure stops the import and is the outer error. Two inputs
     /// for the same id or URL are applied in order, so an exact repeat counts as unchanged.
-    pub fn import_items(&self, items: Vec<NewItem>, mut progress: impl FnMut()) -> Result<Vec<Result<ImportOutcome>>> {
+    pub fn import_items(
+        &self,
+        items: Vec<NewItem>,
+        mut progress: impl FnMut(),
+    ) -> Result<Vec<Result<ImportOutcome>>> {
         const BATCH: usize = 256;
-        let mut out: Vec<Option<Result<ImportOutcome>>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+        let mut out: Vec<Option<Result<ImportOutcome>>> =
+            std::iter::repeat_with(|| None).take(items.len()).collect();
         let mut pending: Vec<(usize, NewItem)> = Vec::new();
         let mut pending_keys = std::collections::HashSet::new();
         let commit = |pending: &mut Vec<(usize, NewItem)>,
@@ -73,7 +93,11 @@ impl Store {
          -> Result<()> {
             let (at, batch): (Vec<usize>, Vec<NewItem>) = pending.drain(..).unzip();
             for (i, up) in at.into_iter().zip(self.upsert_items(batch)?) {
-                let status = if up.created { ImportStatus::Added } else { ImportStatus::Updated };
+                let status = if up.created {
+                    ImportStatus::Added
+                } else {
+                    ImportStatus::Updated
+                };
                 out[i] = Some(Ok(ImportOutcome { id: up.id, status }));
                 progress();
             }
@@ -95,13 +119,24 @@ impl Store {
             }
             let existing_id = match (&item.id, &item.url) {
                 (Some(id), _) => Some(id.clone()),
-                (None, Some(u)) => self.t.url_itemid.get(u)?.map(|v| String::from_utf8_lossy(&v).into_owned()),
+                (None, Some(u)) => self
+                    .t
+                    .url_itemid
+                    .get(u)?
+                    .map(|v| String::from_utf8_lossy(&v).into_owned()),
                 (None, None) => None,
             };
-            if let Some(old) = existing_id.as_deref().map(|id| self.item(id)).transpose()?.flatten()
+            if let Some(old) = existing_id
+                .as_deref()
+                .map(|id| self.item(id))
+                .transpose()?
+                .flatten()
                 && same_content(&old, &item)
             {
-                out[i] = Some(Ok(ImportOutcome { id: old.id, status: ImportStatus::Unchanged }));
+                out[i] = Some(Ok(ImportOutcome {
+                    id: old.id,
+                    status: ImportStatus::Unchanged,
+                }));
                 progress();
                 continue;
             }
@@ -113,18 +148,26 @@ impl Store {
             }
         }
         commit(&mut pending, &mut out, &mut progress)?;
-        Ok(out.into_iter().map(|o| o.expect("every input has an outcome")).collect())
+        Ok(out
+            .into_iter()
+            .map(|o| o.expect("every input has an outcome"))
+            .collect())
     }
 
     /// Whether the daemon's schedule already wrote (or tried to write) the summary of
     /// `week`, so a summary the operator removed is not written again behind their back.
     pub fn summary_scheduled(&self, week: &str) -> Result<bool> {
-        Ok(self.t.meta.contains_key(format!("summary_scheduled:{week}"))?)
+        Ok(self
+            .t
+            .meta
+            .contains_key(format!("summary_scheduled:{week}"))?)
     }
 
     /// Records that the schedule handled the summary of `week`. Durable on return.
     pub fn record_summary_scheduled(&self, week: &str) -> Result<()> {
-        self.t.meta.insert(format!("summary_scheduled:{week}"), &[1])?;
+        self.t
+            .meta
+            .insert(format!("summary_scheduled:{week}"), &[1])?;
         self.flush()
     }
 
@@ -136,7 +179,11 @@ impl Store {
                 break;
             }
             let key = key?;
-            if let Some(item) = keys::published_item_id(&key).map(|id| self.item(id)).transpose()?.flatten() {
+            if let Some(item) = keys::published_item_id(&key)
+                .map(|id| self.item(id))
+                .transpose()?
+                .flatten()
+            {
                 out.push(item);
             }
         }
@@ -194,7 +241,8 @@ impl Store {
         for mail in self.outbox_list()? {
             if mail.to.eq_ignore_ascii_case(&user.email) {
                 t.mails.remove(mail.id.as_bytes())?;
-                t.sent_mailid.remove(keys::published(mail.created_at, &mail.id))?;
+                t.sent_mailid
+                    .remove(keys::published(mail.created_at, &mail.id))?;
             }
         }
         self.delete_user(id)
@@ -215,10 +263,19 @@ mod tests {
         assert_eq!(a.status, ImportStatus::Added);
         assert_eq!(
             store.import_item(item.clone()).unwrap(),
-            ImportOutcome { id: a.id.clone(), status: ImportStatus::Unchanged }
+            ImportOutcome {
+                id: a.id.clone(),
+                status: ImportStatus::Unchanged
+            }
         );
-        let edited = NewItem { summary: "New summary".into(), ..item };
-        assert_eq!(store.import_item(edited).unwrap().status, ImportStatus::Updated);
+        let edited = NewItem {
+            summary: "New summary".into(),
+            ..item
+        };
+        assert_eq!(
+            store.import_item(edited).unwrap().status,
+            ImportStatus::Updated
+        );
         assert_eq!(store.item_count().unwrap(), 1);
     }
 
@@ -226,15 +283,28 @@ mod tests {
     fn batch_import_applies_repeats_in_order() {
         let (_d, store) = test_store();
         let a = new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z");
-        let a2 = NewItem { summary: "changed".into(), ..a.clone() };
+        let a2 = NewItem {
+            summary: "changed".into(),
+            ..a.clone()
+        };
         let bad = new_item("", None, "2026-01-01T00:00:00Z");
         let mut steps = 0;
         let out = store
-            .import_items(vec![a.clone(), a.clone(), bad, a2, new_item("B", None, "2026-01-02T00:00:00Z")], || {
-                steps += 1
-            })
+            .import_items(
+                vec![
+                    a.clone(),
+                    a.clone(),
+                    bad,
+                    a2,
+                    new_item("B", None, "2026-01-02T00:00:00Z"),
+                ],
+                || steps += 1,
+            )
             .unwrap();
-        let status: Vec<_> = out.iter().map(|o| o.as_ref().map(|o| o.status).map_err(|e| e.to_string())).collect();
+        let status: Vec<_> = out
+            .iter()
+            .map(|o| o.as_ref().map(|o| o.status).map_err(|e| e.to_string()))
+            .collect();
         assert_eq!(steps, 5);
         assert_eq!(status[0], Ok(ImportStatus::Added));
         assert_eq!(status[1], Ok(ImportStatus::Unchanged));
@@ -247,36 +317,76 @@ mod tests {
     #[test]
     fn newest_items_and_users_are_listed_in_order() {
         let (_d, store) = test_store();
-        store.upsert_item(new_item("Old", None, "2026-01-01T00:00:00Z")).unwrap();
-        store.upsert_item(new_item("New", None, "2026-02-01T00:00:00Z")).unwrap();
-        let titles: Vec<_> = store.newest_items(10).unwrap().into_iter().map(|i| i.title).collect();
+        store
+            .upsert_item(new_item("Old", None, "2026-01-01T00:00:00Z"))
+            .unwrap();
+        store
+            .upsert_item(new_item("New", None, "2026-02-01T00:00:00Z"))
+            .unwrap();
+        let titles: Vec<_> = store
+            .newest_items(10)
+            .unwrap()
+            .into_iter()
+            .map(|i| i.title)
+            .collect();
         assert_eq!(titles, ["New", "Old"]);
         assert_eq!(store.newest_items(1).unwrap().len(), 1);
-        store.create_user("b@example.com", "h".into(), Default::default(), true).unwrap();
-        store.create_user("a@example.com", "h".into(), Default::default(), true).unwrap();
+        store
+            .create_user("b@example.com", "h".into(), Default::default(), true)
+            .unwrap();
+        store
+            .create_user("a@example.com", "h".into(), Default::default(), true)
+            .unwrap();
         let mut seen = 0;
-        let emails: Vec<_> = store.all_users(|| seen += 1).unwrap().into_iter().map(|u| u.email).collect();
-        assert_eq!((emails, seen), (vec!["a@example.com".to_string(), "b@example.com".to_string()], 2));
+        let emails: Vec<_> = store
+            .all_users(|| seen += 1)
+            .unwrap()
+            .into_iter()
+            .map(|u| u.email)
+            .collect();
+        assert_eq!(
+            (emails, seen),
+            (
+                vec!["a@example.com".to_string(), "b@example.com".to_string()],
+                2
+            )
+        );
     }
 
     #[test]
     fn purge_leaves_nothing_of_the_user() {
         let (_d, store) = test_store();
-        let u = store.create_user("gone@example.com", "h".into(), Default::default(), true).unwrap();
-        let keep = store.create_user("keep@example.com", "h".into(), Default::default(), true).unwrap();
+        let u = store
+            .create_user("gone@example.com", "h".into(), Default::default(), true)
+            .unwrap();
+        let keep = store
+            .create_user("keep@example.com", "h".into(), Default::default(), true)
+            .unwrap();
         store.api_key(&u.id).unwrap();
         store.join_waitlist(&u).unwrap();
         store.set_resume(&u.id, "resume").unwrap();
-        store.outbox_add("gone@example.com", "Reset", "link", "recovery").unwrap();
-        store.outbox_add("keep@example.com", "Reset", "link", "recovery").unwrap();
+        store
+            .outbox_add("gone@example.com", "Reset", "link", "recovery")
+            .unwrap();
+        store
+            .outbox_add("keep@example.com", "Reset", "link", "recovery")
+            .unwrap();
         store.purge_user(&u.id).unwrap();
         assert!(store.user(&u.id).unwrap().is_none());
         assert!(store.t.userid_apikey.get(&u.id).unwrap().is_none());
         assert!(store.t.userid_profile.get(&u.id).unwrap().is_none());
         assert!(store.waitlist_entry(&u.id).unwrap().is_none());
-        let left: Vec<_> = store.outbox_list().unwrap().into_iter().map(|m| m.to).collect();
+        let left: Vec<_> = store
+            .outbox_list()
+            .unwrap()
+            .into_iter()
+            .map(|m| m.to)
+            .collect();
         assert_eq!(left, ["keep@example.com"]);
         assert!(store.user(&keep.id).unwrap().is_some());
-        assert!(matches!(store.purge_user(&u.id), Err(crate::Error::NotFound("user"))));
+        assert!(matches!(
+            store.purge_user(&u.id),
+            Err(crate::Error::NotFound("user"))
+        ));
     }
 }

@@ -63,12 +63,26 @@ mod tests {
         assert_eq!(store.load_demo_if_empty().unwrap(), 0);
 
         let items: Vec<DemoItem> = serde_json::from_str(DEMO_ITEMS).unwrap();
-        let sources: HashSet<_> = items.iter().filter_map(|i| crate::display::source_name(i.url.as_deref())).collect();
+        let sources: HashSet<_> = items
+            .iter()
+            .filter_map(|i| crate::display::source_name(i.url.as_deref()))
+            .collect();
         assert!(sources.len() >= 8, "only {} sources", sources.len());
-        let span = items.iter().map(|i| i.age_hours).max().unwrap() - items.iter().map(|i| i.age_hours).min().unwrap();
+        let span = items.iter().map(|i| i.age_hours).max().unwrap()
+            - items.iter().map(|i| i.age_hours).min().unwrap();
         assert!(span >= 24 * 28, "demo spans only {span} hours");
         assert!(items.iter().any(|i| i.url.is_none()));
-        assert!(items.iter().filter(|i| i.summary.contains("[1]") || i.content.contains("[1]")).count() >= 2);
-        assert!(items.iter().all(|i| !i.short.is_empty() && !i.content.is_empty()));
+        assert!(
+            items
+                .iter()
+                .filter(|i| i.summary.contains("[1]") || i.content.contains("[1]"))
+                .count()
+                >= 2
+        );
+        assert!(
+            items
+                .iter()
+                .all(|i| !i.short.is_empty() && !i.content.is_empty())
+        );
     }
 }

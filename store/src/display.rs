@@ -8,7 +8,10 @@ pub fn strip_citations(text: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'[' {
-            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let digits = bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
             if digits > 0 && bytes.get(i + 1 + digits) == Some(&b']') {
                 while out.ends_with(' ') {
                     out.pop();
@@ -18,7 +21,10 @@ pub fn strip_citations(text: &str) -> String {
             }
         }
         // Advance by whole chars so multi-byte text is copied intact.
-        let ch = text[i..].chars().next().expect("index is on a char boundary");
+        let ch = text[i..]
+            .chars()
+            .next()
+            .expect("index is on a char boundary");
         out.push(ch);
         i += ch.len_utf8();
     }
@@ -55,19 +61,37 @@ mod tests {
 
     #[test]
     fn strips_numeric_markers_only() {
-        assert_eq!(strip_citations("Revenue grew 40% [1]."), "Revenue grew 40%.");
+        assert_eq!(
+            strip_citations("Revenue grew 40% [1]."),
+            "Revenue grew 40%."
+        );
         assert_eq!(strip_citations("A[12][3] b"), "A b");
-        assert_eq!(strip_citations("keep [a] and [] and [1"), "keep [a] and [] and [1");
+        assert_eq!(
+            strip_citations("keep [a] and [] and [1"),
+            "keep [a] and [] and [1"
+        );
         assert_eq!(strip_citations("café [2] naïve"), "café naïve");
         assert_eq!(strip_citations(""), "");
     }
 
     #[test]
     fn source_names_from_hosts() {
-        assert_eq!(source_name(Some("https://www.theverge.com/x")).as_deref(), Some("Theverge"));
-        assert_eq!(source_name(Some("https://openai.com/blog")).as_deref(), Some("Openai"));
-        assert_eq!(source_name(Some("https://news.bbc.co.uk/a")).as_deref(), Some("Bbc"));
-        assert_eq!(source_name(Some("http://localhost:8080/")).as_deref(), Some("Localhost"));
+        assert_eq!(
+            source_name(Some("https://www.theverge.com/x")).as_deref(),
+            Some("Theverge")
+        );
+        assert_eq!(
+            source_name(Some("https://openai.com/blog")).as_deref(),
+            Some("Openai")
+        );
+        assert_eq!(
+            source_name(Some("https://news.bbc.co.uk/a")).as_deref(),
+            Some("Bbc")
+        );
+        assert_eq!(
+            source_name(Some("http://localhost:8080/")).as_deref(),
+            Some("Localhost")
+        );
         assert_eq!(source_name(Some("not a url")), None);
         assert_eq!(source_name(Some("mailto:someone@example.com")), None);
         assert_eq!(source_name(None), None);

@@ -44,7 +44,11 @@ pub struct FeedPage {
 impl Store {
     /// The caller's feed page after `cursor` (from a previous page's `nextCursor`).
     pub fn feed_page(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<FeedPage> {
-        let limit = if viewer.subscriber { SUBSCRIBER_PAGE } else { FREE_LIMIT };
+        let limit = if viewer.subscriber {
+            SUBSCRIBER_PAGE
+        } else {
+            FREE_LIMIT
+        };
         let before = match cursor {
             None => None,
             Some(_) if !viewer.subscriber => {
@@ -57,7 +61,9 @@ impl Store {
                     .decode(c)
                     .ok()
                     .filter(|k| k.len() > 8)
-                    .ok_or_else(|| Error::Invalid("cursor is not one this server gave out".into()))?,
+                    .ok_or_else(|| {
+                        Error::Invalid("cursor is not one this server gave out".into())
+                    })?,
             ),
         };
         let hidden_or_read = |id: &str| -> Result<bool> {
@@ -72,7 +78,12 @@ impl Store {
             (true, Some(k)) => Some(URL_SAFE_NO_PAD.encode(k)),
             _ => None,
         };
-        Ok(FeedPage { items, next_cursor, has_more, limit })
+        Ok(FeedPage {
+            items,
+            next_cursor,
+            has_more,
+            limit,
+        })
     }
 }
 
@@ -87,7 +98,14 @@ mod tests {
         (0..n)
             .map(|i| {
                 let date = format!("2026-01-{:02}T{:02}:00:00Z", 1 + i / 24, i % 24);
-                store.upsert_item(new_item(&format!("Item {i}"), Some(&format!("https://n.example/{i}")), &date)).unwrap().id
+                store
+                    .upsert_item(new_item(
+                        &format!("Item {i}"),
+                        Some(&format!("https://n.example/{i}")),
+                        &date,
+                    ))
+                    .unwrap()
+                    .id
             })
             .collect()
     }
@@ -101,14 +119,20 @@ mod tests {
         let want: Vec<_> = ids.iter().rev().take(5).cloned().collect();
         assert_eq!(got, want);
         assert!(page.has_more && page.next_cursor.is_none());
-        assert!(matches!(store.feed_page(&Viewer::default(), Some("AAAAAAAAAAAAAA")), Err(Error::Forbidden(_))));
+        assert!(matches!(
+            store.feed_page(&Viewer::default(), Some("AAAAAAAAAAAAAA")),
+            Err(Error::Forbidden(_))
+        ));
     }
 
     #[test]
     fn subscriber_pages_through_everything_once() {
         let (_d, store) = test_store();
         let ids = fill(&store, 45);
-        let viewer = Viewer { user_id: Some("u1".into()), subscriber: true };
+        let viewer = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: true,
+        };
         let mut seen = Vec::new();
         let mut cursor = None;
         loop {
@@ -122,7 +146,10 @@ mod tests {
         }
         let want: Vec<_> = ids.iter().rev().cloned().collect();
         assert_eq!(seen, want);
-        assert!(matches!(store.feed_page(&viewer, Some("!!")), Err(Error::Invalid(_))));
+        assert!(matches!(
+            store.feed_page(&viewer, Some("!!")),
+            Err(Error::Invalid(_))
+        ));
     }
 
     #[test]
@@ -133,10 +160,30 @@ mod tests {
         let second = &ids[8];
         store.set_mark("u1", newest, Mark::Hidden).unwrap();
         store.set_mark("u1", second, Mark::Read).unwrap();
-        let mine = store.feed_page(&Viewer { user_id: Some("u1".into()), subscriber: false }, None).unwrap();
-        assert!(mine.items.iter().all(|i| &i.id != newest && &i.id != second));
+        let mine = store
+            .feed_page(
+                &Viewer {
+                    user_id: Some("u1".into()),
+                    subscriber: false,
+                },
+                None,
+            )
+            .unwrap();
+        assert!(
+            mine.items
+                .iter()
+                .all(|i| &i.id != newest && &i.id != second)
+        );
         assert_eq!(mine.items.len(), FREE_LIMIT);
-        let theirs = store.feed_page(&Viewer { user_id: Some("u2".into()), subscriber: false }, None).unwrap();
+        let theirs = store
+            .feed_page(
+                &Viewer {
+                    user_id: Some("u2".into()),
+                    subscriber: false,
+                },
+                None,
+            )
+            .unwrap();
         assert_eq!(&theirs.items[0].id, newest);
     }
 }

@@ -56,9 +56,12 @@ fn feed_id(url: &str) -> String {
 /// Checks a feed URL: absolute http or https.
 pub fn validate_feed_url(url: &str) -> Result<String> {
     let u = url.trim();
-    let parsed = url::Url::parse(u).map_err(|e| Error::Invalid(format!("feed url {u:?} is not valid: {e}")))?;
+    let parsed = url::Url::parse(u)
+        .map_err(|e| Error::Invalid(format!("feed url {u:?} is not valid: {e}")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(Error::Invalid(format!("feed url {u:?} must be http or https")));
+        return Err(Error::Invalid(format!(
+            "feed url {u:?} must be http or https"
+        )));
     }
     Ok(parsed.to_string())
 }
@@ -95,7 +98,13 @@ impl Store {
 
     /// Every feed, in the order they were added.
     pub fn feeds(&self) -> Result<Vec<Feed>> {
-        let mut out: Vec<Feed> = self.t.feeds.iter().values().map(|v| from_json(&v?)).collect::<Result<_>>()?;
+        let mut out: Vec<Feed> = self
+            .t
+            .feeds
+            .iter()
+            .values()
+            .map(|v| from_json(&v?))
+            .collect::<Result<_>>()?;
         out.sort_by(|a, b| a.added_at.cmp(&b.added_at).then_with(|| a.id.cmp(&b.id)));
         Ok(out)
     }
@@ -107,7 +116,9 @@ impl Store {
 
     /// One feed by URL.
     pub fn feed_by_url(&self, url: &str) -> Result<Option<Feed>> {
-        let Ok(url) = validate_feed_url(url) else { return Ok(None) };
+        let Ok(url) = validate_feed_url(url) else {
+            return Ok(None);
+        };
         match self.t.feedurl_feedid.get(url)? {
             Some(id) => self.feed(&String::from_utf8_lossy(&id)),
             None => Ok(None),
@@ -117,15 +128,25 @@ impl Store {
     /// Removes a feed and its guid memory; the items it delivered stay. Durable on return.
     pub fn remove_feed(&self, id: &str) -> Result<Feed> {
         let feed = self.feed(id)?.ok_or(Error::NotFound("feed"))?;
-        let guids: Vec<_> = self.t.feedguid_itemid.scan_prefix(keys::prefix(id)).keys().collect::<Result<_, _>>()?;
-        (&self.t.feeds, &self.t.feedurl_feedid, &self.t.feedguid_itemid).transaction(|(feeds, urls, guids_tree)| {
-            feeds.remove(id.as_bytes())?;
-            urls.remove(feed.url.as_bytes())?;
-            for g in &guids {
-                guids_tree.remove(g)?;
-            }
-            Ok(())
-        })?;
+        let guids: Vec<_> = self
+            .t
+            .feedguid_itemid
+            .scan_prefix(keys::prefix(id))
+            .keys()
+            .collect::<Result<_, _>>()?;
+        (
+            &self.t.feeds,
+            &self.t.feedurl_feedid,
+            &self.t.feedguid_itemid,
+        )
+            .transaction(|(feeds, urls, guids_tree)| {
+                feeds.remove(id.as_bytes())?;
+                urls.remove(feed.url.as_bytes())?;
+                for g in &guids {
+                    guids_tree.remove(g)?;
+                }
+                Ok(())
+            })?;
         self.flush()?;
         Ok(feed)
     }
@@ -173,16 +194,27 @@ impl Store {
         if !dated {
             let existing = match (&item.id, item.url.as_deref().map(str::trim)) {
                 (Some(id), _) => Some(id.clone()),
-                (None, Some(u)) => self.t.url_itemid.get(u)?.map(|v| String::from_utf8_lossy(&v).into_owned()),
+                (None, Some(u)) => self
+                    .t
+                    .url_itemid
+                    .get(u)?
+                    .map(|v| String::from_utf8_lossy(&v).into_owned()),
                 (None, None) => None,
             };
-            if let Some(old) = existing.as_deref().map(|id| self.item(id)).transpose()?.flatten() {
+            if let Some(old) = existing
+                .as_deref()
+                .map(|id| self.item(id))
+                .transpose()?
+                .flatten()
+            {
                 item.published_date = old.published_date;
             }
         }
         let outcome = self.import_item(item)?;
         if self.t.feedguid_itemid.get(&guid_key)?.as_deref() != Some(outcome.id.as_bytes()) {
-            self.t.feedguid_itemid.insert(guid_key, outcome.id.as_bytes())?;
+            self.t
+                .feedguid_itemid
+                .insert(guid_key, outcome.id.as_bytes())?;
             self.flush()?;
         }
         Ok(outcome)
@@ -199,52 +231,119 @@ mod tests {
     #[test]
     fn adding_twice_is_a_conflict_and_remove_forgets_guids() {
         let (_d, store) = test_store();
-        let f = store.add_feed("https://blog.example/feed.xml", Some(" Blog ".into())).unwrap();
+        let f = store
+            .add_feed("https://blog.example/feed.xml", Some(" Blog ".into()))
+            .unwrap();
         assert_eq!(f.name.as_deref(), Some("Blog"));
-        assert!(matches!(store.add_feed("https://blog.example/feed.xml", None), Err(Error::Conflict(_))));
+        assert!(matches!(
+            store.add_feed("https://blog.example/feed.xml", None),
+            Err(Error::Conflict(_))
+        ));
         assert!(store.add_feed("ftp://x/y", None).is_err());
-        assert_eq!(store.feed_by_url("https://blog.example/feed.xml").unwrap().unwrap().id, f.id);
+        assert_eq!(
+            store
+                .feed_by_url("https://blog.example/feed.xml")
+                .unwrap()
+                .unwrap()
+                .id,
+            f.id
+        );
         store
-            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"), true)
+            .upsert_feed_entry(
+                &f.id,
+                "g1",
+                new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"),
+                true,
+            )
             .unwrap();
         store.remove_feed(&f.id).unwrap();
         assert!(store.t.feedguid_itemid.is_empty() && store.t.feedurl_feedid.is_empty());
-        assert_eq!(store.item_count().unwrap(), 1, "items stay when their feed goes");
-        assert!(matches!(store.remove_feed(&f.id), Err(Error::NotFound("feed"))));
+        assert_eq!(
+            store.item_count().unwrap(),
+            1,
+            "items stay when their feed goes"
+        );
+        assert!(matches!(
+            store.remove_feed(&f.id),
+            Err(Error::NotFound("feed"))
+        ));
     }
 
     #[test]
     fn same_guid_updates_even_when_the_url_changes() {
         let (_d, store) = test_store();
-        let f = store.add_feed("https://blog.example/feed.xml", None).unwrap();
+        let f = store
+            .add_feed("https://blog.example/feed.xml", None)
+            .unwrap();
         let a = store
-            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"), true)
+            .upsert_feed_entry(
+                &f.id,
+                "g1",
+                new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"),
+                true,
+            )
             .unwrap();
         assert_eq!(a.status, ImportStatus::Added);
         let again = store
-            .upsert_feed_entry(&f.id, "g1", new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"), true)
+            .upsert_feed_entry(
+                &f.id,
+                "g1",
+                new_item("A", Some("https://blog.example/a"), "2026-01-01T00:00:00Z"),
+                true,
+            )
             .unwrap();
         assert_eq!(again.status, ImportStatus::Unchanged);
         let moved = store
             .upsert_feed_entry(
                 &f.id,
                 "g1",
-                new_item("A", Some("https://blog.example/a?x=1"), "2026-01-01T00:00:00Z"),
+                new_item(
+                    "A",
+                    Some("https://blog.example/a?x=1"),
+                    "2026-01-01T00:00:00Z",
+                ),
                 true,
             )
             .unwrap();
-        assert_eq!((moved.status, moved.id.as_str()), (ImportStatus::Updated, a.id.as_str()));
+        assert_eq!(
+            (moved.status, moved.id.as_str()),
+            (ImportStatus::Updated, a.id.as_str())
+        );
         assert_eq!(store.item_count().unwrap(), 1);
     }
 
     #[test]
     fn undated_entries_keep_their_first_date() {
         let (_d, store) = test_store();
-        let f = store.add_feed("https://blog.example/feed.xml", None).unwrap();
+        let f = store
+            .add_feed("https://blog.example/feed.xml", None)
+            .unwrap();
         let url = Some("https://blog.example/a");
-        let first = store.upsert_feed_entry(&f.id, "g", new_item("A", url, "2026-01-01T00:00:00Z"), false).unwrap();
-        let again = store.upsert_feed_entry(&f.id, "g", new_item("A", url, "2026-03-01T00:00:00Z"), false).unwrap();
+        let first = store
+            .upsert_feed_entry(
+                &f.id,
+                "g",
+                new_item("A", url, "2026-01-01T00:00:00Z"),
+                false,
+            )
+            .unwrap();
+        let again = store
+            .upsert_feed_entry(
+                &f.id,
+                "g",
+                new_item("A", url, "2026-03-01T00:00:00Z"),
+                false,
+            )
+            .unwrap();
         assert_eq!(again.status, ImportStatus::Unchanged);
-        assert_eq!(store.item(&first.id).unwrap().unwrap().published_date.to_rfc3339(), "2026-01-01T00:00:00+00:00");
+        assert_eq!(
+            store
+                .item(&first.id)
+                .unwrap()
+                .unwrap()
+                .published_date
+                .to_rfc3339(),
+            "2026-01-01T00:00:00+00:00"
+        );
     }
 }

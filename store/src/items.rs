@@ -84,25 +84,40 @@ impl NewItem {
             return Err(Error::Invalid("title must not be empty".into()));
         }
         if self.title.chars().count() > MAX_TITLE {
-            return Err(Error::Invalid(format!("title is longer than {MAX_TITLE} characters")));
+            return Err(Error::Invalid(format!(
+                "title is longer than {MAX_TITLE} characters"
+            )));
         }
         if self.summary.is_empty() {
             return Err(Error::Invalid("summary must not be empty".into()));
         }
-        for (name, text) in [("summary", &self.summary), ("short", &self.short), ("content", &self.content)] {
+        for (name, text) in [
+            ("summary", &self.summary),
+            ("short", &self.short),
+            ("content", &self.content),
+        ] {
             if text.len() > MAX_TEXT {
-                return Err(Error::Invalid(format!("{name} is longer than {MAX_TEXT} bytes")));
+                return Err(Error::Invalid(format!(
+                    "{name} is longer than {MAX_TEXT} bytes"
+                )));
             }
         }
         if let Some(id) = &self.id
-            && (id.is_empty() || id.len() > 128 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)))
+            && (id.is_empty()
+                || id.len() > 128
+                || !id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)))
         {
-            return Err(Error::Invalid("id must be 1 to 128 letters, digits, '-', '_' or '.'".into()));
+            return Err(Error::Invalid(
+                "id must be 1 to 128 letters, digits, '-', '_' or '.'".into(),
+            ));
         }
         self.url = match self.url.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(u) => {
-                let parsed = url::Url::parse(u).map_err(|e| Error::Invalid(format!("url {u:?} is not valid: {e}")))?;
+                let parsed = url::Url::parse(u)
+                    .map_err(|e| Error::Invalid(format!("url {u:?} is not valid: {e}")))?;
                 if !matches!(parsed.scheme(), "http" | "https") {
                     return Err(Error::Invalid(format!("url {u:?} must be http or https")));
                 }
@@ -134,7 +149,10 @@ impl Store {
     /// each item is its own transaction, and all are durable when this returns. A failing
     /// item stops the batch; the ones before it are kept.
     pub fn upsert_items(&self, items: impl IntoIterator<Item = NewItem>) -> Result<Vec<Upserted>> {
-        let done = items.into_iter().map(|i| self.upsert_unflushed(i)).collect::<Result<Vec<_>>>();
+        let done = items
+            .into_iter()
+            .map(|i| self.upsert_unflushed(i))
+            .collect::<Result<Vec<_>>>();
         self.flush()?;
         done
     }
@@ -143,10 +161,17 @@ impl Store {
         let new = new.validate()?;
         let t = &self.t;
         let by_url = match &new.url {
-            Some(u) => t.url_itemid.get(u)?.map(|v| String::from_utf8_lossy(&v).into_owned()),
+            Some(u) => t
+                .url_itemid
+                .get(u)?
+                .map(|v| String::from_utf8_lossy(&v).into_owned()),
             None => None,
         };
-        let id = new.id.clone().or(by_url).unwrap_or_else(|| new_id(new.url.as_deref()));
+        let id = new
+            .id
+            .clone()
+            .or(by_url)
+            .unwrap_or_else(|| new_id(new.url.as_deref()));
         let item = NewsItem {
             source: display::source_name(new.url.as_deref()),
             id: id.clone(),
@@ -157,8 +182,14 @@ impl Store {
             url: new.url,
             published_date: new.published_date,
         };
-        let created = (&t.items, &t.published_itemid, &t.title_itemid, &t.url_itemid, &t.meta).transaction(
-            |(items, published, titles, urls, meta)| {
+        let created = (
+            &t.items,
+            &t.published_itemid,
+            &t.title_itemid,
+            &t.url_itemid,
+            &t.meta,
+        )
+            .transaction(|(items, published, titles, urls, meta)| {
                 let old = items.insert(id.as_bytes(), to_json(&item))?;
                 if let Some(old) = &old {
                     let old: NewsItem = from_json(old)?;
@@ -177,16 +208,21 @@ impl Store {
                     urls.insert(u.as_bytes(), item.id.as_bytes())?;
                 }
                 Ok(old.is_none())
-            },
-        )?;
+            })?;
         Ok(Upserted { id, created })
     }
 
     /// Removes an item and its index entries. Durable on return.
     pub fn remove_item(&self, id: &str) -> Result<()> {
         let t = &self.t;
-        (&t.items, &t.published_itemid, &t.title_itemid, &t.url_itemid, &t.meta).transaction(
-            |(items, published, titles, urls, meta)| {
+        (
+            &t.items,
+            &t.published_itemid,
+            &t.title_itemid,
+            &t.url_itemid,
+            &t.meta,
+        )
+            .transaction(|(items, published, titles, urls, meta)| {
                 let Some(old) = items.remove(id.as_bytes())? else {
                     return Err(Error::NotFound("item").into());
                 };
@@ -199,8 +235,7 @@ impl Store {
                 let count = keys::u64_from(meta.get("item_count")?.as_deref());
                 meta.insert("item_count", &keys::u64_value(count.saturating_sub(1)))?;
                 Ok(())
-            },
-        )?;
+            })?;
         self.flush()
     }
 
@@ -235,7 +270,9 @@ impl Store {
         let mut last_key = None;
         for entry in range.rev() {
             let (key, _) = entry?;
-            let Some(id) = keys::published_item_id(&key) else { continue };
+            let Some(id) = keys::published_item_id(&key) else {
+                continue;
+            };
             if !keep(id)? {
                 continue;
             }
@@ -251,14 +288,28 @@ impl Store {
     }
 
     /// The newest `limit` items in the given date range, newest first.
-    pub fn items_between(&self, from: DateTime<Utc>, to: DateTime<Utc>, limit: usize) -> Result<Vec<NewsItem>> {
+    pub fn items_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<NewsItem>> {
         let mut out = Vec::new();
-        for entry in self.t.published_itemid.range(keys::time(from).to_vec()..keys::time(to).to_vec()).rev() {
+        for entry in self
+            .t
+            .published_itemid
+            .range(keys::time(from).to_vec()..keys::time(to).to_vec())
+            .rev()
+        {
             let (key, _) = entry?;
             if out.len() == limit {
                 break;
             }
-            if let Some(item) = keys::published_item_id(&key).map(|id| self.item(id)).transpose()?.flatten() {
+            if let Some(item) = keys::published_item_id(&key)
+                .map(|id| self.item(id))
+                .transpose()?
+                .flatten()
+            {
                 out.push(item);
             }
         }
@@ -276,7 +327,9 @@ pub(crate) mod tests {
             title: title.into(),
             summary: format!("Summary of {title}"),
             url: url.map(Into::into),
-            published_date: DateTime::parse_from_rfc3339(date).unwrap().with_timezone(&Utc),
+            published_date: DateTime::parse_from_rfc3339(date)
+                .unwrap()
+                .with_timezone(&Utc),
             ..Default::default()
         }
     }
@@ -284,8 +337,20 @@ pub(crate) mod tests {
     #[test]
     fn same_url_updates_instead_of_duplicating() {
         let (_d, store) = test_store();
-        let a = store.upsert_item(new_item("First", Some("https://a.example/1"), "2026-01-01T00:00:00Z")).unwrap();
-        let b = store.upsert_item(new_item("First, edited", Some("https://a.example/1"), "2026-01-02T00:00:00Z")).unwrap();
+        let a = store
+            .upsert_item(new_item(
+                "First",
+                Some("https://a.example/1"),
+                "2026-01-01T00:00:00Z",
+            ))
+            .unwrap();
+        let b = store
+            .upsert_item(new_item(
+                "First, edited",
+                Some("https://a.example/1"),
+                "2026-01-02T00:00:00Z",
+            ))
+            .unwrap();
         assert!(a.created && !b.created);
         assert_eq!(a.id, b.id);
         assert_eq!(store.item_count().unwrap(), 1);
@@ -300,9 +365,13 @@ pub(crate) mod tests {
     #[test]
     fn invalid_items_are_refused_with_a_reason() {
         let (_d, store) = test_store();
-        let err = store.upsert_item(new_item("  ", None, "2026-01-01T00:00:00Z")).unwrap_err();
+        let err = store
+            .upsert_item(new_item("  ", None, "2026-01-01T00:00:00Z"))
+            .unwrap_err();
         assert!(err.to_string().contains("title"));
-        let err = store.upsert_item(new_item("x", Some("ftp://a/b"), "2026-01-01T00:00:00Z")).unwrap_err();
+        let err = store
+            .upsert_item(new_item("x", Some("ftp://a/b"), "2026-01-01T00:00:00Z"))
+            .unwrap_err();
         assert!(err.to_string().contains("http"));
         assert_eq!(store.item_count().unwrap(), 0);
     }
@@ -310,10 +379,19 @@ pub(crate) mod tests {
     #[test]
     fn remove_drops_indexes_and_count() {
         let (_d, store) = test_store();
-        let a = store.upsert_item(new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z")).unwrap();
+        let a = store
+            .upsert_item(new_item(
+                "A",
+                Some("https://a.example/1"),
+                "2026-01-01T00:00:00Z",
+            ))
+            .unwrap();
         store.remove_item(&a.id).unwrap();
         assert_eq!(store.item_count().unwrap(), 0);
         assert!(store.t.url_itemid.is_empty() && store.t.published_itemid.is_empty());
-        assert!(matches!(store.remove_item(&a.id), Err(Error::NotFound("item"))));
+        assert!(matches!(
+            store.remove_item(&a.id),
+            Err(Error::NotFound("item"))
+        ));
     }
 }

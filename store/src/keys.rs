@@ -43,7 +43,11 @@ pub fn published_item_id(key: &[u8]) -> Option<&str> {
 /// The separator here is 0x00, below every byte of a title, so a title sorts before its
 /// extensions ("story 1" before "story 11"); with [`SEP`] it would sort after them.
 pub fn title(title: &str, item_id: &str) -> Vec<u8> {
-    let folded: String = title.to_lowercase().chars().filter(|c| *c != '\0').collect();
+    let folded: String = title
+        .to_lowercase()
+        .chars()
+        .filter(|c| *c != '\0')
+        .collect();
     let mut end = folded.len().min(256);
     while !folded.is_char_boundary(end) {
         end -= 1;
@@ -123,7 +127,11 @@ mod tests {
 
     #[test]
     fn time_round_trips_before_and_after_the_epoch() {
-        for s in ["1969-07-20T20:17:00Z", "1970-01-01T00:00:00Z", "2026-11-22T10:00:00.123Z"] {
+        for s in [
+            "1969-07-20T20:17:00Z",
+            "1970-01-01T00:00:00Z",
+            "2026-11-22T10:00:00.123Z",
+        ] {
             assert_eq!(time_from(&time(at(s))), Some(at(s)));
         }
     }
@@ -167,7 +175,10 @@ mod tests {
     #[test]
     fn title_keys_sort_case_insensitively_and_truncate_on_char_boundary() {
         assert!(title("apple", "2") < title("Banana", "1"));
-        assert!(title("story 1", "z") < title("Story 11", "a"), "a title sorts before its extensions");
+        assert!(
+            title("story 1", "z") < title("Story 11", "a"),
+            "a title sorts before its extensions"
+        );
         assert_eq!(title_item_id(&title("a\0b", "id-1")), Some("id-1"));
         let long = "é".repeat(300);
         let k = title(&long, "id");

@@ -53,19 +53,29 @@ impl Store {
         let key = keys::join(user.as_bytes(), item.as_bytes());
         let now = keys::time(Utc::now());
         let t = &self.t;
-        (&t.items, &t.userid_favorites, &t.userid_hidden, &t.userid_read).transaction(|(items, fav, hid, read)| {
-            if items.get(item.as_bytes())?.is_none() {
-                return Err(Error::NotFound("item").into());
-            }
-            for (m, tree) in [(Mark::Favorite, fav), (Mark::Hidden, hid), (Mark::Read, read)] {
-                if m == mark {
-                    tree.insert(key.as_slice(), &now)?;
-                } else {
-                    tree.remove(key.as_slice())?;
+        (
+            &t.items,
+            &t.userid_favorites,
+            &t.userid_hidden,
+            &t.userid_read,
+        )
+            .transaction(|(items, fav, hid, read)| {
+                if items.get(item.as_bytes())?.is_none() {
+                    return Err(Error::NotFound("item").into());
                 }
-            }
-            Ok(())
-        })?;
+                for (m, tree) in [
+                    (Mark::Favorite, fav),
+                    (Mark::Hidden, hid),
+                    (Mark::Read, read),
+                ] {
+                    if m == mark {
+                        tree.insert(key.as_slice(), &now)?;
+                    } else {
+                        tree.remove(key.as_slice())?;
+                    }
+                }
+                Ok(())
+            })?;
         self.flush()
     }
 
@@ -75,13 +85,16 @@ impl Store {
         if !self.item_exists(item)? {
             return Err(Error::NotFound("item"));
         }
-        self.mark_tree(mark).remove(keys::join(user.as_bytes(), item.as_bytes()))?;
+        self.mark_tree(mark)
+            .remove(keys::join(user.as_bytes(), item.as_bytes()))?;
         self.flush()
     }
 
     /// Whether the item carries the mark for this user.
     pub fn has_mark(&self, user: &str, item: &str, mark: Mark) -> Result<bool> {
-        Ok(self.mark_tree(mark).contains_key(keys::join(user.as_bytes(), item.as_bytes()))?)
+        Ok(self
+            .mark_tree(mark)
+            .contains_key(keys::join(user.as_bytes(), item.as_bytes()))?)
     }
 
     /// Whether the item is out of this user's feed.
@@ -96,7 +109,11 @@ impl Store {
         let mut marked = Vec::new();
         for entry in self.mark_tree(mark).scan_prefix(keys::prefix(user)) {
             let (key, at) = entry?;
-            if let Some(item) = keys::last_part(&key).map(|id| self.item(id)).transpose()?.flatten() {
+            if let Some(item) = keys::last_part(&key)
+                .map(|id| self.item(id))
+                .transpose()?
+                .flatten()
+            {
                 marked.push((at.to_vec(), item));
             }
         }
@@ -109,8 +126,13 @@ impl Store {
         if !self.item_exists(item)? {
             return Err(Error::NotFound("item"));
         }
-        let rec = ShareRecord { at: Utc::now(), platform: platform.to_string() };
-        self.t.userid_shared.insert(keys::join(user.as_bytes(), item.as_bytes()), to_json(&rec))?;
+        let rec = ShareRecord {
+            at: Utc::now(),
+            platform: platform.to_string(),
+        };
+        self.t
+            .userid_shared
+            .insert(keys::join(user.as_bytes(), item.as_bytes()), to_json(&rec))?;
         self.flush()
     }
 
@@ -120,8 +142,16 @@ impl Store {
         for entry in self.t.userid_shared.scan_prefix(keys::prefix(user)) {
             let (key, rec) = entry?;
             let rec: ShareRecord = from_json(&rec)?;
-            if let Some(item) = keys::last_part(&key).map(|id| self.item(id)).transpose()?.flatten() {
-                out.push(SharedItem { item, shared_at: rec.at, platform: rec.platform });
+            if let Some(item) = keys::last_part(&key)
+                .map(|id| self.item(id))
+                .transpose()?
+                .flatten()
+            {
+                out.push(SharedItem {
+                    item,
+                    shared_at: rec.at,
+                    platform: rec.platform,
+                });
             }
         }
         out.sort_by_key(|s| std::cmp::Reverse(s.shared_at));
@@ -130,7 +160,12 @@ impl Store {
 
     /// Deletes every mark and share of a user (account deletion).
     pub(crate) fn forget_marks(&self, user: &str) -> Result<()> {
-        for tree in [&self.t.userid_favorites, &self.t.userid_hidden, &self.t.userid_read, &self.t.userid_shared] {
+        for tree in [
+            &self.t.userid_favorites,
+            &self.t.userid_hidden,
+            &self.t.userid_read,
+            &self.t.userid_shared,
+        ] {
             for key in tree.scan_prefix(keys::prefix(user)).keys() {
                 tree.remove(key?)?;
             }
@@ -148,7 +183,10 @@ mod tests {
     #[test]
     fn marks_are_mutually_exclusive() {
         let (_d, store) = test_store();
-        let id = store.upsert_item(new_item("A", None, "2026-01-01T00:00:00Z")).unwrap().id;
+        let id = store
+            .upsert_item(new_item("A", None, "2026-01-01T00:00:00Z"))
+            .unwrap()
+            .id;
         let all = |s: &Store| {
             [Mark::Favorite, Mark::Hidden, Mark::Read].map(|m| s.has_mark("u", &id, m).unwrap())
         };
@@ -167,18 +205,35 @@ mod tests {
     #[test]
     fn unknown_items_cannot_be_marked() {
         let (_d, store) = test_store();
-        assert!(matches!(store.set_mark("u", "nope", Mark::Read), Err(Error::NotFound("item"))));
-        assert!(matches!(store.record_share("u", "nope", "linkedin"), Err(Error::NotFound("item"))));
+        assert!(matches!(
+            store.set_mark("u", "nope", Mark::Read),
+            Err(Error::NotFound("item"))
+        ));
+        assert!(matches!(
+            store.record_share("u", "nope", "linkedin"),
+            Err(Error::NotFound("item"))
+        ));
     }
 
     #[test]
     fn lists_belong_to_one_user() {
         let (_d, store) = test_store();
-        let a = store.upsert_item(new_item("A", None, "2026-01-01T00:00:00Z")).unwrap().id;
-        let b = store.upsert_item(new_item("B", None, "2026-01-02T00:00:00Z")).unwrap().id;
+        let a = store
+            .upsert_item(new_item("A", None, "2026-01-01T00:00:00Z"))
+            .unwrap()
+            .id;
+        let b = store
+            .upsert_item(new_item("B", None, "2026-01-02T00:00:00Z"))
+            .unwrap()
+            .id;
         store.set_mark("u1", &a, Mark::Favorite).unwrap();
         store.set_mark("u10", &b, Mark::Favorite).unwrap();
-        let mine: Vec<_> = store.marked_items("u1", Mark::Favorite).unwrap().into_iter().map(|i| i.id).collect();
+        let mine: Vec<_> = store
+            .marked_items("u1", Mark::Favorite)
+            .unwrap()
+            .into_iter()
+            .map(|i| i.id)
+            .collect();
         assert_eq!(mine, vec![a.clone()]);
         store.record_share("u1", &a, "linkedin").unwrap();
         assert_eq!(store.shared_items("u1").unwrap().len(), 1);

@@ -54,7 +54,11 @@ impl Store {
         let mut out = Vec::new();
         for entry in self.t.sent_mailid.iter().rev() {
             let (key, _) = entry?;
-            if let Some(mail) = keys::published_item_id(&key).map(|id| self.outbox_get(id)).transpose()?.flatten() {
+            if let Some(mail) = keys::published_item_id(&key)
+                .map(|id| self.outbox_get(id))
+                .transpose()?
+                .flatten()
+            {
                 out.push(mail);
             }
         }
@@ -74,11 +78,18 @@ mod tests {
     #[test]
     fn outbox_lists_newest_first_and_finds_by_id() {
         let (_d, store) = test_store();
-        let a = store.outbox_add("a@example.com", "First", "one", "recovery").unwrap();
+        let a = store
+            .outbox_add("a@example.com", "First", "one", "recovery")
+            .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(2));
-        let b = store.outbox_add("b@example.com", "Second", "two", "confirmation").unwrap();
+        let b = store
+            .outbox_add("b@example.com", "Second", "two", "confirmation")
+            .unwrap();
         let list = store.outbox_list().unwrap();
-        assert_eq!(list.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(), vec![b.id.as_str(), a.id.as_str()]);
+        assert_eq!(
+            list.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+            vec![b.id.as_str(), a.id.as_str()]
+        );
         assert_eq!(store.outbox_get(&a.id).unwrap().unwrap().text, "one");
         assert!(store.outbox_get("nope").unwrap().is_none());
     }

@@ -103,7 +103,10 @@ fn remove_session_tx(
     token_keys: &[Vec<u8>],
 ) -> std::result::Result<(), ConflictableTransactionError<Error>> {
     sessions.remove(session.id.as_bytes())?;
-    userid_sessions.remove(keys::join(session.user_id.as_bytes(), session.id.as_bytes()))?;
+    userid_sessions.remove(keys::join(
+        session.user_id.as_bytes(),
+        session.id.as_bytes(),
+    ))?;
     for k in token_keys {
         sessionid_refresh.remove(k.as_slice())?;
         if let Some(hash) = k.get(k.len().saturating_sub(32)..) {
@@ -132,32 +135,50 @@ impl Store {
         };
         let token = new_secret();
         let hash = keys::secret(&token);
-        let record = RefreshRecord { session_id: session.id.clone(), created_at: now, used_at: None };
+        let record = RefreshRecord {
+            session_id: session.id.clone(),
+            created_at: now,
+            used_at: None,
+        };
         let t = &self.t;
-        let user = (&t.users, &t.sessions, &t.userid_sessions, &t.refresh_tokens, &t.sessionid_refresh).transaction(
-            |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
-                let Some(raw) = users.get(user_id.as_bytes())? else {
-                    return Err(Error::NotFound("user").into());
-                };
-                let mut user: User = from_json(&raw)?;
-                user.last_sign_in_at = Some(now);
-                users.insert(user_id.as_bytes(), to_json(&user))?;
-                sessions.insert(session.id.as_bytes(), to_json(&session))?;
-                userid_sessions.insert(keys::join(user_id.as_bytes(), session.id.as_bytes()), &[])?;
-                refresh.insert(&hash, to_json(&record))?;
-                sessionid_refresh.insert(keys::join(session.id.as_bytes(), &hash), &[])?;
-                Ok(user)
-            },
-        )?;
+        let user = (
+            &t.users,
+            &t.sessions,
+            &t.userid_sessions,
+            &t.refresh_tokens,
+            &t.sessionid_refresh,
+        )
+            .transaction(
+                |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
+                    let Some(raw) = users.get(user_id.as_bytes())? else {
+                        return Err(Error::NotFound("user").into());
+                    };
+                    let mut user: User = from_json(&raw)?;
+                    user.last_sign_in_at = Some(now);
+                    users.insert(user_id.as_bytes(), to_json(&user))?;
+                    sessions.insert(session.id.as_bytes(), to_json(&session))?;
+                    userid_sessions
+                        .insert(keys::join(user_id.as_bytes(), session.id.as_bytes()), &[])?;
+                    refresh.insert(&hash, to_json(&record))?;
+                    sessionid_refresh.insert(keys::join(session.id.as_bytes(), &hash), &[])?;
+                    Ok(user)
+                },
+            )?;
         self.flush()?;
-        Ok(SessionGrant { session, user, refresh_token: token })
+        Ok(SessionGrant {
+            session,
+            user,
+            refresh_token: token,
+        })
     }
 
     /// Spends a refresh token and issues the next one (see the module doc for the grace
     /// window and reuse detection).
     pub fn refresh_session(&self, token: &str, grace: Duration) -> Result<Refresh> {
         let hash = keys::secret(token);
-        let Some(raw) = self.t.refresh_tokens.get(hash)? else { return Ok(Refresh::NotFound) };
+        let Some(raw) = self.t.refresh_tokens.get(hash)? else {
+            return Ok(Refresh::NotFound);
+        };
         let found: RefreshRecord = from_json(&raw)?;
         let token_keys = self.session_token_keys(&found.session_id)?;
         let next = new_secret();
@@ -170,51 +191,71 @@ impl Store {
             AlreadyUsed,
         }
         let t = &self.t;
-        let outcome = (&t.users, &t.sessions, &t.userid_sessions, &t.refresh_tokens, &t.sessionid_refresh)
-            .transaction(|(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
-                let Some(raw) = refresh.get(hash)? else { return Ok(Outcome::NotFound) };
-                let mut record: RefreshRecord = from_json(&raw)?;
-                let Some(raw) = sessions.get(record.session_id.as_bytes())? else {
-                    refresh.remove(&hash)?;
-                    return Ok(Outcome::NotFound);
-                };
-                let mut session: Session = from_json(&raw)?;
-                let Some(raw) = users.get(session.user_id.as_bytes())? else { return Ok(Outcome::NotFound) };
-                let user: User = from_json(&raw)?;
-                match record.used_at {
-                    Some(used) if now - used > grace => {
-                        remove_session_tx(
-                            sessions,
-                            userid_sessions,
-                            refresh,
-                            sessionid_refresh,
-                            &session,
-                            &token_keys,
-                        )?;
-                        return Ok(Outcome::AlreadyUsed);
+        let outcome = (
+            &t.users,
+            &t.sessions,
+            &t.userid_sessions,
+            &t.refresh_tokens,
+            &t.sessionid_refresh,
+        )
+            .transaction(
+                |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
+                    let Some(raw) = refresh.get(hash)? else {
+                        return Ok(Outcome::NotFound);
+                    };
+                    let mut record: RefreshRecord = from_json(&raw)?;
+                    let Some(raw) = sessions.get(record.session_id.as_bytes())? else {
+                        refresh.remove(&hash)?;
+                        return Ok(Outcome::NotFound);
+                    };
+                    let mut session: Session = from_json(&raw)?;
+                    let Some(raw) = users.get(session.user_id.as_bytes())? else {
+                        return Ok(Outcome::NotFound);
+                    };
+                    let user: User = from_json(&raw)?;
+                    match record.used_at {
+                        Some(used) if now - used > grace => {
+                            remove_session_tx(
+                                sessions,
+                                userid_sessions,
+                                refresh,
+                                sessionid_refresh,
+                                &session,
+                                &token_keys,
+                            )?;
+                            return Ok(Outcome::AlreadyUsed);
+                        }
+                        Some(_) => {} // a parallel refresh within the grace window
+                        None => {
+                            record.used_at = Some(now);
+                            refresh.insert(&hash, to_json(&record))?;
+                        }
                     }
-                    Some(_) => {} // a parallel refresh within the grace window
-                    None => {
-                        record.used_at = Some(now);
-                        refresh.insert(&hash, to_json(&record))?;
+                    for k in &stale {
+                        sessionid_refresh.remove(k.as_slice())?;
+                        refresh.remove(&k[k.len() - 32..])?;
                     }
-                }
-                for k in &stale {
-                    sessionid_refresh.remove(k.as_slice())?;
-                    refresh.remove(&k[k.len() - 32..])?;
-                }
-                let fresh = RefreshRecord { session_id: session.id.clone(), created_at: now, used_at: None };
-                refresh.insert(&next_hash, to_json(&fresh))?;
-                sessionid_refresh.insert(keys::join(session.id.as_bytes(), &next_hash), &[])?;
-                session.refreshed_at = Some(now);
-                sessions.insert(session.id.as_bytes(), to_json(&session))?;
-                Ok(Outcome::Rotated(Box::new((session, user))))
-            })?;
+                    let fresh = RefreshRecord {
+                        session_id: session.id.clone(),
+                        created_at: now,
+                        used_at: None,
+                    };
+                    refresh.insert(&next_hash, to_json(&fresh))?;
+                    sessionid_refresh.insert(keys::join(session.id.as_bytes(), &next_hash), &[])?;
+                    session.refreshed_at = Some(now);
+                    sessions.insert(session.id.as_bytes(), to_json(&session))?;
+                    Ok(Outcome::Rotated(Box::new((session, user))))
+                },
+            )?;
         self.flush()?;
         Ok(match outcome {
             Outcome::Rotated(b) => {
                 let (session, user) = *b;
-                Refresh::Rotated(Box::new(SessionGrant { session, user, refresh_token: next }))
+                Refresh::Rotated(Box::new(SessionGrant {
+                    session,
+                    user,
+                    refresh_token: next,
+                }))
             }
             Outcome::NotFound => Refresh::NotFound,
             Outcome::AlreadyUsed => {
@@ -231,14 +272,27 @@ impl Store {
 
     /// Ends one session and every refresh token of it.
     pub fn revoke_session(&self, id: &str) -> Result<()> {
-        let Some(session) = self.session(id)? else { return Ok(()) };
+        let Some(session) = self.session(id)? else {
+            return Ok(());
+        };
         let token_keys = self.session_token_keys(id)?;
         let t = &self.t;
-        (&t.sessions, &t.userid_sessions, &t.refresh_tokens, &t.sessionid_refresh).transaction(
-            |(sessions, userid_sessions, refresh, sessionid_refresh)| {
-                remove_session_tx(sessions, userid_sessions, refresh, sessionid_refresh, &session, &token_keys)
-            },
-        )?;
+        (
+            &t.sessions,
+            &t.userid_sessions,
+            &t.refresh_tokens,
+            &t.sessionid_refresh,
+        )
+            .transaction(|(sessions, userid_sessions, refresh, sessionid_refresh)| {
+                remove_session_tx(
+                    sessions,
+                    userid_sessions,
+                    refresh,
+                    sessionid_refresh,
+                    &session,
+                    &token_keys,
+                )
+            })?;
         self.flush()
     }
 
@@ -248,7 +302,11 @@ impl Store {
         let ids = match scope {
             LogoutScope::Local => vec![current.to_string()],
             LogoutScope::Global => self.user_session_ids(user_id)?,
-            LogoutScope::Others => self.user_session_ids(user_id)?.into_iter().filter(|id| id != current).collect(),
+            LogoutScope::Others => self
+                .user_session_ids(user_id)?
+                .into_iter()
+                .filter(|id| id != current)
+                .collect(),
         };
         let mut ended = 0;
         for id in ids {
@@ -263,7 +321,12 @@ impl Store {
     /// The ids of a user's live sessions.
     pub fn user_session_ids(&self, user_id: &str) -> Result<Vec<String>> {
         let mut ids = Vec::new();
-        for key in self.t.userid_sessions.scan_prefix(keys::prefix(user_id)).keys() {
+        for key in self
+            .t
+            .userid_sessions
+            .scan_prefix(keys::prefix(user_id))
+            .keys()
+        {
             if let Some(id) = keys::last_part(&key?) {
                 ids.push(id.to_string());
             }
@@ -280,8 +343,12 @@ impl Store {
         }
         let mut stale = Vec::new();
         for k in token_keys {
-            let Some(hash) = k.get(k.len().saturating_sub(32)..) else { continue };
-            let Some(raw) = self.t.refresh_tokens.get(hash)? else { continue };
+            let Some(hash) = k.get(k.len().saturating_sub(32)..) else {
+                continue;
+            };
+            let Some(raw) = self.t.refresh_tokens.get(hash)? else {
+                continue;
+            };
             let record: RefreshRecord = from_json(&raw)?;
             if record.used_at.is_some_and(|used| now - used > KEEP_SPENT) {
                 stale.push(k.clone());
@@ -293,7 +360,12 @@ impl Store {
     /// The `sessionid_refresh` keys of one session.
     fn session_token_keys(&self, session_id: &str) -> Result<Vec<Vec<u8>>> {
         let mut out = Vec::new();
-        for key in self.t.sessionid_refresh.scan_prefix(keys::prefix(session_id)).keys() {
+        for key in self
+            .t
+            .sessionid_refresh
+            .scan_prefix(keys::prefix(session_id))
+            .keys()
+        {
             out.push(key?.to_vec());
         }
         Ok(out)
@@ -301,7 +373,12 @@ impl Store {
 
     /// Sets a new password hash and ends every other session of the user (all of them
     /// when `keep` is none), in one transaction.
-    pub fn change_password(&self, user_id: &str, password_hash: String, keep: Option<&str>) -> Result<User> {
+    pub fn change_password(
+        &self,
+        user_id: &str,
+        password_hash: String,
+        keep: Option<&str>,
+    ) -> Result<User> {
         let mut doomed = Vec::new();
         for id in self.user_session_ids(user_id)? {
             if Some(id.as_str()) == keep {
@@ -313,21 +390,35 @@ impl Store {
             }
         }
         let t = &self.t;
-        let user = (&t.users, &t.sessions, &t.userid_sessions, &t.refresh_tokens, &t.sessionid_refresh).transaction(
-            |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
-                let Some(raw) = users.get(user_id.as_bytes())? else {
-                    return Err(Error::NotFound("user").into());
-                };
-                let mut user: User = from_json(&raw)?;
-                user.password_hash = password_hash.clone();
-                user.updated_at = Utc::now();
-                users.insert(user_id.as_bytes(), to_json(&user))?;
-                for (s, token_keys) in &doomed {
-                    remove_session_tx(sessions, userid_sessions, refresh, sessionid_refresh, s, token_keys)?;
-                }
-                Ok(user)
-            },
-        )?;
+        let user = (
+            &t.users,
+            &t.sessions,
+            &t.userid_sessions,
+            &t.refresh_tokens,
+            &t.sessionid_refresh,
+        )
+            .transaction(
+                |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
+                    let Some(raw) = users.get(user_id.as_bytes())? else {
+                        return Err(Error::NotFound("user").into());
+                    };
+                    let mut user: User = from_json(&raw)?;
+                    user.password_hash = password_hash.clone();
+                    user.updated_at = Utc::now();
+                    users.insert(user_id.as_bytes(), to_json(&user))?;
+                    for (s, token_keys) in &doomed {
+                        remove_session_tx(
+                            sessions,
+                            userid_sessions,
+                            refresh,
+                            sessionid_refresh,
+                            s,
+                            token_keys,
+                        )?;
+                    }
+                    Ok(user)
+                },
+            )?;
         self.flush()?;
         Ok(user)
     }
@@ -339,7 +430,9 @@ mod tests {
     use crate::test_store;
 
     fn user(store: &Store) -> User {
-        store.create_user("s@example.com", "h".into(), Default::default(), true).unwrap()
+        store
+            .create_user("s@example.com", "h".into(), Default::default(), true)
+            .unwrap()
     }
 
     fn rotate(store: &Store, token: &str, grace: Duration) -> Option<SessionGrant> {
@@ -354,16 +447,36 @@ mod tests {
         let (_d, store) = test_store();
         let u = user(&store);
         let first = store.sign_in(&u.id, "password").unwrap();
-        assert!(store.user(&u.id).unwrap().unwrap().last_sign_in_at.is_some());
+        assert!(
+            store
+                .user(&u.id)
+                .unwrap()
+                .unwrap()
+                .last_sign_in_at
+                .is_some()
+        );
         let second = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
         assert_eq!(second.session.id, first.session.id);
         assert_ne!(second.refresh_token, first.refresh_token);
         // Spent and past the (zero) grace window: reuse ends the session.
         std::thread::sleep(std::time::Duration::from_millis(5));
-        assert!(matches!(store.refresh_session(&first.refresh_token, Duration::zero()).unwrap(), Refresh::AlreadyUsed));
+        assert!(matches!(
+            store
+                .refresh_session(&first.refresh_token, Duration::zero())
+                .unwrap(),
+            Refresh::AlreadyUsed
+        ));
         assert!(store.session(&first.session.id).unwrap().is_none());
-        assert!(matches!(store.refresh_session(&second.refresh_token, Duration::zero()).unwrap(), Refresh::NotFound));
-        assert!(matches!(store.refresh_session("nonsense", Duration::zero()).unwrap(), Refresh::NotFound));
+        assert!(matches!(
+            store
+                .refresh_session(&second.refresh_token, Duration::zero())
+                .unwrap(),
+            Refresh::NotFound
+        ));
+        assert!(matches!(
+            store.refresh_session("nonsense", Duration::zero()).unwrap(),
+            Refresh::NotFound
+        ));
     }
 
     #[test]
@@ -392,12 +505,20 @@ mod tests {
         assert_eq!(count(), KEEP_TOKENS + 3, "recently spent tokens are kept");
         // Make the first token look spent two days ago.
         let hash = keys::secret(&first);
-        let mut record: RefreshRecord = from_json(&store.t.refresh_tokens.get(hash).unwrap().unwrap()).unwrap();
+        let mut record: RefreshRecord =
+            from_json(&store.t.refresh_tokens.get(hash).unwrap().unwrap()).unwrap();
         record.used_at = Some(Utc::now() - Duration::days(2));
-        store.t.refresh_tokens.insert(hash, to_json(&record)).unwrap();
+        store
+            .t
+            .refresh_tokens
+            .insert(hash, to_json(&record))
+            .unwrap();
         grant = rotate(&store, &grant.refresh_token, Duration::zero()).unwrap();
         assert_eq!(count(), KEEP_TOKENS + 3, "one forgotten, one added");
-        assert!(matches!(store.refresh_session(&first, Duration::zero()).unwrap(), Refresh::NotFound));
+        assert!(matches!(
+            store.refresh_session(&first, Duration::zero()).unwrap(),
+            Refresh::NotFound
+        ));
         assert!(store.session(&grant.session.id).unwrap().is_some());
     }
 
@@ -405,16 +526,46 @@ mod tests {
     fn sign_out_scopes_and_password_change() {
         let (_d, store) = test_store();
         let u = user(&store);
-        let s: Vec<_> = (0..4).map(|_| store.sign_in(&u.id, "password").unwrap()).collect();
-        assert_eq!(store.sign_out(&u.id, &s[0].session.id, LogoutScope::Local).unwrap(), 1);
-        assert!(matches!(store.refresh_session(&s[0].refresh_token, Duration::zero()).unwrap(), Refresh::NotFound));
-        assert_eq!(store.sign_out(&u.id, &s[1].session.id, LogoutScope::Others).unwrap(), 2);
-        assert_eq!(store.user_session_ids(&u.id).unwrap(), vec![s[1].session.id.clone()]);
+        let s: Vec<_> = (0..4)
+            .map(|_| store.sign_in(&u.id, "password").unwrap())
+            .collect();
+        assert_eq!(
+            store
+                .sign_out(&u.id, &s[0].session.id, LogoutScope::Local)
+                .unwrap(),
+            1
+        );
+        assert!(matches!(
+            store
+                .refresh_session(&s[0].refresh_token, Duration::zero())
+                .unwrap(),
+            Refresh::NotFound
+        ));
+        assert_eq!(
+            store
+                .sign_out(&u.id, &s[1].session.id, LogoutScope::Others)
+                .unwrap(),
+            2
+        );
+        assert_eq!(
+            store.user_session_ids(&u.id).unwrap(),
+            vec![s[1].session.id.clone()]
+        );
         let more = store.sign_in(&u.id, "password").unwrap();
-        let changed = store.change_password(&u.id, "new".into(), Some(&more.session.id)).unwrap();
+        let changed = store
+            .change_password(&u.id, "new".into(), Some(&more.session.id))
+            .unwrap();
         assert_eq!(changed.password_hash, "new");
-        assert_eq!(store.user_session_ids(&u.id).unwrap(), vec![more.session.id.clone()]);
-        assert_eq!(store.sign_out(&u.id, &more.session.id, LogoutScope::Global).unwrap(), 1);
+        assert_eq!(
+            store.user_session_ids(&u.id).unwrap(),
+            vec![more.session.id.clone()]
+        );
+        assert_eq!(
+            store
+                .sign_out(&u.id, &more.session.id, LogoutScope::Global)
+                .unwrap(),
+            1
+        );
         assert!(store.user_session_ids(&u.id).unwrap().is_empty());
     }
 }

@@ -55,10 +55,20 @@ pub fn normalize_email(email: &str) -> Result<String> {
     let e = email.trim().to_lowercase();
     let valid = e.len() <= 254
         && e.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty() && !domain.is_empty() && !domain.starts_with('.') && !domain.ends_with('.')
+            !local.is_empty()
+                && !domain.is_empty()
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
         })
         && !e.chars().any(|c| c.is_whitespace() || c.is_control());
-    if valid { Ok(e) } else { Err(Error::Invalid(format!("{:?} is not a valid e-mail address", email.trim()))) }
+    if valid {
+        Ok(e)
+    } else {
+        Err(Error::Invalid(format!(
+            "{:?} is not a valid e-mail address",
+            email.trim()
+        )))
+    }
 }
 
 impl Store {
@@ -103,7 +113,9 @@ impl Store {
 
     /// One user by e-mail (any case, surrounding spaces ignored).
     pub fn user_by_email(&self, email: &str) -> Result<Option<User>> {
-        let Ok(email) = normalize_email(email) else { return Ok(None) };
+        let Ok(email) = normalize_email(email) else {
+            return Ok(None);
+        };
         match self.t.email_userid.get(email)? {
             Some(id) => self.user(&String::from_utf8_lossy(&id)),
             None => Ok(None),
@@ -157,7 +169,10 @@ impl Store {
     /// e-mail), an active subscription that has not ended, or a payment customer id.
     pub fn is_subscriber(&self, user: &User) -> bool {
         let comp = &self.options().complimentary;
-        if comp.iter().any(|c| c == &user.id || c.eq_ignore_ascii_case(&user.email)) {
+        if comp
+            .iter()
+            .any(|c| c == &user.id || c.eq_ignore_ascii_case(&user.email))
+        {
             return true;
         }
         let s = &user.subscription;
@@ -201,21 +216,35 @@ const SERVER_METADATA: [&str; 2] = ["subscription", "has_active_subscription"];
 impl Store {
     /// Issues a one-time token (e-mailed link) for a user, valid for `ttl`. It replaces
     /// the user's previous token of the same kind; only its hash is stored.
-    pub fn issue_one_time_token(&self, user_id: &str, kind: OneTimeKind, ttl: chrono::Duration) -> Result<String> {
+    pub fn issue_one_time_token(
+        &self,
+        user_id: &str,
+        kind: OneTimeKind,
+        ttl: chrono::Duration,
+    ) -> Result<String> {
         let token = crate::sessions::new_secret();
         let hash = keys::secret(&token);
-        let record = OneTimeRecord { user_id: user_id.to_string(), kind, expires_at: Utc::now() + ttl };
+        let record = OneTimeRecord {
+            user_id: user_id.to_string(),
+            kind,
+            expires_at: Utc::now() + ttl,
+        };
         let slot = keys::join(user_id.as_bytes(), kind_name(kind).as_bytes());
-        (&self.t.users, &self.t.onetime_tokens, &self.t.userid_onetime).transaction(|(users, tokens, slots)| {
-            if users.get(user_id.as_bytes())?.is_none() {
-                return Err(Error::NotFound("user").into());
-            }
-            if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
-                tokens.remove(old)?;
-            }
-            tokens.insert(&hash, to_json(&record))?;
-            Ok(())
-        })?;
+        (
+            &self.t.users,
+            &self.t.onetime_tokens,
+            &self.t.userid_onetime,
+        )
+            .transaction(|(users, tokens, slots)| {
+                if users.get(user_id.as_bytes())?.is_none() {
+                    return Err(Error::NotFound("user").into());
+                }
+                if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
+                    tokens.remove(old)?;
+                }
+                tokens.insert(&hash, to_json(&record))?;
+                Ok(())
+            })?;
         self.flush()?;
         Ok(token)
     }
@@ -225,37 +254,56 @@ impl Store {
     pub fn redeem_one_time_token(&self, token: &str, kind: OneTimeKind) -> Result<Redeemed> {
         let hash = keys::secret(token);
         let now = Utc::now();
-        let out = (&self.t.users, &self.t.onetime_tokens, &self.t.userid_onetime).transaction(|(users, tokens, slots)| {
-            let Some(raw) = tokens.get(hash)? else { return Ok(Redeemed::Invalid) };
-            let record: OneTimeRecord = from_json(&raw)?;
-            if record.kind != kind {
-                return Ok(Redeemed::Invalid);
-            }
-            tokens.remove(&hash)?;
-            let slot = keys::join(record.user_id.as_bytes(), kind_name(kind).as_bytes());
-            if slots.get(slot.as_slice())?.is_some_and(|h| h.as_ref() == hash.as_slice()) {
-                slots.remove(slot.as_slice())?;
-            }
-            if record.expires_at <= now {
-                return Ok(Redeemed::Expired);
-            }
-            let Some(raw) = users.get(record.user_id.as_bytes())? else { return Ok(Redeemed::Invalid) };
-            let mut user: User = from_json(&raw)?;
-            if user.email_confirmed_at.is_none() {
-                user.email_confirmed_at = Some(now);
-                user.updated_at = now;
-                users.insert(record.user_id.as_bytes(), to_json(&user))?;
-            }
-            Ok(Redeemed::Valid(user))
-        })?;
+        let out = (
+            &self.t.users,
+            &self.t.onetime_tokens,
+            &self.t.userid_onetime,
+        )
+            .transaction(|(users, tokens, slots)| {
+                let Some(raw) = tokens.get(hash)? else {
+                    return Ok(Redeemed::Invalid);
+                };
+                let record: OneTimeRecord = from_json(&raw)?;
+                if record.kind != kind {
+                    return Ok(Redeemed::Invalid);
+                }
+                tokens.remove(&hash)?;
+                let slot = keys::join(record.user_id.as_bytes(), kind_name(kind).as_bytes());
+                if slots
+                    .get(slot.as_slice())?
+                    .is_some_and(|h| h.as_ref() == hash.as_slice())
+                {
+                    slots.remove(slot.as_slice())?;
+                }
+                if record.expires_at <= now {
+                    return Ok(Redeemed::Expired);
+                }
+                let Some(raw) = users.get(record.user_id.as_bytes())? else {
+                    return Ok(Redeemed::Invalid);
+                };
+                let mut user: User = from_json(&raw)?;
+                if user.email_confirmed_at.is_none() {
+                    user.email_confirmed_at = Some(now);
+                    user.updated_at = now;
+                    users.insert(record.user_id.as_bytes(), to_json(&user))?;
+                }
+                Ok(Redeemed::Valid(user))
+            })?;
         self.flush()?;
         Ok(out)
     }
 
     /// Merges client-set metadata into a user's (a null value removes a key); keys the
     /// server owns are ignored.
-    pub fn merge_user_metadata(&self, user_id: &str, data: serde_json::Map<String, serde_json::Value>) -> Result<User> {
-        let mut merged = self.user(user_id)?.ok_or(Error::NotFound("user"))?.user_metadata;
+    pub fn merge_user_metadata(
+        &self,
+        user_id: &str,
+        data: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<User> {
+        let mut merged = self
+            .user(user_id)?
+            .ok_or(Error::NotFound("user"))?
+            .user_metadata;
         merge_metadata(&mut merged, &data);
         check_metadata_size(&merged)?;
         self.update_user(user_id, |u| merge_metadata(&mut u.user_metadata, &data))
@@ -265,7 +313,10 @@ impl Store {
     pub fn auth_user(&self, user: &User) -> wire::AuthUser {
         let mut meta = user.user_metadata.clone();
         // The same subscription object as `GET /api/user/metadata`, so clients agree.
-        meta.insert("subscription".into(), serde_json::json!(self.subscription_status(user)));
+        meta.insert(
+            "subscription".into(),
+            serde_json::json!(self.subscription_status(user)),
+        );
         meta.entry("avatar_url").or_insert(serde_json::Value::Null);
         let identity = wire::AuthIdentity {
             identity_id: user.id.clone(),
@@ -292,7 +343,10 @@ impl Store {
             email_confirmed_at: user.email_confirmed_at,
             confirmed_at: user.email_confirmed_at,
             last_sign_in_at: user.last_sign_in_at,
-            app_metadata: wire::AuthAppMetadata { provider: "email".into(), providers: vec!["email".into()] },
+            app_metadata: wire::AuthAppMetadata {
+                provider: "email".into(),
+                providers: vec!["email".into()],
+            },
             user_metadata: meta,
             identities: vec![identity],
             created_at: user.created_at,
@@ -304,11 +358,18 @@ impl Store {
 }
 
 /// Client metadata without the keys the server owns.
-pub fn client_metadata(data: serde_json::Map<String, serde_json::Value>) -> serde_json::Map<String, serde_json::Value> {
-    data.into_iter().filter(|(k, _)| !SERVER_METADATA.contains(&k.as_str())).collect()
+pub fn client_metadata(
+    data: serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Map<String, serde_json::Value> {
+    data.into_iter()
+        .filter(|(k, _)| !SERVER_METADATA.contains(&k.as_str()))
+        .collect()
 }
 
-fn merge_metadata(into: &mut serde_json::Map<String, serde_json::Value>, data: &serde_json::Map<String, serde_json::Value>) {
+fn merge_metadata(
+    into: &mut serde_json::Map<String, serde_json::Value>,
+    data: &serde_json::Map<String, serde_json::Value>,
+) {
     for (k, v) in data {
         if SERVER_METADATA.contains(&k.as_str()) {
             continue;
@@ -326,7 +387,9 @@ pub const MAX_METADATA_BYTES: usize = 16 * 1024;
 
 fn check_metadata_size(meta: &serde_json::Map<String, serde_json::Value>) -> Result<()> {
     if to_json(meta).len() > MAX_METADATA_BYTES {
-        return Err(Error::Invalid(format!("User metadata may hold at most {MAX_METADATA_BYTES} bytes of JSON.")));
+        return Err(Error::Invalid(format!(
+            "User metadata may hold at most {MAX_METADATA_BYTES} bytes of JSON."
+        )));
     }
     Ok(())
 }
@@ -347,26 +410,57 @@ mod tests {
     #[test]
     fn emails_are_unique_ignoring_case_and_spaces() {
         let (_d, store) = test_store();
-        let u = store.create_user(" Ada@Example.com ", "h".into(), Default::default(), true).unwrap();
+        let u = store
+            .create_user(" Ada@Example.com ", "h".into(), Default::default(), true)
+            .unwrap();
         assert_eq!(u.email, "ada@example.com");
-        assert!(matches!(store.create_user("ADA@example.com", "h".into(), Default::default(), true), Err(Error::Conflict(_))));
-        assert_eq!(store.user_by_email("ada@EXAMPLE.com").unwrap().unwrap().id, u.id);
-        assert!(store.create_user("not-an-email", "h".into(), Default::default(), true).is_err());
+        assert!(matches!(
+            store.create_user("ADA@example.com", "h".into(), Default::default(), true),
+            Err(Error::Conflict(_))
+        ));
+        assert_eq!(
+            store.user_by_email("ada@EXAMPLE.com").unwrap().unwrap().id,
+            u.id
+        );
+        assert!(
+            store
+                .create_user("not-an-email", "h".into(), Default::default(), true)
+                .is_err()
+        );
     }
 
     #[test]
     fn subscriber_rules() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), Options { complimentary: vec!["vip@example.com".into()], ..Default::default() }).unwrap();
-        let vip = store.create_user("vip@example.com", "h".into(), Default::default(), true).unwrap();
-        let free = store.create_user("free@example.com", "h".into(), Default::default(), true).unwrap();
+        let store = Store::open(
+            dir.path(),
+            Options {
+                complimentary: vec!["vip@example.com".into()],
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let vip = store
+            .create_user("vip@example.com", "h".into(), Default::default(), true)
+            .unwrap();
+        let free = store
+            .create_user("free@example.com", "h".into(), Default::default(), true)
+            .unwrap();
         assert!(store.is_subscriber(&vip));
         assert!(!store.is_subscriber(&free));
-        let paid = store.update_user(&free.id, |u| u.subscription.customer_id = Some("cus_1".into())).unwrap();
+        let paid = store
+            .update_user(&free.id, |u| {
+                u.subscription.customer_id = Some("cus_1".into())
+            })
+            .unwrap();
         assert!(store.is_subscriber(&paid));
         let ended = store
             .update_user(&free.id, |u| {
-                u.subscription = Subscription { is_active: true, customer_id: None, until: Some(Utc::now() - chrono::Duration::days(1)) }
+                u.subscription = Subscription {
+                    is_active: true,
+                    customer_id: None,
+                    until: Some(Utc::now() - chrono::Duration::days(1)),
+                }
             })
             .unwrap();
         assert!(!store.is_subscriber(&ended));
@@ -375,35 +469,86 @@ mod tests {
     #[test]
     fn one_time_tokens_are_single_use_replaced_by_newer_and_expire() {
         let (_d, store) = test_store();
-        let u = store.create_user("r@example.com", "h".into(), Default::default(), false).unwrap();
-        let first = store.issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1)).unwrap();
-        let second = store.issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1)).unwrap();
-        assert!(matches!(store.redeem_one_time_token(&first, OneTimeKind::Recovery).unwrap(), Redeemed::Invalid));
-        assert!(matches!(store.redeem_one_time_token(&second, OneTimeKind::Confirmation).unwrap(), Redeemed::Invalid));
-        let Redeemed::Valid(user) = store.redeem_one_time_token(&second, OneTimeKind::Recovery).unwrap() else { panic!() };
-        assert!(user.email_confirmed_at.is_some(), "a redeemed link confirms the e-mail");
-        assert!(matches!(store.redeem_one_time_token(&second, OneTimeKind::Recovery).unwrap(), Redeemed::Invalid));
-        let old = store.issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::seconds(-1)).unwrap();
-        assert!(matches!(store.redeem_one_time_token(&old, OneTimeKind::Recovery).unwrap(), Redeemed::Expired));
+        let u = store
+            .create_user("r@example.com", "h".into(), Default::default(), false)
+            .unwrap();
+        let first = store
+            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1))
+            .unwrap();
+        let second = store
+            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1))
+            .unwrap();
+        assert!(matches!(
+            store
+                .redeem_one_time_token(&first, OneTimeKind::Recovery)
+                .unwrap(),
+            Redeemed::Invalid
+        ));
+        assert!(matches!(
+            store
+                .redeem_one_time_token(&second, OneTimeKind::Confirmation)
+                .unwrap(),
+            Redeemed::Invalid
+        ));
+        let Redeemed::Valid(user) = store
+            .redeem_one_time_token(&second, OneTimeKind::Recovery)
+            .unwrap()
+        else {
+            panic!()
+        };
+        assert!(
+            user.email_confirmed_at.is_some(),
+            "a redeemed link confirms the e-mail"
+        );
+        assert!(matches!(
+            store
+                .redeem_one_time_token(&second, OneTimeKind::Recovery)
+                .unwrap(),
+            Redeemed::Invalid
+        ));
+        let old = store
+            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::seconds(-1))
+            .unwrap();
+        assert!(matches!(
+            store
+                .redeem_one_time_token(&old, OneTimeKind::Recovery)
+                .unwrap(),
+            Redeemed::Expired
+        ));
     }
 
     #[test]
     fn auth_user_carries_subscription_and_avatar_and_clients_cannot_set_them() {
         let (_d, store) = test_store();
-        let data = client_metadata(serde_json::json!({"subscription": {"isActive": true}, "name": "Ada"}).as_object().unwrap().clone());
-        let u = store.create_user("m@example.com", "h".into(), data, true).unwrap();
+        let data = client_metadata(
+            serde_json::json!({"subscription": {"isActive": true}, "name": "Ada"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        let u = store
+            .create_user("m@example.com", "h".into(), data, true)
+            .unwrap();
         let a = store.auth_user(&u);
-        assert_eq!(a.user_metadata["subscription"], serde_json::json!({"isActive": false, "customerId": null}));
+        assert_eq!(
+            a.user_metadata["subscription"],
+            serde_json::json!({"isActive": false, "customerId": null})
+        );
         assert_eq!(a.user_metadata["avatar_url"], serde_json::Value::Null);
         assert_eq!(a.user_metadata["name"], "Ada");
         assert!(!a.has_active_subscription);
         let patch = serde_json::json!({"avatar_url": "https://example.com/a.png", "name": null, "has_active_subscription": true});
-        let u = store.merge_user_metadata(&u.id, patch.as_object().unwrap().clone()).unwrap();
+        let u = store
+            .merge_user_metadata(&u.id, patch.as_object().unwrap().clone())
+            .unwrap();
         let a = store.auth_user(&u);
         assert_eq!(a.user_metadata["avatar_url"], "https://example.com/a.png");
         assert!(a.user_metadata.get("name").is_none());
         assert!(!a.has_active_subscription);
         let huge = serde_json::json!({"bio": "x".repeat(MAX_METADATA_BYTES)});
-        assert!(matches!(store.merge_user_metadata(&u.id, huge.as_object().unwrap().clone()), Err(Error::Invalid(_))));
+        assert!(matches!(
+            store.merge_user_metadata(&u.id, huge.as_object().unwrap().clone()),
+            Err(Error::Invalid(_))
+        ));
     }
 }

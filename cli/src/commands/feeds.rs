@@ -58,12 +58,19 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         Command::Add { url, name } => (AdminRequest::FeedsAdd { url, name }, false),
         Command::List => (AdminRequest::FeedsList, false),
         Command::Remove { id } => (AdminRequest::FeedsRemove { id }, false),
-        Command::Fetch { ids, timeout } => (AdminRequest::FeedsFetch { ids, timeout_secs: timeout }, true),
+        Command::Fetch { ids, timeout } => (
+            AdminRequest::FeedsFetch {
+                ids,
+                timeout_secs: timeout,
+            },
+            true,
+        ),
         Command::ImportOpml { file } => {
             let content = if file.as_os_str() == "-" {
                 std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
             } else {
-                std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?
+                std::fs::read_to_string(&file)
+                    .with_context(|| format!("cannot read {}", file.display()))?
             };
             (AdminRequest::FeedsImportOpml { content }, false)
         }
@@ -71,7 +78,10 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
     };
     let answer = admin_client::run(data, req, slow).await?;
     let (failed, total) = match &answer {
-        AdminResponse::Fetch(reports) => (reports.iter().filter(|r| r.status == "error").count(), reports.len()),
+        AdminResponse::Fetch(reports) => (
+            reports.iter().filter(|r| r.status == "error").count(),
+            reports.len(),
+        ),
         _ => (0, 0),
     };
     if args.json {
@@ -80,8 +90,14 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         print(answer)?;
     }
     if failed > 0 {
-        let others = if failed == total { "" } else { "; the others were fetched" };
-        anyhow::bail!("{failed} feed(s) failed{others}. `radar feeds list` shows each feed's last error");
+        let others = if failed == total {
+            ""
+        } else {
+            "; the others were fetched"
+        };
+        anyhow::bail!(
+            "{failed} feed(s) failed{others}. `radar feeds list` shows each feed's last error"
+        );
     }
     Ok(())
 }
@@ -122,17 +138,31 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
                         r.added,
                         r.updated,
                         r.unchanged,
-                        if r.invalid > 0 { format!(", {} invalid", r.invalid) } else { String::new() },
+                        if r.invalid > 0 {
+                            format!(", {} invalid", r.invalid)
+                        } else {
+                            String::new()
+                        },
                         r.url
                     ),
                     "not_modified" => println!("{}  not modified  {}", r.feed_id, r.url),
                     "busy" => println!("{}  skipped: already being fetched  {}", r.feed_id, r.url),
-                    _ => println!("{}  error: {}  {}", r.feed_id, r.error.as_deref().unwrap_or("unknown"), r.url),
+                    _ => println!(
+                        "{}  error: {}  {}",
+                        r.feed_id,
+                        r.error.as_deref().unwrap_or("unknown"),
+                        r.url
+                    ),
                 }
             }
         }
         AdminResponse::OpmlImport(r) => {
-            println!("{} added, {} already subscribed, {} invalid", r.added.len(), r.existing.len(), r.invalid.len());
+            println!(
+                "{} added, {} already subscribed, {} invalid",
+                r.added.len(),
+                r.existing.len(),
+                r.invalid.len()
+            );
             for f in &r.added {
                 println!("added {} ({})", f.id, f.url);
             }

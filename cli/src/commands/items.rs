@@ -71,16 +71,32 @@ enum Command {
 /// Runs the command; an import with invalid records fails (exit 1) after importing the rest.
 pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
     let (req, slow) = match args.command {
-        Command::Add { title, summary, short, content, url, published, id } => {
-            let item =
-                NewItem { id, title, summary, short, content, url, published_date: published.unwrap_or_else(Utc::now) };
+        Command::Add {
+            title,
+            summary,
+            short,
+            content,
+            url,
+            published,
+            id,
+        } => {
+            let item = NewItem {
+                id,
+                title,
+                summary,
+                short,
+                content,
+                url,
+                published_date: published.unwrap_or_else(Utc::now),
+            };
             (AdminRequest::ItemsAdd { item }, false)
         }
         Command::Import { file } => {
             let content = if file.as_os_str() == "-" {
                 std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
             } else {
-                std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?
+                std::fs::read_to_string(&file)
+                    .with_context(|| format!("cannot read {}", file.display()))?
             };
             (AdminRequest::ItemsImport { content }, true)
         }
@@ -110,7 +126,12 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
         AdminResponse::Items(items) => {
             let mut t = Table::new(&["ID", "PUBLISHED", "SOURCE", "TITLE"]);
             for i in items {
-                t.row(vec![i.id, when(i.published_date), i.source.unwrap_or_else(|| "-".into()), cut(&i.title, 70)]);
+                t.row(vec![
+                    i.id,
+                    when(i.published_date),
+                    i.source.unwrap_or_else(|| "-".into()),
+                    cut(&i.title, 70),
+                ]);
             }
             t.print("no items");
         }

@@ -36,7 +36,11 @@ pub fn parse_date(s: &str, end_of_day: bool) -> Result<DateTime<Utc>, String> {
     }
     let day = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
         .map_err(|_| format!("{s:?} is not a date; write YYYY-MM-DD or an RFC 3339 time"))?;
-    let day = if end_of_day { day.succ_opt().ok_or("date out of range")? } else { day };
+    let day = if end_of_day {
+        day.succ_opt().ok_or("date out of range")?
+    } else {
+        day
+    };
     Ok(day.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc())
 }
 
@@ -56,9 +60,20 @@ mod tests {
 
     #[test]
     fn dates_read_as_days_or_instants() {
-        assert_eq!(until_date("2027-01-31").unwrap().to_rfc3339(), "2027-02-01T00:00:00+00:00");
-        assert_eq!(published_date("2027-01-31").unwrap().to_rfc3339(), "2027-01-31T00:00:00+00:00");
-        assert_eq!(published_date("2027-01-31T10:00:00+02:00").unwrap().to_rfc3339(), "2027-01-31T08:00:00+00:00");
+        assert_eq!(
+            until_date("2027-01-31").unwrap().to_rfc3339(),
+            "2027-02-01T00:00:00+00:00"
+        );
+        assert_eq!(
+            published_date("2027-01-31").unwrap().to_rfc3339(),
+            "2027-01-31T00:00:00+00:00"
+        );
+        assert_eq!(
+            published_date("2027-01-31T10:00:00+02:00")
+                .unwrap()
+                .to_rfc3339(),
+            "2027-01-31T08:00:00+00:00"
+        );
         assert!(until_date("next week").is_err());
     }
 }

@@ -42,7 +42,13 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         AdminResponse::Outbox(mails) => {
             let mut t = Table::new(&["ID", "KEPT", "TO", "KIND", "SUBJECT"]);
             for m in mails {
-                t.row(vec![m.id, when(m.created_at), m.to, m.kind, cut(&m.subject, 60)]);
+                t.row(vec![
+                    m.id,
+                    when(m.created_at),
+                    m.to,
+                    m.kind,
+                    cut(&m.subject, 60),
+                ]);
             }
             t.print("the outbox is empty");
         }

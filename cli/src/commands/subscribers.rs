@@ -53,10 +53,16 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         AdminResponse::User(u) if u.subscription.is_active => println!(
             "{} is a subscriber{}",
             u.email,
-            u.subscription.until.map(|t| format!(" {}", until(t))).unwrap_or_else(|| " until revoked".into())
+            u.subscription
+                .until
+                .map(|t| format!(" {}", until(t)))
+                .unwrap_or_else(|| " until revoked".into())
         ),
         AdminResponse::User(u) if u.subscriber => {
-            println!("revoked the subscription of {}, who stays a subscriber as a complimentary account", u.email)
+            println!(
+                "revoked the subscription of {}, who stays a subscriber as a complimentary account",
+                u.email
+            )
         }
         AdminResponse::User(u) => println!("{} is no longer a subscriber", u.email),
         other => json(&other)?,

@@ -49,13 +49,18 @@ enum Command {
 /// Runs the command.
 pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
     let (req, slow) = match args.command {
-        Command::Generate { week, force } => (AdminRequest::SummariesGenerate { week, force }, true),
+        Command::Generate { week, force } => {
+            (AdminRequest::SummariesGenerate { week, force }, true)
+        }
         Command::List => (AdminRequest::SummariesList, false),
         Command::Show { id } => (AdminRequest::SummariesShow { id }, false),
         Command::Remove { id } => (AdminRequest::SummariesRemove { id }, false),
     };
     let answer = admin_client::run(data, req, slow).await?;
-    if let AdminResponse::Generated { warning: Some(w), .. } = &answer {
+    if let AdminResponse::Generated {
+        warning: Some(w), ..
+    } = &answer
+    {
         eprintln!("warning: {w}");
     }
     if args.json {
@@ -77,8 +82,13 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
             t.print("no summaries; write one with `radar summaries generate`");
         }
         AdminResponse::Summary(s) => print_summary(&s),
-        AdminResponse::Generated { summary, method, .. } => {
-            println!("wrote summary {} ({} articles, {} summariser)\n", summary.id, summary.article_count, method);
+        AdminResponse::Generated {
+            summary, method, ..
+        } => {
+            println!(
+                "wrote summary {} ({} articles, {} summariser)\n",
+                summary.id, summary.article_count, method
+            );
             print_summary(&summary);
         }
         AdminResponse::Removed { id, .. } => println!("removed summary {id}"),

@@ -48,17 +48,25 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
     let req = match args.command {
         Command::List => AdminRequest::UsersList,
         Command::Show { email } => AdminRequest::UsersShow { email },
-        Command::Create { email, password_stdin } => {
+        Command::Create {
+            email,
+            password_stdin,
+        } => {
             debug_assert!(password_stdin);
             let mut password = String::new();
-            std::io::stdin().read_to_string(&mut password).context("cannot read the password from standard input")?;
+            std::io::stdin()
+                .read_to_string(&mut password)
+                .context("cannot read the password from standard input")?;
             let password = password.trim_end_matches(['\r', '\n']).to_string();
             if password.is_empty() {
                 bail!(
                     "no password on standard input; pipe it in, e.g. `printf %s \"$PW\" | radar users create EMAIL --password-stdin`"
                 );
             }
-            AdminRequest::UsersCreate { email, password: Secret(password) }
+            AdminRequest::UsersCreate {
+                email,
+                password: Secret(password),
+            }
         }
         Command::Delete { email } => AdminRequest::UsersDelete { email },
     };
@@ -77,11 +85,22 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
 
 /// A table of accounts (also used by `subscribers list`).
 pub fn print_users(users: &[UserView]) {
-    let mut t = Table::new(&["EMAIL", "SUBSCRIBER", "ENDS", "CREATED", "LAST SIGN-IN", "ID"]);
+    let mut t = Table::new(&[
+        "EMAIL",
+        "SUBSCRIBER",
+        "ENDS",
+        "CREATED",
+        "LAST SIGN-IN",
+        "ID",
+    ]);
     for u in users {
         t.row(vec![
             u.email.clone(),
-            if u.subscriber { "yes".into() } else { "no".into() },
+            if u.subscriber {
+                "yes".into()
+            } else {
+                "no".into()
+            },
             u.subscription.until.map_or_else(|| "-".to_string(), until),
             when(u.created_at),
             maybe(u.last_sign_in_at),
@@ -103,7 +122,12 @@ pub fn print_user(u: &UserView) {
     println!(
         "subscription:  {}{}{}",
         if s.is_active { "active" } else { "inactive" },
-        s.until.map(|t| format!(", {}", until(t))).unwrap_or_default(),
-        s.customer_id.as_deref().map(|c| format!(", customer {c}")).unwrap_or_default()
+        s.until
+            .map(|t| format!(", {}", until(t)))
+            .unwrap_or_default(),
+        s.customer_id
+            .as_deref()
+            .map(|c| format!(", customer {c}"))
+            .unwrap_or_default()
     );
 }

@@ -75,7 +75,12 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         AdminResponse::Waitlist(entries) => {
             let mut t = Table::new(&["EMAIL", "JOINED", "APPROVED", "USER ID"]);
             for e in entries {
-                t.row(vec![e.email, when(e.joined_at), maybe(e.approved_at), e.user_id]);
+                t.row(vec![
+                    e.email,
+                    when(e.joined_at),
+                    maybe(e.approved_at),
+                    e.user_id,
+                ]);
             }
             t.print("nobody is waiting");
         }
@@ -86,7 +91,11 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
                 when(e.joined_at),
                 when(at)
             ),
-            None => println!("removed {} from the waitlist (joined {})", e.email, when(e.joined_at)),
+            None => println!(
+                "removed {} from the waitlist (joined {})",
+                e.email,
+                when(e.joined_at)
+            ),
         },
         other => json(&other)?,
     }
@@ -95,5 +104,9 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
 
 /// A CSV field, quoted when it holds a comma, quote or line break.
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }

@@ -51,7 +51,10 @@ pub(super) fn items_add(ctx: &AdminCtx, item: NewItem) -> Result<AdminResponse, 
         .store
         .item(&outcome.id)?
         .ok_or_else(|| AdminError::new("storage", "the item vanished after it was stored"))?;
-    Ok(AdminResponse::Item { item, status: outcome.status })
+    Ok(AdminResponse::Item {
+        item,
+        status: outcome.status,
+    })
 }
 
 /// serde's message without its " at line L column C" tail (we give the line ourselves).
@@ -73,7 +76,10 @@ fn records(content: &str) -> Result<Records, AdminError> {
     let mut bad = Vec::new();
     let mut take = |line: usize, raw: &str| match serde_json::from_str::<NewItem>(raw) {
         Ok(item) => ok.push((line, item)),
-        Err(e) => bad.push(InvalidLine { line, reason: reason(&e) }),
+        Err(e) => bad.push(InvalidLine {
+            line,
+            reason: reason(&e),
+        }),
     };
     if content.trim_start().starts_with('[') {
         let raws: Vec<&RawValue> = serde_json::from_str(content).map_err(|e| {
@@ -97,7 +103,10 @@ fn records(content: &str) -> Result<Records, AdminError> {
     Ok((ok, bad))
 }
 
-pub(super) async fn items_import(ctx: &AdminCtx, content: String) -> Result<AdminResponse, AdminError> {
+pub(super) async fn items_import(
+    ctx: &AdminCtx,
+    content: String,
+) -> Result<AdminResponse, AdminError> {
     let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
     let report = tokio::task::spawn_blocking(move || -> Result<ImportReport, AdminError> {
         let (records, mut invalid) = records(&content)?;
@@ -109,7 +118,10 @@ pub(super) async fn items_import(ctx: &AdminCtx, content: String) -> Result<Admi
         let (lines, items): (Vec<usize>, Vec<NewItem>) = records.into_iter().unzip();
         let outcomes = store.import_items(items, || progress.step(""));
         progress.end();
-        let mut report = ImportReport { total, ..Default::default() };
+        let mut report = ImportReport {
+            total,
+            ..Default::default()
+        };
         for (line, outcome) in lines.into_iter().zip(outcomes?) {
             match outcome {
                 Ok(o) => match o.status {
@@ -117,7 +129,10 @@ pub(super) async fn items_import(ctx: &AdminCtx, content: String) -> Result<Admi
                     ImportStatus::Updated => report.updated += 1,
                     ImportStatus::Unchanged => report.skipped += 1,
                 },
-                Err(e) => invalid.push(InvalidLine { line, reason: e.to_string() }),
+                Err(e) => invalid.push(InvalidLine {
+                    line,
+                    reason: e.to_string(),
+                }),
             }
         }
         invalid.sort_by_key(|l| l.line);
@@ -135,8 +150,12 @@ pub(super) fn find_feed(ctx: &AdminCtx, id_or_url: &str) -> Result<Feed, AdminEr
         Some(f) => Some(f),
         None => ctx.store.feed_by_url(id_or_url)?,
     };
-    found
-        .ok_or_else(|| AdminError::new("not_found", format!("no feed {id_or_url:?}; `radar feeds list` shows the ids")))
+    found.ok_or_else(|| {
+        AdminError::new(
+            "not_found",
+            format!("no feed {id_or_url:?}; `radar feeds list` shows the ids"),
+        )
+    })
 }
 
 pub(super) async fn feeds_fetch(
@@ -147,12 +166,16 @@ pub(super) async fn feeds_fetch(
     let feeds = if ids.is_empty() {
         ctx.store.feeds()?
     } else {
-        ids.iter().map(|id| find_feed(ctx, id)).collect::<Result<Vec<_>, _>>()?
+        ids.iter()
+            .map(|id| find_feed(ctx, id))
+            .collect::<Result<Vec<_>, _>>()?
     };
     if feeds.is_empty() {
         return Ok(AdminResponse::Fetch(Vec::new()));
     }
-    let timeout = timeout_secs.map(Duration::from_secs).unwrap_or(ctx.feed_timeout);
+    let timeout = timeout_secs
+        .map(Duration::from_secs)
+        .unwrap_or(ctx.feed_timeout);
     ctx.progress.begin(feeds.len() as u64, "feeds");
     // Feeds are fetched concurrently; each report arrives in the order they finish,
     // and the answer lists them in the order asked.
@@ -162,7 +185,18 @@ pub(super) async fn feeds_fetch(
         let id = feed.id.clone();
         tasks.spawn(async move {
             let _slot = ctx.fetch_slots.clone().acquire_owned().await;
-            (i, ingest::fetch_feed(&ctx.store, &ctx.http, &ctx.in_flight, &id, timeout, ctx.feed_interval).await)
+            (
+                i,
+                ingest::fetch_feed(
+                    &ctx.store,
+                    &ctx.http,
+                    &ctx.in_flight,
+                    &id,
+                    timeout,
+                    ctx.feed_interval,
+                )
+                .await,
+            )
         });
     }
     let mut reports = vec![None; feeds.len()];
@@ -172,10 +206,15 @@ pub(super) async fn feeds_fetch(
         reports[i] = Some(report);
     }
     ctx.progress.end();
-    Ok(AdminResponse::Fetch(reports.into_iter().flatten().collect()))
+    Ok(AdminResponse::Fetch(
+        reports.into_iter().flatten().collect(),
+    ))
 }
 
-pub(super) fn feeds_import_opml(ctx: &AdminCtx, content: &str) -> Result<AdminResponse, AdminError> {
+pub(super) fn feeds_import_opml(
+    ctx: &AdminCtx,
+    content: &str,
+) -> Result<AdminResponse, AdminError> {
     let outlines = ingest::opml::parse(content).map_err(AdminError::invalid)?;
     let mut report = OpmlReport::default();
     for o in outlines {
@@ -199,5 +238,9 @@ pub(super) async fn summaries_generate(
         None => Week::previous(chrono::Utc::now()),
     };
     let g = summarize::generate(ctx, &week, force).await?;
-    Ok(AdminResponse::Generated { summary: g.summary, method: g.method.into(), warning: g.warning })
+    Ok(AdminResponse::Generated {
+        summary: g.summary,
+        method: g.method.into(),
+        warning: g.warning,
+    })
 }

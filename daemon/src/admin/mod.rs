@@ -16,7 +16,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use radar_store::{
-    Feed, ImportStatus, Mail, NewItem, NewsItem, Store, Subscription, User, WaitlistEntry, WeeklySummary,
+    Feed, ImportStatus, Mail, NewItem, NewsItem, Store, Subscription, User, WaitlistEntry,
+    WeeklySummary,
 };
 use serde::{Deserialize, Serialize};
 
@@ -280,7 +281,10 @@ pub struct AdminError {
 impl AdminError {
     /// An error with a code and a message.
     pub fn new(code: &str, message: impl Into<String>) -> Self {
-        Self { error: code.to_string(), message: message.into() }
+        Self {
+            error: code.to_string(),
+            message: message.into(),
+        }
     }
     fn invalid(message: impl Into<String>) -> Self {
         Self::new("invalid", message)
@@ -353,7 +357,11 @@ impl AdminCtx {
     /// A context with the daemon's pipeline settings.
     pub fn with_config(store: Store, config: &ingest::IngestConfig) -> Self {
         let http = reqwest::Client::builder()
-            .user_agent(concat!("radar/", env!("CARGO_PKG_VERSION"), " (feed reader)"))
+            .user_agent(concat!(
+                "radar/",
+                env!("CARGO_PKG_VERSION"),
+                " (feed reader)"
+            ))
             .connect_timeout(Duration::from_secs(10))
             .build()
             .expect("the HTTP client builds with static settings");
@@ -399,10 +407,16 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
         R::ItemsImport { content } => content::items_import(ctx, content).await,
         R::ItemsList { limit } => Ok(AdminResponse::Items(ctx.store.newest_items(limit)?)),
         R::ItemsRemove { id } => {
-            ctx.store
-                .remove_item(&id)
-                .map_err(|e| not_found_hint(e, &format!("no item with id {id}; `radar items list` shows them")))?;
-            Ok(AdminResponse::Removed { what: "item".into(), id })
+            ctx.store.remove_item(&id).map_err(|e| {
+                not_found_hint(
+                    e,
+                    &format!("no item with id {id}; `radar items list` shows them"),
+                )
+            })?;
+            Ok(AdminResponse::Removed {
+                what: "item".into(),
+                id,
+            })
         }
         R::FeedsAdd { url, name } => {
             let feed = ctx.store.add_feed(&url, name)?;
@@ -413,7 +427,10 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
         R::FeedsRemove { id } => {
             let feed = content::find_feed(ctx, &id)?;
             ctx.store.remove_feed(&feed.id)?;
-            Ok(AdminResponse::Removed { what: "feed".into(), id: feed.id })
+            Ok(AdminResponse::Removed {
+                what: "feed".into(),
+                id: feed.id,
+            })
         }
         R::FeedsFetch { ids, timeout_secs } => content::feeds_fetch(ctx, ids, timeout_secs).await,
         R::FeedsImportOpml { content } => {
@@ -421,20 +438,33 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
             ctx.wake.notify_one();
             answer
         }
-        R::FeedsExportOpml => Ok(AdminResponse::Opml(ingest::opml::export(&ctx.store.feeds()?))),
-        R::SummariesGenerate { week, force } => content::summaries_generate(ctx, week.as_deref(), force).await,
+        R::FeedsExportOpml => Ok(AdminResponse::Opml(ingest::opml::export(
+            &ctx.store.feeds()?,
+        ))),
+        R::SummariesGenerate { week, force } => {
+            content::summaries_generate(ctx, week.as_deref(), force).await
+        }
         R::SummariesList => Ok(AdminResponse::Summaries(ctx.store.summaries()?)),
         R::SummariesShow { id } => {
             let s = ctx.store.summary(&id)?.ok_or_else(|| {
-                AdminError::new("not_found", format!("no summary with id {id}; `radar summaries list` shows them"))
+                AdminError::new(
+                    "not_found",
+                    format!("no summary with id {id}; `radar summaries list` shows them"),
+                )
             })?;
             Ok(AdminResponse::Summary(s))
         }
         R::SummariesRemove { id } => {
             ctx.store.remove_summary(&id).map_err(|e| {
-                not_found_hint(e, &format!("no summary with id {id}; `radar summaries list` shows them"))
+                not_found_hint(
+                    e,
+                    &format!("no summary with id {id}; `radar summaries list` shows them"),
+                )
             })?;
-            Ok(AdminResponse::Removed { what: "summary".into(), id })
+            Ok(AdminResponse::Removed {
+                what: "summary".into(),
+                id,
+            })
         }
     }
 }

@@ -10,7 +10,10 @@ fn user(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
     ctx.store.user_by_email(email)?.ok_or_else(|| {
         AdminError::new(
             "not_found",
-            format!("no account with the e-mail {:?}; `radar users list` shows them", email.trim()),
+            format!(
+                "no account with the e-mail {:?}; `radar users list` shows them",
+                email.trim()
+            ),
         )
     })
 }
@@ -31,33 +34,58 @@ async fn all_users(ctx: &AdminCtx) -> Result<Vec<User>, AdminError> {
 
 pub(super) async fn users_list(ctx: &AdminCtx) -> Result<AdminResponse, AdminError> {
     let users = all_users(ctx).await?;
-    Ok(AdminResponse::Users(users.iter().map(|u| UserView::of(&ctx.store, u)).collect()))
+    Ok(AdminResponse::Users(
+        users.iter().map(|u| UserView::of(&ctx.store, u)).collect(),
+    ))
 }
 
 pub(super) fn users_show(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
-    Ok(AdminResponse::User(UserView::of(&ctx.store, &user(ctx, email)?)))
+    Ok(AdminResponse::User(UserView::of(
+        &ctx.store,
+        &user(ctx, email)?,
+    )))
 }
 
-pub(super) async fn users_create(ctx: &AdminCtx, email: &str, password: String) -> Result<AdminResponse, AdminError> {
+pub(super) async fn users_create(
+    ctx: &AdminCtx,
+    email: &str,
+    password: String,
+) -> Result<AdminResponse, AdminError> {
     let email = radar_store::normalize_email(email)?;
     if ctx.store.user_by_email(&email)?.is_some() {
-        return Err(AdminError::new("conflict", format!("an account with the e-mail {email} already exists")));
+        return Err(AdminError::new(
+            "conflict",
+            format!("an account with the e-mail {email} already exists"),
+        ));
     }
     let password = password.trim_end_matches(['\r', '\n']).to_string();
-    crate::auth::password::check_strength(&password).map_err(|e| AdminError::invalid(e.inner.message))?;
-    let hash = crate::auth::password::hash(password).await.map_err(|e| AdminError::new("internal", e.inner.message))?;
-    let user = ctx.store.create_user(&email, hash, Default::default(), true)?;
+    crate::auth::password::check_strength(&password)
+        .map_err(|e| AdminError::invalid(e.inner.message))?;
+    let hash = crate::auth::password::hash(password)
+        .await
+        .map_err(|e| AdminError::new("internal", e.inner.message))?;
+    let user = ctx
+        .store
+        .create_user(&email, hash, Default::default(), true)?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &user)))
 }
 
 pub(super) fn users_delete(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
     let u = user(ctx, email)?;
     ctx.store.purge_user(&u.id)?;
-    Ok(AdminResponse::Removed { what: "user".into(), id: u.email })
+    Ok(AdminResponse::Removed {
+        what: "user".into(),
+        id: u.email,
+    })
 }
 
 pub(super) fn waitlist_list(ctx: &AdminCtx, all: bool) -> Result<AdminResponse, AdminError> {
-    let entries = ctx.store.waitlist()?.into_iter().filter(|e| all || e.approved_at.is_none()).collect();
+    let entries = ctx
+        .store
+        .waitlist()?
+        .into_iter()
+        .filter(|e| all || e.approved_at.is_none())
+        .collect();
     Ok(AdminResponse::Waitlist(entries))
 }
 
@@ -67,7 +95,10 @@ fn entry_of(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
     if ctx.store.waitlist_entry(&u.id)?.is_none() {
         return Err(AdminError::new(
             "not_found",
-            format!("{} is not on the waitlist; `radar waitlist list` shows it", u.email),
+            format!(
+                "{} is not on the waitlist; `radar waitlist list` shows it",
+                u.email
+            ),
         ));
     }
     Ok(u)
@@ -80,25 +111,34 @@ pub(super) fn waitlist_approve(
 ) -> Result<AdminResponse, AdminError> {
     let u = entry_of(ctx, email)?;
     check_until(until)?;
-    Ok(AdminResponse::WaitlistEntry(ctx.store.approve_waitlist(&u.id, until)?))
+    Ok(AdminResponse::WaitlistEntry(
+        ctx.store.approve_waitlist(&u.id, until)?,
+    ))
 }
 
 pub(super) fn waitlist_remove(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
     let u = entry_of(ctx, email)?;
-    Ok(AdminResponse::WaitlistEntry(ctx.store.remove_from_waitlist(&u.id)?))
+    Ok(AdminResponse::WaitlistEntry(
+        ctx.store.remove_from_waitlist(&u.id)?,
+    ))
 }
 
 pub(super) async fn subscribers_list(ctx: &AdminCtx) -> Result<AdminResponse, AdminError> {
     let users = all_users(ctx).await?;
-    let subs = users.iter().filter(|u| ctx.store.is_subscriber(u)).map(|u| UserView::of(&ctx.store, u)).collect();
+    let subs = users
+        .iter()
+        .filter(|u| ctx.store.is_subscriber(u))
+        .map(|u| UserView::of(&ctx.store, u))
+        .collect();
     Ok(AdminResponse::Users(subs))
 }
 
 fn check_until(until: Option<DateTime<Utc>>) -> Result<(), AdminError> {
     match until {
-        Some(t) if t <= Utc::now() => {
-            Err(AdminError::invalid(format!("--until {} is in the past; give a future date", t.date_naive())))
-        }
+        Some(t) if t <= Utc::now() => Err(AdminError::invalid(format!(
+            "--until {} is in the past; give a future date",
+            t.date_naive()
+        ))),
         _ => Ok(()),
     }
 }

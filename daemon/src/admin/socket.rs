@@ -31,7 +31,10 @@ pub fn socket_path(data_dir: &Path) -> PathBuf {
 
 /// The admin router (exposed for tests that call it without a socket).
 pub fn router(ctx: AdminCtx) -> Router {
-    Router::new().route("/admin", post(post_admin)).layer(DefaultBodyLimit::max(MAX_REQUEST)).with_state(ctx)
+    Router::new()
+        .route("/admin", post(post_admin))
+        .layer(DefaultBodyLimit::max(MAX_REQUEST))
+        .with_state(ctx)
 }
 
 async fn post_admin(State(ctx): State<AdminCtx>, body: Bytes) -> Response {
@@ -40,7 +43,9 @@ async fn post_admin(State(ctx): State<AdminCtx>, body: Bytes) -> Response {
         Err(e) => {
             let err = AdminError::new(
                 "invalid",
-                format!("not an admin request: {e}; is this `radar` the same version as the daemon?"),
+                format!(
+                    "not an admin request: {e}; is this `radar` the same version as the daemon?"
+                ),
             );
             return (StatusCode::BAD_REQUEST, axum::Json(err)).into_response();
         }
@@ -104,7 +109,11 @@ impl Background {
     /// Binds `DATA/admin.sock` (a stale file from a crash is replaced: the caller holds
     /// the store's lock, so no other daemon owns it) and starts the pipeline. Must be
     /// called inside a tokio runtime.
-    pub async fn start(data_dir: &Path, store: Store, config: &IngestConfig) -> anyhow::Result<Background> {
+    pub async fn start(
+        data_dir: &Path,
+        store: Store,
+        config: &IngestConfig,
+    ) -> anyhow::Result<Background> {
         let ctx = AdminCtx::with_config(store, config);
         let (stop, stopped) = watch::channel(false);
         let mut tasks = Vec::new();
@@ -121,7 +130,10 @@ impl Background {
                 let shutdown = async move {
                     let _ = rx.wait_for(|s| *s).await;
                 };
-                if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+                if let Err(e) = axum::serve(listener, app)
+                    .with_graceful_shutdown(shutdown)
+                    .await
+                {
                     tracing::error!(error = %e, "the admin socket stopped");
                 }
             }));
@@ -130,7 +142,11 @@ impl Background {
         if poll || schedule {
             tasks.push(tokio::spawn(scheduler::run(ctx, poll, schedule, stopped)));
         }
-        Ok(Background { socket: Some(path), stop, tasks })
+        Ok(Background {
+            socket: Some(path),
+            stop,
+            tasks,
+        })
     }
 
     /// Stops the pipeline, lets running admin requests finish and removes the socket.
@@ -164,7 +180,9 @@ mod tests {
     use tower::ServiceExt;
 
     async fn post(app: &Router, body: &str) -> (StatusCode, Value) {
-        let req = Request::post("/admin").header("content-type", "application/json").body(Body::from(body.to_string()));
+        let req = Request::post("/admin")
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()));
         let res = app.clone().oneshot(req.unwrap()).await.unwrap();
         let status = res.status();
         let bytes = res.into_body().collect().await.unwrap().to_bytes();
@@ -176,13 +194,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path(), Default::default()).unwrap();
         let app = router(AdminCtx::new(store));
-        assert_eq!(post(&app, r#"{"op":"users_list"}"#).await, (StatusCode::OK, json!({"kind": "users", "data": []})));
-        let (status, body) = post(&app, r#"{"op":"users_show","email":"nobody@example.com"}"#).await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+        assert_eq!(
+            post(&app, r#"{"op":"users_list"}"#).await,
+            (StatusCode::OK, json!({"kind": "users", "data": []}))
+        );
+        let (status, body) =
+            post(&app, r#"{"op":"users_show","email":"nobody@example.com"}"#).await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::NOT_FOUND, Some("not_found"))
+        );
         let (status, body) = post(&app, r#"{"op":"self_destruct"}"#).await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid")));
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::BAD_REQUEST, Some("invalid"))
+        );
         let (status, body) = post(&app, r#"{"op":"summaries_generate","week":"2020-W10"}"#).await;
-        assert_eq!((status, body["error"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("empty_week")));
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some("empty_week"))
+        );
     }
 
     #[tokio::test]
@@ -190,13 +221,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path(), Default::default()).unwrap();
         std::fs::write(socket_path(dir.path()), b"stale").unwrap();
-        let config = IngestConfig { no_feed_polling: true, ..Default::default() };
+        let config = IngestConfig {
+            no_feed_polling: true,
+            ..Default::default()
+        };
         let bg = Background::start(dir.path(), store, &config).await.unwrap();
         let meta = std::fs::metadata(socket_path(dir.path())).unwrap();
         assert_eq!(meta.permissions().mode() & 0o777, 0o600);
-        assert!(std::os::unix::fs::FileTypeExt::is_socket(&meta.file_type()), "the stale file was replaced");
-        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert!(!leftovers.iter().any(|n| n.to_string_lossy().starts_with(".as")), "{leftovers:?}");
+        assert!(
+            std::os::unix::fs::FileTypeExt::is_socket(&meta.file_type()),
+            "the stale file was replaced"
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(
+            !leftovers
+                .iter()
+                .any(|n| n.to_string_lossy().starts_with(".as")),
+            "{leftovers:?}"
+        );
         bg.stop().await;
         assert!(!socket_path(dir.path()).exists());
     }

@@ -27,7 +27,10 @@ pub struct SignupBody {
 fn email_of(raw: Option<&str>) -> AuthResult<String> {
     let raw = raw.map(str::trim).unwrap_or_default();
     if raw.is_empty() {
-        return Err(AuthError::bad_request("validation_failed", "An email address is required."));
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "An email address is required.",
+        ));
     }
     normalize_email(raw).map_err(|_| {
         AuthError::bad_request(
@@ -53,7 +56,10 @@ pub async fn post_signup(
     let email = email_of(body.email.as_deref())?;
     let password = body.password.unwrap_or_default();
     if password.is_empty() {
-        return Err(AuthError::bad_request("validation_failed", "Signup requires a valid password."));
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "Signup requires a valid password.",
+        ));
     }
     password::check_strength(&password)?;
     super::limit(&state, "sign-up", &email, peer)?;
@@ -63,12 +69,21 @@ pub async fn post_signup(
     let hash = password::hash(password).await?;
     let confirm = state.config.auth.confirm_email;
     let metadata = client_metadata(body.data.unwrap_or_default());
-    let user = state.store.create_user(&email, hash, metadata, !confirm).map_err(|e| match e {
-        radar_store::Error::Conflict(_) => already_registered(),
-        e => e.into(),
-    })?;
+    let user = state
+        .store
+        .create_user(&email, hash, metadata, !confirm)
+        .map_err(|e| match e {
+            radar_store::Error::Conflict(_) => already_registered(),
+            e => e.into(),
+        })?;
     if confirm {
-        send_link(&state, &user, OneTimeKind::Confirmation, q.redirect_to.as_deref()).await?;
+        send_link(
+            &state,
+            &user,
+            OneTimeKind::Confirmation,
+            q.redirect_to.as_deref(),
+        )
+        .await?;
         return Ok(Json(state.store.auth_user(&user)).into_response());
     }
     let grant = state.store.sign_in(&user.id, "password")?;
@@ -76,7 +91,11 @@ pub async fn post_signup(
 }
 
 /// `GET /user`: the signed-in user.
-pub async fn get_user(State(state): State<AppState>, _key: ApiKey, caller: Caller) -> Json<AuthUser> {
+pub async fn get_user(
+    State(state): State<AppState>,
+    _key: ApiKey,
+    caller: Caller,
+) -> Json<AuthUser> {
     Json(state.store.auth_user(&caller.user))
 }
 
@@ -115,7 +134,9 @@ pub async fn put_user(
             ));
         }
         let hash = password::hash(new).await?;
-        user = state.store.change_password(&user.id, hash, Some(&caller.claims.session_id))?;
+        user = state
+            .store
+            .change_password(&user.id, hash, Some(&caller.claims.session_id))?;
     }
     if let Some(data) = body.data {
         user = state.store.merge_user_metadata(&user.id, data)?;

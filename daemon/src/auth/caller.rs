@@ -38,7 +38,10 @@ impl FromRequestParts<AppState> for ApiKey {
                 "No API key found in request. Send the install's anonymous key (GET /api/config) as the apikey header.",
             )),
             Some(k) if state.tokens.is_anon_key(k.trim()) => Ok(ApiKey),
-            Some(_) => Err(AuthError::unauthorized("invalid_api_key", "Invalid API key.")),
+            Some(_) => Err(AuthError::unauthorized(
+                "invalid_api_key",
+                "Invalid API key.",
+            )),
         }
     }
 }
@@ -65,7 +68,10 @@ impl FromRequestParts<AppState> for ClientIp {
         {
             return Ok(Self(ip));
         }
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
         Ok(Self(peer.unwrap_or(IpAddr::from([0, 0, 0, 0]))))
     }
 }
@@ -87,12 +93,23 @@ impl FromRequestParts<AppState> for Caller {
             .headers
             .get(AUTHORIZATION)
             .and_then(|h| h.to_str().ok())
-            .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+            .and_then(|h| {
+                h.strip_prefix("Bearer ")
+                    .or_else(|| h.strip_prefix("bearer "))
+            })
             .map(str::trim)
             .filter(|t| !t.is_empty())
-            .ok_or_else(|| AuthError::unauthorized("no_authorization", "This endpoint requires a Bearer token."))?;
+            .ok_or_else(|| {
+                AuthError::unauthorized(
+                    "no_authorization",
+                    "This endpoint requires a Bearer token.",
+                )
+            })?;
         let claims = state.tokens.verify(token).map_err(|e| {
-            AuthError::forbidden("bad_jwt", format!("invalid JWT: unable to parse or verify signature, {e}"))
+            AuthError::forbidden(
+                "bad_jwt",
+                format!("invalid JWT: unable to parse or verify signature, {e}"),
+            )
         })?;
         let session = state.store.session(&claims.session_id)?;
         if session.is_none_or(|s| s.user_id != claims.sub) {
@@ -101,10 +118,12 @@ impl FromRequestParts<AppState> for Caller {
                 "Session from session_id claim in JWT does not exist.",
             ));
         }
-        let user = state
-            .store
-            .user(&claims.sub)?
-            .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist."))?;
+        let user = state.store.user(&claims.sub)?.ok_or_else(|| {
+            AuthError::forbidden(
+                "user_not_found",
+                "User from sub claim in JWT does not exist.",
+            )
+        })?;
         Ok(Self { user, claims })
     }
 }

@@ -28,7 +28,10 @@ pub type AuthResult<T> = std::result::Result<T, AuthError>;
 impl AuthError {
     /// An error with any status and code.
     pub fn new(status: StatusCode, code: &'static str, msg: impl Into<String>) -> Self {
-        Self { inner: ApiError::new(status, code, msg), weak_password: None }
+        Self {
+            inner: ApiError::new(status, code, msg),
+            weak_password: None,
+        }
     }
     /// 400.
     pub fn bad_request(code: &'static str, msg: impl Into<String>) -> Self {
@@ -69,7 +72,10 @@ impl From<ApiError> for AuthError {
             "internal" => "unexpected_failure",
             other => other,
         };
-        Self { inner: e, weak_password: None }
+        Self {
+            inner: e,
+            weak_password: None,
+        }
     }
 }
 
@@ -86,12 +92,15 @@ impl IntoResponse for AuthError {
             code: e.code.to_string(),
             error_code: e.code.to_string(),
             msg: e.message,
-            weak_password: self.weak_password.map(|reasons| AuthWeakPassword { reasons }),
+            weak_password: self
+                .weak_password
+                .map(|reasons| AuthWeakPassword { reasons }),
         };
         let mut res = (e.status, axum::Json(body)).into_response();
         res.headers_mut().insert(API_VERSION_HEADER, API_VERSION);
         if let Some(secs) = e.retry_after {
-            res.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         res
     }
@@ -104,7 +113,9 @@ mod tests {
 
     #[tokio::test]
     async fn errors_have_the_protocol_form_and_version_header() {
-        let res = AuthError::weak_password("Password should be at least 6 characters.", &["length"]).into_response();
+        let res =
+            AuthError::weak_password("Password should be at least 6 characters.", &["length"])
+                .into_response();
         assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(res.headers()[API_VERSION_HEADER], "2024-01-01");
         let body: serde_json::Value =

@@ -17,7 +17,11 @@ pub struct RateLimiter {
 impl RateLimiter {
     /// At most `limit` attempts per key per `window`.
     pub fn new(limit: u32, window: Duration) -> Self {
-        Self { limit, window, hits: Mutex::new(HashMap::new()) }
+        Self {
+            limit,
+            window,
+            hits: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Counts one attempt for every key; when any key is over its limit, answers the
@@ -36,7 +40,11 @@ impl RateLimiter {
             }
             entry.1 = entry.1.saturating_add(1);
             if entry.1 > self.limit {
-                let left = self.window.saturating_sub(now.duration_since(entry.0)).as_secs().max(1);
+                let left = self
+                    .window
+                    .saturating_sub(now.duration_since(entry.0))
+                    .as_secs()
+                    .max(1);
                 wait = Some(wait.map_or(left, |w: u64| w.max(left)));
             }
         }

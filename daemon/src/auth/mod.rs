@@ -115,11 +115,16 @@ pub fn router() -> Router<AppState> {
         .route("/user", get(account::get_user).put(account::put_user))
         .route("/recover", post(recovery::post_recover))
         .route("/resend", post(recovery::post_resend))
-        .route("/verify", get(recovery::get_verify).post(recovery::post_verify))
+        .route(
+            "/verify",
+            get(recovery::get_verify).post(recovery::post_verify),
+        )
         .route("/settings", get(get_settings))
         .route("/health", get(get_health))
         .route("/authorize", get(get_authorize))
-        .fallback(|| async { AuthError::new(StatusCode::NOT_FOUND, "not_found", "No such auth endpoint.") })
+        .fallback(|| async {
+            AuthError::new(StatusCode::NOT_FOUND, "not_found", "No such auth endpoint.")
+        })
         .method_not_allowed_fallback(|| async {
             AuthError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -127,7 +132,10 @@ pub fn router() -> Router<AppState> {
                 "This endpoint does not accept that method.",
             )
         })
-        .layer(SetResponseHeaderLayer::overriding(API_VERSION_HEADER, API_VERSION))
+        .layer(SetResponseHeaderLayer::overriding(
+            API_VERSION_HEADER,
+            API_VERSION,
+        ))
 }
 
 /// The auth service's base URL: `{site_url}/auth/v1`.
@@ -139,7 +147,10 @@ pub fn auth_url(state: &AppState) -> String {
 /// allowance) against the per-e-mail and per-IP limits; 429 past them. The IP is the
 /// TCP peer's unless `--trust-forwarded-for` says a proxy sets X-Forwarded-For.
 pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthResult<()> {
-    let keys = [format!("{action} email:{}", email.trim().to_lowercase()), format!("{action} ip:{ip}")];
+    let keys = [
+        format!("{action} email:{}", email.trim().to_lowercase()),
+        format!("{action} ip:{ip}"),
+    ];
     state.limiter.hit(&keys).map_err(|secs| {
         tracing::warn!(%ip, action, "rate limit reached");
         AuthError {
@@ -162,7 +173,14 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
         .collect();
     CorsLayer::new()
         .allow_origin(AllowOrigin::list(origins))
-        .allow_methods([Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE, Method::OPTIONS])
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+            Method::OPTIONS,
+        ])
         .allow_headers([
             HeaderName::from_static("apikey"),
             HeaderName::from_static("authorization"),
@@ -185,9 +203,20 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
 
 /// `GET /settings`: which sign-in methods are on (e-mail on, Google and the rest off).
 pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Value> {
-    let off = ["anonymous_users", "apple", "azure", "github", "gitlab", "google", "phone", "saml"];
-    let mut external: serde_json::Map<String, serde_json::Value> =
-        off.iter().map(|p| (p.to_string(), serde_json::Value::Bool(false))).collect();
+    let off = [
+        "anonymous_users",
+        "apple",
+        "azure",
+        "github",
+        "gitlab",
+        "google",
+        "phone",
+        "saml",
+    ];
+    let mut external: serde_json::Map<String, serde_json::Value> = off
+        .iter()
+        .map(|p| (p.to_string(), serde_json::Value::Bool(false)))
+        .collect();
     external.insert("email".into(), serde_json::Value::Bool(true));
     Json(serde_json::json!({
         "external": external,
@@ -210,5 +239,8 @@ pub async fn get_health() -> Json<serde_json::Value> {
 
 /// `GET /authorize`: third-party sign-in (Google and others) is off (spec section 1).
 pub async fn get_authorize() -> AuthError {
-    AuthError::bad_request("provider_disabled", "Google sign in is temporarily disabled")
+    AuthError::bad_request(
+        "provider_disabled",
+        "Google sign in is temporarily disabled",
+    )
 }

@@ -34,7 +34,10 @@ pub fn check_strength(password: &str) -> AuthResult<()> {
 /// An argon2id PHC string for a password.
 pub async fn hash(password: String) -> AuthResult<String> {
     tokio::task::spawn_blocking(move || {
-        Argon2::default().hash_password(password.as_bytes()).map(|h| h.to_string()).map_err(AuthError::internal)
+        Argon2::default()
+            .hash_password(password.as_bytes())
+            .map(|h| h.to_string())
+            .map_err(AuthError::internal)
     })
     .await
     .map_err(AuthError::internal)?
@@ -43,7 +46,10 @@ pub async fn hash(password: String) -> AuthResult<String> {
 /// A hash of nothing in particular, verified when the e-mail is unknown so that an
 /// unknown address takes as long as a wrong password.
 static DECOY: LazyLock<String> = LazyLock::new(|| {
-    Argon2::default().hash_password(b"radar decoy password").expect("argon2 hashes with default parameters").to_string()
+    Argon2::default()
+        .hash_password(b"radar decoy password")
+        .expect("argon2 hashes with default parameters")
+        .to_string()
 });
 
 /// Whether `password` matches `stored`; with no stored hash, spends the same time and
@@ -52,7 +58,9 @@ pub async fn verify(password: String, stored: Option<String>) -> AuthResult<bool
     tokio::task::spawn_blocking(move || {
         let known = stored.is_some();
         let hash = stored.unwrap_or_else(|| DECOY.clone());
-        let ok = Argon2::default().verify_password(password.as_bytes(), hash.as_str()).is_ok();
+        let ok = Argon2::default()
+            .verify_password(password.as_bytes(), hash.as_str())
+            .is_ok();
         ok && known
     })
     .await
@@ -67,7 +75,11 @@ mod tests {
     async fn hashes_are_argon2id_and_verify() {
         let h = hash("correct horse".into()).await.unwrap();
         assert!(h.starts_with("$argon2id$"));
-        assert!(verify("correct horse".into(), Some(h.clone())).await.unwrap());
+        assert!(
+            verify("correct horse".into(), Some(h.clone()))
+                .await
+                .unwrap()
+        );
         assert!(!verify("wrong horse".into(), Some(h)).await.unwrap());
         assert!(!verify("radar decoy password".into(), None).await.unwrap());
     }
@@ -76,6 +88,9 @@ mod tests {
     fn strength_counts_characters() {
         assert!(check_strength("12345").is_err());
         assert!(check_strength("éééééé").is_ok());
-        assert_eq!(check_strength("abc").unwrap_err().weak_password, Some(vec!["length".to_string()]));
+        assert_eq!(
+            check_strength("abc").unwrap_err().weak_password,
+            Some(vec!["length".to_string()])
+        );
     }
 }

@@ -32,8 +32,12 @@ pub struct RedirectQuery {
 /// under an allow-list entry (same origin, path prefix); otherwise the site URL.
 pub fn allowed_redirect(state: &AppState, requested: Option<&str>) -> url::Url {
     let site = state.site_url.as_ref();
-    let Some(raw) = requested.map(str::trim).filter(|r| !r.is_empty()) else { return site.clone() };
-    let Ok(wanted) = site.join(raw) else { return site.clone() };
+    let Some(raw) = requested.map(str::trim).filter(|r| !r.is_empty()) else {
+        return site.clone();
+    };
+    let Ok(wanted) = site.join(raw) else {
+        return site.clone();
+    };
     if !matches!(wanted.scheme(), "http" | "https") {
         return site.clone();
     }
@@ -44,7 +48,11 @@ pub fn allowed_redirect(state: &AppState, requested: Option<&str>) -> url::Url {
         .redirect_allow
         .iter()
         .any(|a| a.origin() == wanted.origin() && wanted.path().starts_with(a.path()));
-    if same_origin || allowed { wanted } else { site.clone() }
+    if same_origin || allowed {
+        wanted
+    } else {
+        site.clone()
+    }
 }
 
 fn kind_name(kind: OneTimeKind) -> &'static str {
@@ -55,7 +63,12 @@ fn kind_name(kind: OneTimeKind) -> &'static str {
 }
 
 /// Issues a one-time token for `user` and mails the link.
-pub async fn send_link(state: &AppState, user: &User, kind: OneTimeKind, redirect_to: Option<&str>) -> AuthResult<()> {
+pub async fn send_link(
+    state: &AppState,
+    user: &User,
+    kind: OneTimeKind,
+    redirect_to: Option<&str>,
+) -> AuthResult<()> {
     let ttl = chrono::Duration::seconds(state.config.auth.otp_expiry);
     let token = state.store.issue_one_time_token(&user.id, kind, ttl)?;
     let redirect = allowed_redirect(state, redirect_to);
@@ -82,7 +95,11 @@ pub async fn send_link(state: &AppState, user: &User, kind: OneTimeKind, redirec
             ),
         ),
     };
-    state.mailer.send(&user.email, subject, &text, kind_name(kind)).await.map_err(AuthError::internal)
+    state
+        .mailer
+        .send(&user.email, subject, &text, kind_name(kind))
+        .await
+        .map_err(AuthError::internal)
 }
 
 /// Body of `POST /recover`.
@@ -99,13 +116,27 @@ pub async fn post_recover(
     Query(q): Query<RedirectQuery>,
     Json(body): Json<RecoverBody>,
 ) -> AuthResult<Json<serde_json::Value>> {
-    let email = body.email.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
+    let email = body
+        .email
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_lowercase();
     if email.is_empty() {
-        return Err(AuthError::bad_request("validation_failed", "Password recovery requires an email."));
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "Password recovery requires an email.",
+        ));
     }
     super::limit(&state, "recover", &email, peer)?;
     if let Some(user) = state.store.user_by_email(&email)? {
-        send_link(&state, &user, OneTimeKind::Recovery, q.redirect_to.as_deref()).await?;
+        send_link(
+            &state,
+            &user,
+            OneTimeKind::Recovery,
+            q.redirect_to.as_deref(),
+        )
+        .await?;
     }
     Ok(Json(serde_json::json!({})))
 }
@@ -128,15 +159,36 @@ pub async fn post_resend(
     Json(body): Json<ResendBody>,
 ) -> AuthResult<Json<serde_json::Value>> {
     if !matches!(body.kind.as_deref(), Some("signup")) {
-        return Err(AuthError::bad_request("validation_failed", "Only type \"signup\" can be resent."));
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "Only type \"signup\" can be resent.",
+        ));
     }
-    let email = body.email.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
+    let email = body
+        .email
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_lowercase();
     if email.is_empty() {
-        return Err(AuthError::bad_request("validation_failed", "An email address is required."));
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "An email address is required.",
+        ));
     }
     super::limit(&state, "recover", &email, peer)?;
-    if let Some(user) = state.store.user_by_email(&email)?.filter(|u| u.email_confirmed_at.is_none()) {
-        send_link(&state, &user, OneTimeKind::Confirmation, q.redirect_to.as_deref()).await?;
+    if let Some(user) = state
+        .store
+        .user_by_email(&email)?
+        .filter(|u| u.email_confirmed_at.is_none())
+    {
+        send_link(
+            &state,
+            &user,
+            OneTimeKind::Confirmation,
+            q.redirect_to.as_deref(),
+        )
+        .await?;
     }
     Ok(Json(serde_json::json!({})))
 }
@@ -164,7 +216,8 @@ fn see_other(mut to: url::Url, fragment: &str) -> Response {
     if let Ok(v) = HeaderValue::from_str(to.as_str()) {
         res.headers_mut().insert(header::LOCATION, v);
     }
-    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    res.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     res
 }
 
@@ -180,7 +233,10 @@ fn redeem(state: &AppState, token: &str, kind: OneTimeKind) -> AuthResult<Option
 }
 
 /// `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
-pub async fn get_verify(State(state): State<AppState>, Query(q): Query<VerifyQuery>) -> AuthResult<Response> {
+pub async fn get_verify(
+    State(state): State<AppState>,
+    Query(q): Query<VerifyQuery>,
+) -> AuthResult<Response> {
     let to = allowed_redirect(&state, q.redirect_to.as_deref());
     let error = |code: &str, description: &str| {
         let f = url::form_urlencoded::Serializer::new(String::new())
@@ -194,7 +250,11 @@ pub async fn get_verify(State(state): State<AppState>, Query(q): Query<VerifyQue
         return Ok(error("validation_failed", "Unsupported verification type"));
     };
     let token = q.token.as_deref().map(str::trim).unwrap_or_default();
-    let session = if token.is_empty() { None } else { redeem(&state, token, kind)? };
+    let session = if token.is_empty() {
+        None
+    } else {
+        redeem(&state, token, kind)?
+    };
     let Some(s) = session else {
         return Ok(error("otp_expired", "Email link is invalid or has expired"));
     };
@@ -224,12 +284,15 @@ pub async fn post_verify(
     _key: ApiKey,
     Json(body): Json<VerifyBody>,
 ) -> AuthResult<Json<AuthSession>> {
-    let kind = parse_kind(body.kind.as_deref())
-        .ok_or_else(|| AuthError::bad_request("validation_failed", "Unsupported verification type."))?;
+    let kind = parse_kind(body.kind.as_deref()).ok_or_else(|| {
+        AuthError::bad_request("validation_failed", "Unsupported verification type.")
+    })?;
     let token = body.token_hash.or(body.token).unwrap_or_default();
     let expired = || AuthError::forbidden("otp_expired", "Token has expired or is invalid");
     if token.trim().is_empty() {
         return Err(expired());
     }
-    redeem(&state, token.trim(), kind)?.map(Json).ok_or_else(expired)
+    redeem(&state, token.trim(), kind)?
+        .map(Json)
+        .ok_or_else(expired)
 }

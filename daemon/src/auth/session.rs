@@ -31,7 +31,10 @@ pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
         email: grant.user.email.clone(),
         role: "authenticated".into(),
         aal: "aal1".into(),
-        amr: vec![AmrEntry { method: grant.session.method.clone(), timestamp: grant.session.created_at.timestamp() }],
+        amr: vec![AmrEntry {
+            method: grant.session.method.clone(),
+            timestamp: grant.session.created_at.timestamp(),
+        }],
         session_id: grant.session.id.clone(),
         is_anonymous: false,
     };
@@ -74,7 +77,10 @@ pub async fn post_token(
             "validation_failed",
             format!("Unsupported grant type {other:?}: use password or refresh_token."),
         )),
-        None => Err(AuthError::bad_request("validation_failed", "The grant_type query parameter is required.")),
+        None => Err(AuthError::bad_request(
+            "validation_failed",
+            "The grant_type query parameter is required.",
+        )),
     }
 }
 
@@ -82,11 +88,23 @@ fn invalid_credentials() -> AuthError {
     AuthError::bad_request("invalid_credentials", "Invalid login credentials")
 }
 
-async fn sign_in(state: &AppState, peer: std::net::IpAddr, body: TokenBody) -> AuthResult<Json<AuthSession>> {
-    let email = body.email.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
+async fn sign_in(
+    state: &AppState,
+    peer: std::net::IpAddr,
+    body: TokenBody,
+) -> AuthResult<Json<AuthSession>> {
+    let email = body
+        .email
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_lowercase();
     let password = body.password.unwrap_or_default();
     if email.is_empty() || password.is_empty() {
-        return Err(AuthError::bad_request("validation_failed", "Both email and password are required."));
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "Both email and password are required.",
+        ));
     }
     super::limit(state, "sign-in", &email, peer)?;
     let user = state.store.user_by_email(&email)?;
@@ -96,7 +114,10 @@ async fn sign_in(state: &AppState, peer: std::net::IpAddr, body: TokenBody) -> A
     }
     let user = user.ok_or_else(invalid_credentials)?;
     if user.email_confirmed_at.is_none() {
-        return Err(AuthError::bad_request("email_not_confirmed", "Email not confirmed"));
+        return Err(AuthError::bad_request(
+            "email_not_confirmed",
+            "Email not confirmed",
+        ));
     }
     let grant = state.store.sign_in(&user.id, "password")?;
     Ok(Json(session_answer(state, &grant)))
@@ -105,17 +126,22 @@ async fn sign_in(state: &AppState, peer: std::net::IpAddr, body: TokenBody) -> A
 fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
     let token = body.refresh_token.unwrap_or_default();
     if token.trim().is_empty() {
-        return Err(AuthError::bad_request("validation_failed", "refresh_token is required."));
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "refresh_token is required.",
+        ));
     }
     let grace = chrono::Duration::seconds(state.config.auth.refresh_reuse_interval);
     match state.store.refresh_session(token.trim(), grace)? {
         Refresh::Rotated(grant) => Ok(Json(session_answer(state, &grant))),
-        Refresh::NotFound => {
-            Err(AuthError::bad_request("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found"))
-        }
-        Refresh::AlreadyUsed => {
-            Err(AuthError::bad_request("refresh_token_already_used", "Invalid Refresh Token: Already Used"))
-        }
+        Refresh::NotFound => Err(AuthError::bad_request(
+            "refresh_token_not_found",
+            "Invalid Refresh Token: Refresh Token Not Found",
+        )),
+        Refresh::AlreadyUsed => Err(AuthError::bad_request(
+            "refresh_token_already_used",
+            "Invalid Refresh Token: Already Used",
+        )),
     }
 }
 
@@ -144,6 +170,8 @@ pub async fn post_logout(
             ));
         }
     };
-    state.store.sign_out(&caller.user.id, &caller.claims.session_id, scope)?;
+    state
+        .store
+        .sign_out(&caller.user.id, &caller.claims.session_id, scope)?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -79,17 +79,29 @@ impl Tokens {
         let encoding = EncodingKey::from_secret(secret);
         let decoding = DecodingKey::from_secret(secret);
         // The anon key must stay the same across restarts: fix its times.
-        let anon = AnonClaims { iss: "radar".into(), role: "anon".into(), iat: 1_700_000_000, exp: 4_102_444_800 };
-        let anon_key =
-            jsonwebtoken::encode(&Header::new(Algorithm::HS256), &anon, &encoding).expect("HS256 signing cannot fail");
-        Self { encoding, decoding, anon_key }
+        let anon = AnonClaims {
+            iss: "radar".into(),
+            role: "anon".into(),
+            iat: 1_700_000_000,
+            exp: 4_102_444_800,
+        };
+        let anon_key = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &anon, &encoding)
+            .expect("HS256 signing cannot fail");
+        Self {
+            encoding,
+            decoding,
+            anon_key,
+        }
     }
 
     /// Keys from the configured secret, or from `jwt_secret` in the data directory,
     /// created (mode 0600) on first use.
     pub fn load_or_create(data_dir: &Path, configured: Option<&str>) -> anyhow::Result<Self> {
         if let Some(secret) = configured {
-            anyhow::ensure!(secret.len() >= 32, "the JWT secret must be at least 32 characters");
+            anyhow::ensure!(
+                secret.len() >= 32,
+                "the JWT secret must be at least 32 characters"
+            );
             return Ok(Self::from_secret(secret.as_bytes()));
         }
         let path = data_dir.join("jwt_secret");
@@ -106,7 +118,8 @@ impl Tokens {
 
     /// Signs user claims.
     pub fn sign(&self, claims: &Claims) -> String {
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding).expect("HS256 signing cannot fail")
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
+            .expect("HS256 signing cannot fail")
     }
 
     /// Checks a user access token: signature, expiry and audience. Anon keys fail here.
@@ -167,7 +180,10 @@ mod tests {
         assert_eq!(a.verify(&t).unwrap().sub, "u");
         assert!(b.verify(&t).is_err());
         assert!(a.verify(&a.sign(&claims(-10))).is_err());
-        assert!(a.verify(&a.anon_key).is_err(), "the anon key is not a user token");
+        assert!(
+            a.verify(&a.anon_key).is_err(),
+            "the anon key is not a user token"
+        );
         assert!(a.is_anon_key(&a.anon_key));
     }
 
@@ -180,7 +196,10 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(dir.path().join("jwt_secret")).unwrap().permissions().mode();
+            let mode = std::fs::metadata(dir.path().join("jwt_secret"))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
     }

@@ -40,7 +40,9 @@ const BLOCKS: &[&str] = &[
 ];
 
 /// Elements whose content is never text for readers.
-const DROPPED: &[&str] = &["script", "style", "noscript", "template", "iframe", "svg", "head"];
+const DROPPED: &[&str] = &[
+    "script", "style", "noscript", "template", "iframe", "svg", "head",
+];
 
 /// Turns an HTML fragment into plain text: paragraphs separated by a blank line, each
 /// paragraph on one line with single spaces.
@@ -198,8 +200,8 @@ fn normalize_space(s: &str) -> String {
 /// and decimals do not end a sentence.
 pub fn sentences(text: &str) -> Vec<String> {
     const ABBREVIATIONS: &[&str] = &[
-        "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp", "jr", "sr", "st", "no",
-        "approx",
+        "e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp",
+        "jr", "sr", "st", "no", "approx",
     ];
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = Vec::new();
@@ -209,15 +211,29 @@ pub fn sentences(text: &str) -> Vec<String> {
         let (_, c) = chars[i];
         if matches!(c, '.' | '!' | '?') {
             let mut j = i + 1;
-            while j < chars.len() && matches!(chars[j].1, '"' | '\'' | '”' | '’' | ')' | ']' | '.' | '!' | '?') {
+            while j < chars.len()
+                && matches!(
+                    chars[j].1,
+                    '"' | '\'' | '”' | '’' | ')' | ']' | '.' | '!' | '?'
+                )
+            {
                 j += 1;
             }
             let end_byte = chars.get(j).map_or(text.len(), |(b, _)| *b);
-            let next_starts = chars[j..].iter().skip_while(|(_, c)| c.is_whitespace()).map(|(_, c)| *c).next();
+            let next_starts = chars[j..]
+                .iter()
+                .skip_while(|(_, c)| c.is_whitespace())
+                .map(|(_, c)| *c)
+                .next();
             let has_space = chars.get(j).is_some_and(|(_, c)| c.is_whitespace());
             let boundary = match next_starts {
                 None => true,
-                Some(n) => has_space && (n.is_uppercase() || n.is_ascii_digit() || matches!(n, '"' | '“' | '‘' | '(')),
+                Some(n) => {
+                    has_space
+                        && (n.is_uppercase()
+                            || n.is_ascii_digit()
+                            || matches!(n, '"' | '“' | '‘' | '('))
+                }
             };
             if boundary && c == '.' {
                 let word: String = text[start..chars[i].0]
@@ -226,7 +242,10 @@ pub fn sentences(text: &str) -> Vec<String> {
                     .unwrap_or("")
                     .to_lowercase();
                 let initial = word.chars().count() == 1 && word.chars().all(char::is_alphabetic);
-                if ABBREVIATIONS.contains(&word.as_str()) || initial || (word.contains('.') && word.len() <= 4) {
+                if ABBREVIATIONS.contains(&word.as_str())
+                    || initial
+                    || (word.contains('.') && word.len() <= 4)
+                {
                     i = j;
                     continue;
                 }
@@ -282,7 +301,10 @@ mod tests {
     fn strips_tags_and_keeps_paragraphs() {
         let html = "<p>Hello <b>world</b>!</p><p>Second&nbsp;para<br/>line two</p>";
         assert_eq!(html_to_text(html), "Hello world!\n\nSecond para line two");
-        assert_eq!(html_to_text("<div><ul><li>One</li><li>Two</li></ul></div>"), "One\n\nTwo");
+        assert_eq!(
+            html_to_text("<div><ul><li>One</li><li>Two</li></ul></div>"),
+            "One\n\nTwo"
+        );
     }
 
     #[test]
@@ -301,7 +323,10 @@ mod tests {
         assert_eq!(html_to_text("a < b and c > d"), "a < b and c > d");
         assert_eq!(html_to_text("<p unterminated"), "<p unterminated");
         assert_eq!(html_to_text("<a href=\"x>y\">link</a> text"), "link text");
-        assert_eq!(html_to_text("&#0; &#xFFFFFFFF; fine"), "&#0; &#xFFFFFFFF; fine");
+        assert_eq!(
+            html_to_text("&#0; &#xFFFFFFFF; fine"),
+            "&#0; &#xFFFFFFFF; fine"
+        );
         assert_eq!(html_to_text(""), "");
     }
 
@@ -320,17 +345,30 @@ mod tests {
                 "No."
             ]
         );
-        assert_eq!(sentences("He said \"stop.\" Then left."), ["He said \"stop.\"", "Then left."]);
-        assert_eq!(sentences("no terminal punctuation"), ["no terminal punctuation"]);
+        assert_eq!(
+            sentences("He said \"stop.\" Then left."),
+            ["He said \"stop.\"", "Then left."]
+        );
+        assert_eq!(
+            sentences("no terminal punctuation"),
+            ["no terminal punctuation"]
+        );
         assert!(sentences("  ").is_empty());
     }
 
     #[test]
     fn short_is_the_first_sentence_within_200_chars() {
-        assert_eq!(derive_short("Chips got faster [1]. More follows."), "Chips got faster.");
+        assert_eq!(
+            derive_short("Chips got faster [1]. More follows."),
+            "Chips got faster."
+        );
         let long = format!("{}.", "word ".repeat(80).trim());
         let short = derive_short(&long);
-        assert!(short.chars().count() <= SHORT_MAX, "{}", short.chars().count());
+        assert!(
+            short.chars().count() <= SHORT_MAX,
+            "{}",
+            short.chars().count()
+        );
         assert!(short.ends_with('…') && !short.contains("wor…"));
         assert_eq!(derive_short(""), "");
     }

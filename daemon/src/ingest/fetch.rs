@@ -30,7 +30,11 @@ pub enum Fetched {
 
 /// GETs the feed; any failure (network, timeout, non-2xx status, oversized body) is a
 /// sentence saying what went wrong.
-pub async fn fetch(http: &reqwest::Client, feed: &Feed, timeout: Duration) -> Result<Fetched, String> {
+pub async fn fetch(
+    http: &reqwest::Client,
+    feed: &Feed,
+    timeout: Duration,
+) -> Result<Fetched, String> {
     let mut req = http.get(&feed.url).timeout(timeout);
     if let Some(etag) = &feed.etag {
         req = req.header(IF_NONE_MATCH, etag);
@@ -46,18 +50,29 @@ pub async fn fetch(http: &reqwest::Client, feed: &Feed, timeout: Duration) -> Re
     if !status.is_success() {
         return Err(format!("the server answered {status}"));
     }
-    let header =
-        |name| res.headers().get(name).and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok()).map(str::to_string);
+    let header = |name| {
+        res.headers()
+            .get(name)
+            .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
+            .map(str::to_string)
+    };
     let etag = header(ETAG);
     let last_modified = header(LAST_MODIFIED);
     let mut body = Vec::new();
     while let Some(chunk) = res.chunk().await.map_err(|e| describe(&e, timeout))? {
         if body.len() + chunk.len() > MAX_FEED_BYTES {
-            return Err(format!("the feed is larger than {} MiB", MAX_FEED_BYTES / 1024 / 1024));
+            return Err(format!(
+                "the feed is larger than {} MiB",
+                MAX_FEED_BYTES / 1024 / 1024
+            ));
         }
         body.extend_from_slice(&chunk);
     }
-    Ok(Fetched::Document { body, etag, last_modified })
+    Ok(Fetched::Document {
+        body,
+        etag,
+        last_modified,
+    })
 }
 
 fn describe(e: &reqwest::Error, timeout: Duration) -> String {

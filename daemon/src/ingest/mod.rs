@@ -61,7 +61,9 @@ pub const MAX_BACKOFF: Duration = Duration::from_secs(24 * 3600);
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
-    let n: u64 = num.parse().map_err(|_| format!("{s:?} is not a duration such as 30m, 2h or 45s"))?;
+    let n: u64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a duration such as 30m, 2h or 45s"))?;
     let secs = match unit.trim() {
         "" | "s" => n,
         "m" | "min" => n * 60,
@@ -79,7 +81,9 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 /// doubled for each failure, at most a day (or the interval itself if that is longer).
 pub fn backoff(interval: Duration, failures: u32) -> Duration {
     let factor = 1u32.checked_shl(failures.min(16)).unwrap_or(u32::MAX);
-    interval.saturating_mul(factor).min(MAX_BACKOFF.max(interval))
+    interval
+        .saturating_mul(factor)
+        .min(MAX_BACKOFF.max(interval))
 }
 
 /// Feeds being fetched right now, shared by the scheduler and the admin commands so one
@@ -96,19 +100,29 @@ pub struct InFlightGuard {
 impl InFlight {
     /// Whether a feed is being fetched right now.
     pub fn contains(&self, id: &str) -> bool {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).contains(id)
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(id)
     }
 
     /// Claims a feed; `None` when it is already being fetched.
     pub fn claim(&self, id: &str) -> Option<InFlightGuard> {
         let mut set = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        set.insert(id.to_string()).then(|| InFlightGuard { set: self.clone(), id: id.to_string() })
+        set.insert(id.to_string()).then(|| InFlightGuard {
+            set: self.clone(),
+            id: id.to_string(),
+        })
     }
 }
 
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
-        self.set.0.lock().unwrap_or_else(|p| p.into_inner()).remove(&self.id);
+        self.set
+            .0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.id);
     }
 }
 
@@ -144,31 +158,58 @@ pub async fn fetch_feed(
     timeout: Duration,
     interval: Duration,
 ) -> FetchReport {
-    let mut report = FetchReport { feed_id: feed_id.to_string(), ..Default::default() };
+    let mut report = FetchReport {
+        feed_id: feed_id.to_string(),
+        ..Default::default()
+    };
     let feed = match store.feed(feed_id) {
         Ok(Some(f)) => f,
-        Ok(None) => return FetchReport { status: "error".into(), error: Some("no such feed".into()), ..report },
-        Err(e) => return FetchReport { status: "error".into(), error: Some(e.to_string()), ..report },
+        Ok(None) => {
+            return FetchReport {
+                status: "error".into(),
+                error: Some("no such feed".into()),
+                ..report
+            };
+        }
+        Err(e) => {
+            return FetchReport {
+                status: "error".into(),
+                error: Some(e.to_string()),
+                ..report
+            };
+        }
     };
     report.url = feed.url.clone();
     let Some(_guard) = in_flight.claim(feed_id) else {
-        return FetchReport { status: "busy".into(), error: Some("already being fetched".into()), ..report };
+        return FetchReport {
+            status: "busy".into(),
+            error: Some("already being fetched".into()),
+            ..report
+        };
     };
     let outcome = match fetch::fetch(http, &feed, timeout).await {
         Ok(Fetched::NotModified) => {
             report.status = "not_modified".into();
             Ok((None, None, None))
         }
-        Ok(Fetched::Document { body, etag, last_modified }) => {
+        Ok(Fetched::Document {
+            body,
+            etag,
+            last_modified,
+        }) => {
             let store = store.clone();
             let (id, url) = (feed.id.clone(), feed.url.clone());
-            let stored = tokio::task::spawn_blocking(move || store_document(&store, &id, &url, &body))
-                .await
-                .unwrap_or_else(|e| Err(format!("storing the entries failed: {e}")));
+            let stored =
+                tokio::task::spawn_blocking(move || store_document(&store, &id, &url, &body))
+                    .await
+                    .unwrap_or_else(|e| Err(format!("storing the entries failed: {e}")));
             match stored {
                 Ok((counts, title)) => {
                     let added = counts.added;
-                    report = FetchReport { status: "ok".into(), ..counts.with_ids(report) };
+                    report = FetchReport {
+                        status: "ok".into(),
+                        ..counts.with_ids(report)
+                    };
                     Ok((Some((etag, last_modified)), title, Some(added)))
                 }
                 Err(e) => Err(e),
@@ -228,7 +269,9 @@ fn store_document(
             },
             Err(radar_store::Error::Invalid(why)) => {
                 counts.invalid += 1;
-                counts.error.get_or_insert(format!("entry {:?}: {why}", entry.guid));
+                counts
+                    .error
+                    .get_or_insert(format!("entry {:?}: {why}", entry.guid));
             }
             Err(e) => return Err(format!("cannot store entries: {e}")),
         }
@@ -238,7 +281,11 @@ fn store_document(
 
 impl FetchReport {
     fn with_ids(self, ids: FetchReport) -> FetchReport {
-        FetchReport { feed_id: ids.feed_id, url: ids.url, ..self }
+        FetchReport {
+            feed_id: ids.feed_id,
+            url: ids.url,
+            ..self
+        }
     }
 }
 

@@ -33,7 +33,10 @@ pub fn parse(doc: &str) -> Result<Vec<OpmlFeed>, String> {
                 .filter(|v| !v.is_empty())
         };
         if let Some(url) = get("xmlUrl") {
-            out.push(OpmlFeed { url, name: get("title").or_else(|| get("text")) });
+            out.push(OpmlFeed {
+                url,
+                name: get("title").or_else(|| get("text")),
+            });
         }
         rest = &tag[end..];
     }
@@ -57,7 +60,11 @@ pub fn export(feeds: &[Feed]) -> String {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&apos;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
 }
 
 fn find_ci(hay: &str, needle: &str) -> Option<usize> {
@@ -83,10 +90,18 @@ fn attributes(s: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut rest = s;
     while let Some(eq) = rest.find('=') {
-        let name = rest[..eq].split_whitespace().last().unwrap_or("").to_string();
+        let name = rest[..eq]
+            .split_whitespace()
+            .last()
+            .unwrap_or("")
+            .to_string();
         let after = rest[eq + 1..].trim_start();
-        let Some(q) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else { break };
-        let Some(close) = after[1..].find(q) else { break };
+        let Some(q) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            break;
+        };
+        let Some(close) = after[1..].find(q) else {
+            break;
+        };
         out.push((name, decode_entities(&after[1..1 + close])));
         rest = &after[close + 2..];
     }
@@ -115,13 +130,22 @@ mod tests {
 
     #[test]
     fn export_then_import_round_trips() {
-        let feeds = [feed("https://a.example/rss?x=1&y=2", Some("A & \"B\"")), feed("https://b.example/atom", None)];
+        let feeds = [
+            feed("https://a.example/rss?x=1&y=2", Some("A & \"B\"")),
+            feed("https://b.example/atom", None),
+        ];
         let back = parse(&export(&feeds)).unwrap();
         assert_eq!(
             back,
             [
-                OpmlFeed { url: "https://a.example/rss?x=1&y=2".into(), name: Some("A & \"B\"".into()) },
-                OpmlFeed { url: "https://b.example/atom".into(), name: Some("https://b.example/atom".into()) },
+                OpmlFeed {
+                    url: "https://a.example/rss?x=1&y=2".into(),
+                    name: Some("A & \"B\"".into())
+                },
+                OpmlFeed {
+                    url: "https://b.example/atom".into(),
+                    name: Some("https://b.example/atom".into())
+                },
             ]
         );
     }
@@ -134,7 +158,13 @@ mod tests {
             <outline text="no url"/></body></opml>"#;
         let feeds = parse(doc).unwrap();
         assert_eq!(feeds.len(), 2);
-        assert_eq!(feeds[0], OpmlFeed { url: "https://lab.example/feed".into(), name: Some("Lab blog".into()) });
+        assert_eq!(
+            feeds[0],
+            OpmlFeed {
+                url: "https://lab.example/feed".into(),
+                name: Some("Lab blog".into())
+            }
+        );
         assert_eq!(feeds[1].name.as_deref(), Some("Other"));
         assert!(parse("<html></html>").is_err());
     }

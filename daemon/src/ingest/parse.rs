@@ -22,7 +22,10 @@ fn cap_bytes(s: &mut String, max: usize) {
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    let cut = s[..end].rfind("\n\n").filter(|&p| p > max / 2).unwrap_or(end);
+    let cut = s[..end]
+        .rfind("\n\n")
+        .filter(|&p| p > max / 2)
+        .unwrap_or(end);
     s.truncate(cut);
     s.push('…');
 }
@@ -55,27 +58,44 @@ pub fn parse(body: &[u8], feed_url: &str, now: DateTime<Utc>) -> Result<ParsedFe
         .build()
         .parse(body)
         .map_err(|e| format!("not a valid RSS, Atom or JSON feed: {e}"))?;
-    let title = feed.title.map(|t| html_to_text(&t.content)).filter(|t| !t.is_empty());
+    let title = feed
+        .title
+        .map(|t| html_to_text(&t.content))
+        .filter(|t| !t.is_empty());
     let entries = feed.entries.into_iter().map(|e| entry(e, now)).collect();
     Ok(ParsedFeed { title, entries })
 }
 
 fn entry(e: feed_rs::model::Entry, now: DateTime<Utc>) -> ParsedEntry {
-    let mut content = e.content.and_then(|c| c.body).map(|b| html_to_text(&b)).unwrap_or_default();
-    let mut summary = e.summary.map(|s| html_to_text(&s.content)).unwrap_or_default();
+    let mut content = e
+        .content
+        .and_then(|c| c.body)
+        .map(|b| html_to_text(&b))
+        .unwrap_or_default();
+    let mut summary = e
+        .summary
+        .map(|s| html_to_text(&s.content))
+        .unwrap_or_default();
     // Many feeds put the whole article in the description: it becomes the content, and
     // its opening the summary.
     if summary.chars().count() > LONG_SUMMARY {
         if content.is_empty() {
             content = std::mem::take(&mut summary);
         }
-        summary = summary_from(if summary.is_empty() { &content } else { &summary });
+        summary = summary_from(if summary.is_empty() {
+            &content
+        } else {
+            &summary
+        });
     }
     if summary.is_empty() {
         summary = summary_from(&content);
     }
     cap_bytes(&mut content, MAX_CONTENT_BYTES);
-    let title = e.title.map(|t| html_to_text(&t.content)).unwrap_or_default();
+    let title = e
+        .title
+        .map(|t| html_to_text(&t.content))
+        .unwrap_or_default();
     let title = if title.is_empty() {
         truncate_words(sentences(&summary).first().map_or("", |s| s.as_str()), 120)
     } else {
@@ -94,13 +114,21 @@ fn entry(e: feed_rs::model::Entry, now: DateTime<Utc>) -> ParsedEntry {
     let item = NewItem {
         id: None,
         short: derive_short(&summary),
-        content: if content.is_empty() { summary.clone() } else { content },
+        content: if content.is_empty() {
+            summary.clone()
+        } else {
+            content
+        },
         title,
         summary,
         url,
         published_date: e.published.or(e.updated).unwrap_or(now),
     };
-    ParsedEntry { guid: e.id, item, dated }
+    ParsedEntry {
+        guid: e.id,
+        item,
+        dated,
+    }
 }
 
 /// A summary for an entry that has only content: its first paragraph, cut to whole
@@ -142,7 +170,10 @@ mod tests {
         assert_eq!(e.item.summary, "A new model [1]. It is fast.");
         assert_eq!(e.item.short, "A new model.");
         assert_eq!(e.item.url.as_deref(), Some("https://lab.example/a"));
-        assert_eq!(e.item.published_date.to_rfc3339(), "2026-11-17T09:00:00+00:00");
+        assert_eq!(
+            e.item.published_date.to_rfc3339(),
+            "2026-11-17T09:00:00+00:00"
+        );
     }
 
     #[test]
@@ -166,7 +197,11 @@ mod tests {
         );
         let feed = parse(rss.as_bytes(), "https://l.example/feed", now()).unwrap();
         let item = &feed.entries[0].item;
-        assert!(item.summary.chars().count() <= SUMMARY_FROM_CONTENT, "{}", item.summary.len());
+        assert!(
+            item.summary.chars().count() <= SUMMARY_FROM_CONTENT,
+            "{}",
+            item.summary.len()
+        );
         assert!(item.content.ends_with("Second paragraph."));
         assert!(item.content.len() > 1_000);
         let mut huge = "é".repeat(200_000);
@@ -176,7 +211,14 @@ mod tests {
 
     #[test]
     fn garbage_is_an_error() {
-        assert!(parse(b"<html><body>not a feed</body></html>", "https://x.example/", now()).is_err());
+        assert!(
+            parse(
+                b"<html><body>not a feed</body></html>",
+                "https://x.example/",
+                now()
+            )
+            .is_err()
+        );
         assert!(parse(b"", "https://x.example/", now()).is_err());
     }
 }

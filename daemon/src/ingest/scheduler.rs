@@ -19,7 +19,12 @@ const TICK: Duration = Duration::from_secs(60);
 const SUMMARY_CHECK: Duration = Duration::from_secs(3600);
 
 /// Runs until `stop` turns true.
-pub async fn run(ctx: AdminCtx, poll_feeds: bool, summary_schedule: bool, mut stop: watch::Receiver<bool>) {
+pub async fn run(
+    ctx: AdminCtx,
+    poll_feeds: bool,
+    summary_schedule: bool,
+    mut stop: watch::Receiver<bool>,
+) {
     let mut next_summary_check = tokio::time::Instant::now();
     loop {
         let mut wait = TICK.min(ctx.feed_interval);
@@ -52,7 +57,9 @@ pub async fn run(ctx: AdminCtx, poll_feeds: bool, summary_schedule: bool, mut st
                                     )
                                     .await;
                                     match r.status.as_str() {
-                                        "error" => tracing::warn!(feed = %r.url, error = ?r.error, "feed fetch failed"),
+                                        "error" => {
+                                            tracing::warn!(feed = %r.url, error = ?r.error, "feed fetch failed")
+                                        }
                                         "busy" => {}
                                         _ => {
                                             tracing::info!(feed = %r.url, added = r.added, updated = r.updated, status = %r.status, "feed fetched")

@@ -40,8 +40,15 @@ impl LlmConfig {
     /// The configuration from `RADAR_LLM_URL`, `RADAR_LLM_MODEL`, `RADAR_LLM_KEY` and
     /// `RADAR_LLM_TIMEOUT`; none unless the first three are all set.
     pub fn from_env() -> Option<Self> {
-        let var = |k: &str| std::env::var(k).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
-        let timeout = var("RADAR_LLM_TIMEOUT").and_then(|t| t.parse().ok()).unwrap_or(60);
+        let var = |k: &str| {
+            std::env::var(k)
+                .ok()
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        let timeout = var("RADAR_LLM_TIMEOUT")
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(60);
         Some(Self {
             url: var("RADAR_LLM_URL")?,
             model: var("RADAR_LLM_MODEL")?,
@@ -97,19 +104,32 @@ pub async fn summarize(
         ],
         "temperature": 0.2,
     });
-    let res = http.post(&url).bearer_auth(&cfg.key).timeout(cfg.timeout).json(&body).send().await.map_err(|e| {
-        if e.is_timeout() {
-            format!("the LLM did not answer within {} s", cfg.timeout.as_secs())
-        } else {
-            format!("cannot reach the LLM at {url}: {e}")
-        }
-    })?;
+    let res = http
+        .post(&url)
+        .bearer_auth(&cfg.key)
+        .timeout(cfg.timeout)
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| {
+            if e.is_timeout() {
+                format!("the LLM did not answer within {} s", cfg.timeout.as_secs())
+            } else {
+                format!("cannot reach the LLM at {url}: {e}")
+            }
+        })?;
     let status = res.status();
     if !status.is_success() {
         let text = res.text().await.unwrap_or_default();
-        return Err(format!("the LLM answered {status}: {}", truncate_words(text.trim(), 200)));
+        return Err(format!(
+            "the LLM answered {status}: {}",
+            truncate_words(text.trim(), 200)
+        ));
     }
-    let answer: serde_json::Value = res.json().await.map_err(|e| format!("the LLM's answer is not JSON: {e}"))?;
+    let answer: serde_json::Value = res
+        .json()
+        .await
+        .map_err(|e| format!("the LLM's answer is not JSON: {e}"))?;
     let text = answer["choices"][0]["message"]["content"]
         .as_str()
         .ok_or("the LLM's answer has no choices[0].message.content")?;
@@ -119,7 +139,11 @@ pub async fn summarize(
 /// The chat-completions URL of a base URL (given with or without the path).
 fn endpoint(base: &str) -> String {
     let base = base.trim_end_matches('/');
-    if base.ends_with("/chat/completions") { base.to_string() } else { format!("{base}/chat/completions") }
+    if base.ends_with("/chat/completions") {
+        base.to_string()
+    } else {
+        format!("{base}/chat/completions")
+    }
 }
 
 /// Splits the model's text into the summary (first paragraph) and content paragraphs.
@@ -130,9 +154,18 @@ fn draft(text: &str) -> Result<Draft, String> {
         .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|p| !p.is_empty())
         .collect();
-    let (summary, rest) = paragraphs.split_first().ok_or("the LLM answered an empty text")?;
-    let content = if rest.is_empty() { vec![summary.clone()] } else { rest.to_vec() };
-    Ok(Draft { summary: summary.clone(), content })
+    let (summary, rest) = paragraphs
+        .split_first()
+        .ok_or("the LLM answered an empty text")?;
+    let content = if rest.is_empty() {
+        vec![summary.clone()]
+    } else {
+        rest.to_vec()
+    };
+    Ok(Draft {
+        summary: summary.clone(),
+        content,
+    })
 }
 
 #[cfg(test)]
@@ -141,8 +174,14 @@ mod tests {
 
     #[test]
     fn the_endpoint_is_found_with_or_without_its_path() {
-        assert_eq!(endpoint("https://api.example/v1/"), "https://api.example/v1/chat/completions");
-        assert_eq!(endpoint("https://api.example/v1/chat/completions"), "https://api.example/v1/chat/completions");
+        assert_eq!(
+            endpoint("https://api.example/v1/"),
+            "https://api.example/v1/chat/completions"
+        );
+        assert_eq!(
+            endpoint("https://api.example/v1/chat/completions"),
+            "https://api.example/v1/chat/completions"
+        );
     }
 
     #[test]

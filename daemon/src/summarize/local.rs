@@ -124,11 +124,32 @@ const TOPICS: &[(&str, &[&str])] = &[
     ),
     (
         "Open source",
-        &["open", "source", "weights", "hugging", "github", "license", "community", "open-source", "open-weight"],
+        &[
+            "open",
+            "source",
+            "weights",
+            "hugging",
+            "github",
+            "license",
+            "community",
+            "open-source",
+            "open-weight",
+        ],
     ),
     (
         "Robotics",
-        &["robot", "robots", "robotics", "humanoid", "autonomous", "driving", "drone", "drones", "vehicle", "vehicles"],
+        &[
+            "robot",
+            "robots",
+            "robotics",
+            "humanoid",
+            "autonomous",
+            "driving",
+            "drone",
+            "drones",
+            "vehicle",
+            "vehicles",
+        ],
     ),
     (
         "Safety",
@@ -179,13 +200,14 @@ const MIN_SENTENCE: usize = 40;
 const MAX_SENTENCE: usize = 400;
 
 const STOPWORDS: &[&str] = &[
-    "the", "and", "for", "that", "with", "this", "from", "are", "was", "were", "has", "have", "had", "its", "it's",
-    "but", "not", "you", "your", "our", "their", "they", "them", "his", "her", "she", "him", "will", "would", "can",
-    "could", "should", "may", "might", "into", "than", "then", "there", "these", "those", "which", "who", "whom",
-    "what", "when", "where", "why", "how", "all", "any", "each", "more", "most", "other", "some", "such", "only",
-    "own", "same", "also", "just", "over", "about", "after", "before", "between", "through", "during", "under",
-    "again", "further", "once", "been", "being", "does", "did", "doing", "said", "says", "say", "new", "one", "two",
-    "out", "off", "very", "too", "now", "while", "because", "both", "per",
+    "the", "and", "for", "that", "with", "this", "from", "are", "was", "were", "has", "have",
+    "had", "its", "it's", "but", "not", "you", "your", "our", "their", "they", "them", "his",
+    "her", "she", "him", "will", "would", "can", "could", "should", "may", "might", "into", "than",
+    "then", "there", "these", "those", "which", "who", "whom", "what", "when", "where", "why",
+    "how", "all", "any", "each", "more", "most", "other", "some", "such", "only", "own", "same",
+    "also", "just", "over", "about", "after", "before", "between", "through", "during", "under",
+    "again", "further", "once", "been", "being", "does", "did", "doing", "said", "says", "say",
+    "new", "one", "two", "out", "off", "very", "too", "now", "while", "because", "both", "per",
 ];
 
 struct Sentence {
@@ -196,16 +218,24 @@ struct Sentence {
 }
 
 fn words(s: &str) -> impl Iterator<Item = String> + '_ {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '-')).map(|w| w.trim_matches('-').to_lowercase()).filter(|w| {
-        w.chars().count() >= 3 && !STOPWORDS.contains(&w.as_str()) && !w.chars().all(|c| c.is_ascii_digit())
-    })
+    s.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .map(|w| w.trim_matches('-').to_lowercase())
+        .filter(|w| {
+            w.chars().count() >= 3
+                && !STOPWORDS.contains(&w.as_str())
+                && !w.chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// Summarises the week's items; `items` must be non-empty.
 pub fn summarize(items: &[NewsItem]) -> Draft {
     // A stable order whatever order the store gave: date, then id.
     let mut items: Vec<&NewsItem> = items.iter().collect();
-    items.sort_by(|a, b| a.published_date.cmp(&b.published_date).then_with(|| a.id.cmp(&b.id)));
+    items.sort_by(|a, b| {
+        a.published_date
+            .cmp(&b.published_date)
+            .then_with(|| a.id.cmp(&b.id))
+    });
 
     let mut seen = HashSet::new();
     let mut sents: Vec<Sentence> = Vec::new();
@@ -221,7 +251,12 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
                 *terms.entry(w).or_insert(0.0) += 1.0;
             }
             if !terms.is_empty() {
-                sents.push(Sentence { text: s, item: i, position: p, terms });
+                sents.push(Sentence {
+                    text: s,
+                    item: i,
+                    position: p,
+                    terms,
+                });
             }
         }
     }
@@ -234,12 +269,24 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
             *df.entry(t.as_str()).or_insert(0.0) += 1.0;
         }
     }
-    let idf: HashMap<String, f64> = df.iter().map(|(t, d)| (t.to_string(), (n / d).ln() + 1.0)).collect();
+    let idf: HashMap<String, f64> = df
+        .iter()
+        .map(|(t, d)| (t.to_string(), (n / d).ln() + 1.0))
+        .collect();
     let vectors: Vec<BTreeMap<&str, f64>> = sents
         .iter()
         .map(|s| {
-            let mut v: BTreeMap<&str, f64> = s.terms.iter().map(|(t, tf)| (t.as_str(), tf * idf[t])).collect();
-            let norm = v.values().map(|x| x * x).sum::<f64>().sqrt().max(f64::MIN_POSITIVE);
+            let mut v: BTreeMap<&str, f64> = s
+                .terms
+                .iter()
+                .map(|(t, tf)| (t.as_str(), tf * idf[t]))
+                .collect();
+            let norm = v
+                .values()
+                .map(|x| x * x)
+                .sum::<f64>()
+                .sqrt()
+                .max(f64::MIN_POSITIVE);
             v.values_mut().for_each(|x| *x /= norm);
             v
         })
@@ -250,10 +297,20 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
             *centroid.entry(t).or_insert(0.0) += x / n;
         }
     }
-    let cnorm = centroid.values().map(|x| x * x).sum::<f64>().sqrt().max(f64::MIN_POSITIVE);
+    let cnorm = centroid
+        .values()
+        .map(|x| x * x)
+        .sum::<f64>()
+        .sqrt()
+        .max(f64::MIN_POSITIVE);
     let score: Vec<f64> = vectors
         .iter()
-        .map(|v| v.iter().map(|(t, x)| x * centroid.get(t).unwrap_or(&0.0)).sum::<f64>() / cnorm)
+        .map(|v| {
+            v.iter()
+                .map(|(t, x)| x * centroid.get(t).unwrap_or(&0.0))
+                .sum::<f64>()
+                / cnorm
+        })
         .collect();
 
     // Each item is represented by its most central sentence, a lead sentence slightly
@@ -261,7 +318,14 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
     const LEAD_BONUS: f64 = 0.15;
     let mut best: Vec<Option<usize>> = vec![None; items.len()];
     for (i, s) in sents.iter().enumerate() {
-        let value = |j: usize| score[j] + if sents[j].position == 0 { LEAD_BONUS } else { 0.0 };
+        let value = |j: usize| {
+            score[j]
+                + if sents[j].position == 0 {
+                    LEAD_BONUS
+                } else {
+                    0.0
+                }
+        };
         let slot = &mut best[s.item];
         // Strictly greater keeps the earlier sentence on ties: deterministic.
         if slot.is_none_or(|b| value(i) > value(b)) {
@@ -277,12 +341,19 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
         for w in words(&strip_citations(&item.summary)) {
             *counts.entry(w).or_insert(0) += 1;
         }
-        let hits = |kw: &[&str]| kw.iter().map(|k| counts.get(*k).copied().unwrap_or(0)).sum::<usize>();
+        let hits = |kw: &[&str]| {
+            kw.iter()
+                .map(|k| counts.get(*k).copied().unwrap_or(0))
+                .sum::<usize>()
+        };
         let (best, count) = TOPICS
             .iter()
             .enumerate()
             .map(|(i, (_, kw))| (i, hits(kw)))
-            .fold((TOPICS.len(), 0), |acc, (i, h)| if h > acc.1 { (i, h) } else { acc });
+            .fold(
+                (TOPICS.len(), 0),
+                |acc, (i, h)| if h > acc.1 { (i, h) } else { acc },
+            );
         if count == 0 { TOPICS.len() } else { best }
     };
     let mut per_topic: Vec<Vec<usize>> = vec![Vec::new(); TOPICS.len() + 1];
@@ -321,13 +392,23 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
     }
     if content.is_empty() {
         // Items too short for sentence extraction: list their titles.
-        content = items.iter().map(|i| format!("{}: {}", i.title, strip_citations(&i.summary))).collect();
+        content = items
+            .iter()
+            .map(|i| format!("{}: {}", i.title, strip_citations(&i.summary)))
+            .collect();
     }
 
     topic_sizes.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-    let names: Vec<String> = topic_sizes.iter().take(3).map(|(_, n)| n.to_lowercase()).collect();
+    let names: Vec<String> = topic_sizes
+        .iter()
+        .take(3)
+        .map(|(_, n)| n.to_lowercase())
+        .collect();
     let count = items.len();
-    let mut summary = format!("{count} {} this week", if count == 1 { "story" } else { "stories" });
+    let mut summary = format!(
+        "{count} {} this week",
+        if count == 1 { "story" } else { "stories" }
+    );
     match names.as_slice() {
         [] => summary.push('.'),
         [a] => summary.push_str(&format!(", mostly about {a}.")),
@@ -354,7 +435,9 @@ mod tests {
             short: String::new(),
             content: content.into(),
             url: None,
-            published_date: format!("2026-11-{day:02}T10:00:00Z").parse::<DateTime<Utc>>().unwrap(),
+            published_date: format!("2026-11-{day:02}T10:00:00Z")
+                .parse::<DateTime<Utc>>()
+                .unwrap(),
             source: None,
         }
     }
@@ -400,18 +483,33 @@ mod tests {
     #[test]
     fn groups_by_topic_and_strips_citations() {
         let d = summarize(&week());
-        assert!(d.summary.starts_with("4 stories this week"), "{}", d.summary);
+        assert!(
+            d.summary.starts_with("4 stories this week"),
+            "{}",
+            d.summary
+        );
         let all = d.content.join("\n");
         assert!(!all.contains("[1]"));
         assert!(d.content.iter().any(|p| p.starts_with("Models: ")), "{all}");
-        assert!(d.content.iter().any(|p| p.starts_with("Chips & compute: ") || p.starts_with("Business: ")), "{all}");
+        assert!(
+            d.content
+                .iter()
+                .any(|p| p.starts_with("Chips & compute: ") || p.starts_with("Business: ")),
+            "{all}"
+        );
         assert!(d.content.iter().any(|p| p.starts_with("Policy: ")), "{all}");
         // Every sentence comes from the items.
-        let source: String = week().iter().map(|i| format!("{} {}", i.summary, i.content)).collect();
+        let source: String = week()
+            .iter()
+            .map(|i| format!("{} {}", i.summary, i.content))
+            .collect();
         for p in &d.content {
             let body = p.split_once(": ").unwrap().1;
             for s in sentences(body) {
-                assert!(strip_citations(&source).contains(&s), "{s:?} is not from the items");
+                assert!(
+                    strip_citations(&source).contains(&s),
+                    "{s:?} is not from the items"
+                );
             }
         }
     }

@@ -45,10 +45,14 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
     if !force && ctx.store.summary(&id)?.is_some() {
         return Err(AdminError::new(
             "conflict",
-            format!("the summary of {id} exists already; add --force to replace it, or `radar summaries show {id}`"),
+            format!(
+                "the summary of {id} exists already; add --force to replace it, or `radar summaries show {id}`"
+            ),
         ));
     }
-    let items = ctx.store.items_between(week.start(), week.end(), MAX_ITEMS)?;
+    let items = ctx
+        .store
+        .items_between(week.start(), week.end(), MAX_ITEMS)?;
     if items.is_empty() {
         return Err(AdminError::new(
             "empty_week",
@@ -65,7 +69,11 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
             Err(e) => {
                 tracing::warn!(error = %e, "the LLM summariser failed; using the local one");
                 let items = items.clone();
-                (local_draft(items).await?, "local", Some(format!("{e}; used the local summariser instead")))
+                (
+                    local_draft(items).await?,
+                    "local",
+                    Some(format!("{e}; used the local summariser instead")),
+                )
             }
         },
         None => (local_draft(items.clone()).await?, "local", None),
@@ -81,7 +89,11 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
         article_count: items.len() as u64,
     };
     ctx.store.put_summary(summary.clone())?;
-    Ok(Generated { summary, method, warning })
+    Ok(Generated {
+        summary,
+        method,
+        warning,
+    })
 }
 
 async fn local_draft(items: Vec<radar_store::NewsItem>) -> Result<Draft, AdminError> {

@@ -16,21 +16,29 @@ impl Week {
     pub fn parse(s: &str) -> Result<Week, String> {
         let bad = || format!("{s:?} is not an ISO week; write it as YYYY-Www, e.g. 2026-W47");
         let t = s.trim().to_ascii_uppercase();
-        let (y, w) = t.split_once("-W").or_else(|| t.split_once('W')).or_else(|| t.split_once('-')).ok_or_else(bad)?;
+        let (y, w) = t
+            .split_once("-W")
+            .or_else(|| t.split_once('W'))
+            .or_else(|| t.split_once('-'))
+            .ok_or_else(bad)?;
         let year: i32 = y.trim_end_matches('-').parse().map_err(|_| bad())?;
         let week: u32 = w.parse().map_err(|_| bad())?;
         if !(1000..=9999).contains(&year) {
             return Err(bad());
         }
-        NaiveDate::from_isoywd_opt(year, week, Weekday::Mon)
-            .ok_or_else(|| format!("{year} has no ISO week {week} (weeks run from 1 to 52 or 53)"))?;
+        NaiveDate::from_isoywd_opt(year, week, Weekday::Mon).ok_or_else(|| {
+            format!("{year} has no ISO week {week} (weeks run from 1 to 52 or 53)")
+        })?;
         Ok(Week { year, week })
     }
 
     /// The week containing an instant.
     pub fn containing(t: DateTime<Utc>) -> Week {
         let iso = t.date_naive().iso_week();
-        Week { year: iso.year(), week: iso.week() }
+        Week {
+            year: iso.year(),
+            week: iso.week(),
+        }
     }
 
     /// The last full week before the one containing `now`.
@@ -40,8 +48,8 @@ impl Week {
 
     /// Monday 00:00 UTC.
     pub fn start(&self) -> DateTime<Utc> {
-        let monday =
-            NaiveDate::from_isoywd_opt(self.year, self.week, Weekday::Mon).expect("weeks are validated when made");
+        let monday = NaiveDate::from_isoywd_opt(self.year, self.week, Weekday::Mon)
+            .expect("weeks are validated when made");
         Utc.from_utc_datetime(&monday.and_hms_opt(0, 0, 0).expect("midnight exists"))
     }
 
@@ -72,7 +80,13 @@ mod tests {
     #[test]
     fn parses_iso_weeks_and_refuses_impossible_ones() {
         let w = Week::parse("2026-W47").unwrap();
-        assert_eq!(w, Week { year: 2026, week: 47 });
+        assert_eq!(
+            w,
+            Week {
+                year: 2026,
+                week: 47
+            }
+        );
         assert_eq!(w.start(), at("2026-11-16T00:00:00Z"));
         assert_eq!(w.end(), at("2026-11-23T00:00:00Z"));
         assert_eq!(w.last_second(), at("2026-11-22T23:59:59Z"));
@@ -90,14 +104,26 @@ mod tests {
     #[test]
     fn weeks_cross_year_boundaries_as_iso_says() {
         // 2027-01-01 is a Friday: it belongs to 2026-W53.
-        assert_eq!(Week::containing(at("2027-01-01T12:00:00Z")).label(), "2026-W53");
-        assert_eq!(Week::parse("2026-W01").unwrap().start(), at("2025-12-29T00:00:00Z"));
+        assert_eq!(
+            Week::containing(at("2027-01-01T12:00:00Z")).label(),
+            "2026-W53"
+        );
+        assert_eq!(
+            Week::parse("2026-W01").unwrap().start(),
+            at("2025-12-29T00:00:00Z")
+        );
     }
 
     #[test]
     fn previous_is_the_last_full_week() {
         // Sunday night and the following Monday morning.
-        assert_eq!(Week::previous(at("2026-11-22T23:00:00Z")).label(), "2026-W46");
-        assert_eq!(Week::previous(at("2026-11-23T00:30:00Z")).label(), "2026-W47");
+        assert_eq!(
+            Week::previous(at("2026-11-22T23:00:00Z")).label(),
+            "2026-W46"
+        );
+        assert_eq!(
+            Week::previous(at("2026-11-23T00:30:00Z")).label(),
+            "2026-W47"
+        );
     }
 }
