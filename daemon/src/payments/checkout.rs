@@ -38,7 +38,7 @@ pub fn create(s: &AppState, user: &User) -> Result<String> {
 
 fn page(status: StatusCode, title: &str, body: &str) -> Response {
     let html = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{title}</title><style>body{{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}}\
          button{{font-size:1rem;padding:.6rem 1.4rem;border:0;border-radius:.4rem;background:#4f46e5;color:#fff;cursor:pointer}}</style>\
