@@ -156,37 +156,30 @@ impl Daemon {
 
     /// Signs a new user up through the auth service; answers the access token.
     pub async fn sign_up(&self, email: &str, password: &str) -> String {
-        let res = self
-            .http
-            .post(self.url("/auth/v1/signup"))
-            .header("apikey", &self.anon_key)
-            .json(&json!({"email": email, "password": password}))
-            .send()
-            .await
-            .unwrap();
-        let (status, body) = answer(res).await;
-        assert_eq!(status, 200, "sign-up failed: {body}");
-        body["access_token"]
-            .as_str()
-            .expect("sign-up answers a session")
-            .to_string()
+        self.session_token("/auth/v1/signup", email, password).await
     }
 
     /// Signs an existing user in with a password; answers the access token.
     pub async fn sign_in(&self, email: &str, password: &str) -> String {
+        self.session_token("/auth/v1/token?grant_type=password", email, password)
+            .await
+    }
+
+    /// POSTs e-mail and password to an auth endpoint that answers a session.
+    async fn session_token(&self, path: &str, email: &str, password: &str) -> String {
         let res = self
             .http
-            .post(self.url("/auth/v1/token?grant_type=password"))
+            .post(self.url(path))
             .header("apikey", &self.anon_key)
             .json(&json!({"email": email, "password": password}))
             .send()
             .await
             .unwrap();
         let (status, body) = answer(res).await;
-        assert_eq!(status, 200, "sign-in failed: {body}");
+        assert_eq!(status, 200, "{path} failed: {body}");
         body["access_token"]
             .as_str()
-            .expect("sign-in answers a session")
+            .expect("the answer is a session")
             .to_string()
     }
 }
