@@ -5,6 +5,7 @@
 //! shape the answer. Rules live in `radar_store`.
 
 pub mod admin;
+pub mod api_key;
 pub mod auth;
 pub mod client_config;
 pub mod config;
@@ -14,17 +15,15 @@ pub mod ingest;
 pub mod mail;
 pub mod marks;
 pub mod news;
-pub mod state;
-pub mod summarize;
-pub mod web;
-
-pub mod api_key;
 pub mod openapi;
 pub mod payments;
 pub mod profile;
 pub mod public_api;
+pub mod state;
+pub mod summarize;
 pub mod user_metadata;
 pub mod waitlist;
+pub mod web;
 pub mod weekly;
 
 use anyhow::Context;
