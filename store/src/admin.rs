@@ -43,20 +43,7 @@ impl Store {
     /// untouched and says which of the three happened. Durable on return.
     pub fn import_item(&self, new: NewItem) -> Result<ImportOutcome> {
         let new = new.validate()?;
-        let existing_id = match (&new.id, &new.url) {
-            (Some(id), _) => Some(id.clone()),
-            (None, Some(u)) => self
-                .t
-                .url_itemid
-                .get(u)?
-                .map(|v| String::from_utf8_lossy(&v).into_owned()),
-            (None, None) => None,
-        };
-        if let Some(old) = existing_id
-            .as_deref()
-            .map(|id| self.item(id))
-            .transpose()?
-            .flatten()
+        if let Some(old) = self.existing_item(&new)?
             && same_content(&old, &new)
         {
             return Ok(ImportOutcome {
@@ -117,20 +104,7 @@ impl Store {
                 commit(&mut pending, &mut out, &mut progress)?;
                 pending_keys.clear();
             }
-            let existing_id = match (&item.id, &item.url) {
-                (Some(id), _) => Some(id.clone()),
-                (None, Some(u)) => self
-                    .t
-                    .url_itemid
-                    .get(u)?
-                    .map(|v| String::from_utf8_lossy(&v).into_owned()),
-                (None, None) => None,
-            };
-            if let Some(old) = existing_id
-                .as_deref()
-                .map(|id| self.item(id))
-                .transpose()?
-                .flatten()
+            if let Some(old) = self.existing_item(&item)?
                 && same_content(&old, &item)
             {
                 out[i] = Some(Ok(ImportOutcome {

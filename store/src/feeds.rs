@@ -191,24 +191,8 @@ impl Store {
                 item.id = Some(id);
             }
         }
-        if !dated {
-            let existing = match (&item.id, item.url.as_deref().map(str::trim)) {
-                (Some(id), _) => Some(id.clone()),
-                (None, Some(u)) => self
-                    .t
-                    .url_itemid
-                    .get(u)?
-                    .map(|v| String::from_utf8_lossy(&v).into_owned()),
-                (None, None) => None,
-            };
-            if let Some(old) = existing
-                .as_deref()
-                .map(|id| self.item(id))
-                .transpose()?
-                .flatten()
-            {
-                item.published_date = old.published_date;
-            }
+        if !dated && let Some(old) = self.existing_item(&item)? {
+            item.published_date = old.published_date;
         }
         let outcome = self.import_item(item)?;
         if self.t.feedguid_itemid.get(&guid_key)?.as_deref() != Some(outcome.id.as_bytes()) {

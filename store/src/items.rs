@@ -239,6 +239,21 @@ impl Store {
         self.flush()
     }
 
+    /// The stored item a new one would update: the one with its id, else the one with
+    /// its URL.
+    pub(crate) fn existing_item(&self, new: &NewItem) -> Result<Option<NewsItem>> {
+        let id = match (&new.id, new.url.as_deref().map(str::trim)) {
+            (Some(id), _) => Some(id.clone()),
+            (None, Some(u)) => self
+                .t
+                .url_itemid
+                .get(u)?
+                .map(|v| String::from_utf8_lossy(&v).into_owned()),
+            (None, None) => None,
+        };
+        Ok(id.map(|id| self.item(&id)).transpose()?.flatten())
+    }
+
     /// One item by id.
     pub fn item(&self, id: &str) -> Result<Option<NewsItem>> {
         self.t.items.get(id)?.map(|v| from_json(&v)).transpose()
