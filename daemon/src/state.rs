@@ -23,6 +23,8 @@ pub struct AppState {
     pub mailer: Arc<crate::mail::Mailer>,
     /// Sign-in attempts per e-mail and per client IP.
     pub limiter: Arc<crate::auth::limiter::RateLimiter>,
+    /// The e-mail send frequency limit of addresses without an account.
+    pub mail_pace: Arc<crate::auth::pace::UnknownAddressPace>,
 }
 
 impl AppState {
@@ -38,7 +40,11 @@ impl AppState {
             config.auth.sign_in_rate,
             std::time::Duration::from_secs(60),
         );
+        let mail_pace = crate::auth::pace::UnknownAddressPace::new(
+            std::time::Duration::from_secs(config.auth.email_frequency),
+        );
         Self {
+            mail_pace: Arc::new(mail_pace),
             config: Arc::new(config),
             store,
             tokens: Arc::new(tokens),

@@ -20,6 +20,7 @@ mod feeds;
 mod items;
 mod marks;
 mod outbox;
+mod pkce;
 mod sessions;
 mod users;
 
@@ -39,8 +40,12 @@ pub use feeds::{Feed, validate_feed_url};
 pub use items::{NewItem, NewsItem, Upserted};
 pub use marks::{Mark, SharedItem};
 pub use outbox::Mail;
+pub use pkce::{ChallengeMethod, Exchanged, PkceChallenge};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
-pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata, normalize_email};
+pub use users::{
+    Issued, OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata,
+    normalize_email,
+};
 
 pub use api_keys::API_KEY_PREFIX;
 pub use catalogue::{SortBy, SortOrder};
@@ -132,6 +137,10 @@ pub(crate) struct Trees {
     pub onetime_tokens: sled::Tree,
     /// keys::join(user id, kind) -> keys::secret(token): the one live token per kind.
     pub userid_onetime: sled::Tree,
+    /// keys::secret(PKCE authorization code) -> AuthCodeRecord JSON.
+    pub authcodes: sled::Tree,
+    /// keys::join(user id, purpose) -> keys::secret(code): the one live code per purpose.
+    pub userid_authcode: sled::Tree,
     /// mail id -> Mail JSON (the outbox).
     pub mails: sled::Tree,
     /// keys::published(kept at, mail id) -> (), for the outbox newest first.
@@ -178,6 +187,8 @@ impl Store {
             sessionid_refresh: tree("sessionid_refresh")?,
             onetime_tokens: tree("onetime_tokens")?,
             userid_onetime: tree("userid_onetime")?,
+            authcodes: tree("authcodes")?,
+            userid_authcode: tree("userid_authcode")?,
             mails: tree("mails")?,
             sent_mailid: tree("sent_mailid")?,
             waitlist: tree("waitlist")?,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use sled::Transactional;
 use utoipa::ToSchema;
 
+use crate::pkce::PkceChallenge;
 use crate::{Error, Result, Store, from_json, keys, to_json, wire};
 
 /// A subscription as spec section 3's user metadata has it, plus when it ends.
@@ -48,6 +49,12 @@ pub struct User {
     /// Subscription state.
     #[serde(default)]
     pub subscription: Subscription,
+    /// When the last confirmation link was mailed (the send frequency limit counts from it).
+    #[serde(default)]
+    pub confirmation_sent_at: Option<DateTime<Utc>>,
+    /// When the last password-reset link was mailed.
+    #[serde(default)]
+    pub recovery_sent_at: Option<DateTime<Utc>>,
 }
 
 /// Trims and lower-cases an e-mail, and checks its shape.
@@ -93,6 +100,8 @@ impl Store {
             last_sign_in_at: None,
             user_metadata,
             subscription: Subscription::default(),
+            confirmation_sent_at: None,
+            recovery_sent_at: None,
         };
         (&self.t.users, &self.t.email_userid).transaction(|(users, emails)| {
             if emails.get(email.as_bytes())?.is_some() {
@@ -197,56 +206,105 @@ struct OneTimeRecord {
     user_id: String,
     kind: OneTimeKind,
     expires_at: DateTime<Utc>,
+    /// The client's code challenge when it asked for a PKCE link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pkce: Option<PkceChallenge>,
 }
 
 /// What redeeming a one-time token gave.
 #[derive(Debug, Clone)]
 pub enum Redeemed {
     /// The token was good and is now spent; the e-mail counts as confirmed.
-    Valid(User),
+    Valid {
+        /// The user, confirmed.
+        user: User,
+        /// The code challenge of a PKCE link: the caller issues an authorization code
+        /// for it instead of a session.
+        pkce: Option<PkceChallenge>,
+    },
     /// Unknown, already used, replaced by a newer one, or for another purpose.
     Invalid,
     /// It was good but its time ran out (it is spent now too).
     Expired,
 }
 
+/// What asking for a one-time token gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Issued {
+    /// The token to mail (`pkce_...` for a PKCE link).
+    Token(String),
+    /// A link of this kind was mailed less than the send interval ago: none is issued.
+    TooSoon {
+        /// Whole seconds until one may be asked for again (at least 1).
+        wait_secs: i64,
+    },
+}
+
+/// The prefix of a PKCE link's token, as the protocol has it.
+pub const PKCE_PREFIX: &str = "pkce_";
+
 /// The user-metadata keys the server owns; a client's `data` cannot set them.
 const SERVER_METADATA: [&str; 2] = ["subscription", "has_active_subscription"];
 
 impl Store {
-    /// Issues a one-time token (e-mailed link) for a user, valid for `ttl`. It replaces
-    /// the user's previous token of the same kind; only its hash is stored.
+    /// Issues a one-time token (e-mailed link) for a user, valid for `ttl`, unless one of
+    /// the same kind was issued less than `interval` ago (the per-address send frequency
+    /// limit). It replaces the user's previous token of the same kind; only its hash is
+    /// stored, with the client's code challenge when `pkce` is given.
     pub fn issue_one_time_token(
         &self,
         user_id: &str,
         kind: OneTimeKind,
         ttl: chrono::Duration,
-    ) -> Result<String> {
-        let token = crate::sessions::new_secret();
+        interval: chrono::Duration,
+        pkce: Option<PkceChallenge>,
+    ) -> Result<Issued> {
+        let secret = crate::sessions::new_secret();
+        let token = match pkce {
+            Some(_) => format!("{PKCE_PREFIX}{secret}"),
+            None => secret,
+        };
         let hash = keys::secret(&token);
+        let now = Utc::now();
         let record = OneTimeRecord {
             user_id: user_id.to_string(),
             kind,
-            expires_at: Utc::now() + ttl,
+            expires_at: now + ttl,
+            pkce,
         };
         let slot = keys::join(user_id.as_bytes(), kind_name(kind).as_bytes());
-        (
+        let issued = (
             &self.t.users,
             &self.t.onetime_tokens,
             &self.t.userid_onetime,
         )
             .transaction(|(users, tokens, slots)| {
-                if users.get(user_id.as_bytes())?.is_none() {
+                let Some(raw) = users.get(user_id.as_bytes())? else {
                     return Err(Error::NotFound("user").into());
+                };
+                let mut user: User = from_json(&raw)?;
+                let sent_at = match kind {
+                    OneTimeKind::Recovery => &mut user.recovery_sent_at,
+                    OneTimeKind::Confirmation => &mut user.confirmation_sent_at,
+                };
+                if let Some(last) = *sent_at
+                    && last + interval > now
+                {
+                    let left = (last + interval - now).num_milliseconds();
+                    return Ok(Issued::TooSoon {
+                        wait_secs: ((left + 999) / 1000).max(1),
+                    });
                 }
+                *sent_at = Some(now);
+                users.insert(user_id.as_bytes(), to_json(&user))?;
                 if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
                     tokens.remove(old)?;
                 }
                 tokens.insert(&hash, to_json(&record))?;
-                Ok(())
+                Ok(Issued::Token(token.clone()))
             })?;
         self.flush()?;
-        Ok(token)
+        Ok(issued)
     }
 
     /// Spends a one-time token of `kind`. A good one also confirms the user's e-mail
@@ -287,7 +345,10 @@ impl Store {
                     user.updated_at = now;
                     users.insert(record.user_id.as_bytes(), to_json(&user))?;
                 }
-                Ok(Redeemed::Valid(user))
+                Ok(Redeemed::Valid {
+                    user,
+                    pkce: record.pkce,
+                })
             })?;
         self.flush()?;
         Ok(out)
@@ -351,6 +412,8 @@ impl Store {
             identities: vec![identity],
             created_at: user.created_at,
             updated_at: user.updated_at,
+            confirmation_sent_at: user.confirmation_sent_at,
+            recovery_sent_at: user.recovery_sent_at,
             is_anonymous: false,
             has_active_subscription: self.is_subscriber(user),
         }
@@ -466,18 +529,36 @@ mod tests {
         assert!(!store.is_subscriber(&ended));
     }
 
+    /// Issues a token with no send interval.
+    fn issue(store: &Store, user: &str, kind: OneTimeKind, ttl: chrono::Duration) -> String {
+        issue_with(store, user, kind, ttl, None)
+    }
+
+    fn issue_with(
+        store: &Store,
+        user: &str,
+        kind: OneTimeKind,
+        ttl: chrono::Duration,
+        pkce: Option<PkceChallenge>,
+    ) -> String {
+        match store
+            .issue_one_time_token(user, kind, ttl, chrono::Duration::zero(), pkce)
+            .unwrap()
+        {
+            Issued::Token(t) => t,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn one_time_tokens_are_single_use_replaced_by_newer_and_expire() {
         let (_d, store) = test_store();
         let u = store
             .create_user("r@example.com", "h".into(), Default::default(), false)
             .unwrap();
-        let first = store
-            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1))
-            .unwrap();
-        let second = store
-            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1))
-            .unwrap();
+        let hour = chrono::Duration::hours(1);
+        let first = issue(&store, &u.id, OneTimeKind::Recovery, hour);
+        let second = issue(&store, &u.id, OneTimeKind::Recovery, hour);
         assert!(matches!(
             store
                 .redeem_one_time_token(&first, OneTimeKind::Recovery)
@@ -490,7 +571,7 @@ mod tests {
                 .unwrap(),
             Redeemed::Invalid
         ));
-        let Redeemed::Valid(user) = store
+        let Redeemed::Valid { user, pkce: None } = store
             .redeem_one_time_token(&second, OneTimeKind::Recovery)
             .unwrap()
         else {
@@ -500,21 +581,76 @@ mod tests {
             user.email_confirmed_at.is_some(),
             "a redeemed link confirms the e-mail"
         );
+        assert!(user.recovery_sent_at.is_some());
         assert!(matches!(
             store
                 .redeem_one_time_token(&second, OneTimeKind::Recovery)
                 .unwrap(),
             Redeemed::Invalid
         ));
-        let old = store
-            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::seconds(-1))
-            .unwrap();
+        let old = issue(
+            &store,
+            &u.id,
+            OneTimeKind::Recovery,
+            chrono::Duration::seconds(-1),
+        );
         assert!(matches!(
             store
                 .redeem_one_time_token(&old, OneTimeKind::Recovery)
                 .unwrap(),
             Redeemed::Expired
         ));
+    }
+
+    #[test]
+    fn a_kind_of_link_is_mailed_at_most_once_an_interval() {
+        let (_d, store) = test_store();
+        let u = store
+            .create_user("f@example.com", "h".into(), Default::default(), false)
+            .unwrap();
+        let hour = chrono::Duration::hours(1);
+        let minute = chrono::Duration::seconds(60);
+        let ask = |kind| {
+            store
+                .issue_one_time_token(&u.id, kind, hour, minute, None)
+                .unwrap()
+        };
+        assert!(matches!(ask(OneTimeKind::Recovery), Issued::Token(_)));
+        let Issued::TooSoon { wait_secs } = ask(OneTimeKind::Recovery) else {
+            panic!("a second link within the minute")
+        };
+        assert!((59..=60).contains(&wait_secs), "{wait_secs}");
+        assert!(
+            matches!(ask(OneTimeKind::Confirmation), Issued::Token(_)),
+            "each kind counts apart"
+        );
+    }
+
+    #[test]
+    fn pkce_links_carry_their_challenge_to_redemption() {
+        let (_d, store) = test_store();
+        let u = store
+            .create_user("p@example.com", "h".into(), Default::default(), false)
+            .unwrap();
+        let challenge = PkceChallenge {
+            challenge: "c".repeat(43),
+            method: crate::ChallengeMethod::Plain,
+        };
+        let token = issue_with(
+            &store,
+            &u.id,
+            OneTimeKind::Confirmation,
+            chrono::Duration::hours(1),
+            Some(challenge.clone()),
+        );
+        assert!(token.starts_with(PKCE_PREFIX), "{token}");
+        let Redeemed::Valid { pkce, .. } = store
+            .redeem_one_time_token(&token, OneTimeKind::Confirmation)
+            .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(pkce, Some(challenge));
     }
 
     #[test]

@@ -204,6 +204,12 @@ pub struct AuthUser {
     pub created_at: DateTime<Utc>,
     /// Last change of the account.
     pub updated_at: DateTime<Utc>,
+    /// When the last sign-up confirmation link was mailed; absent when none was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmation_sent_at: Option<DateTime<Utc>>,
+    /// When the last password-reset link was mailed; absent when none was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery_sent_at: Option<DateTime<Utc>>,
     /// Always false.
     #[serde(default)]
     pub is_anonymous: bool,

@@ -120,6 +120,8 @@ pub(crate) mod tests {
                 identities: vec![],
                 created_at: now,
                 updated_at: now,
+                confirmation_sent_at: None,
+                recovery_sent_at: None,
                 is_anonymous: false,
                 has_active_subscription: subscriber,
             },

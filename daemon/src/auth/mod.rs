@@ -27,8 +27,10 @@
 
 pub mod account;
 pub mod caller;
+pub mod disabled;
 pub mod error;
 pub mod limiter;
+pub mod pace;
 pub mod password;
 pub mod recovery;
 pub mod session;
@@ -40,7 +42,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
-use axum::routing::{get, post};
+use axum::routing::{any, delete, get, post};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -89,10 +91,26 @@ pub struct AuthConfig {
     #[arg(long, env = "RADAR_OTP_EXPIRY", default_value_t = 3600)]
     pub otp_expiry: i64,
 
-    /// Seconds during which a just-spent refresh token still refreshes (two tabs
-    /// refreshing at once); after that, presenting it again ends its session.
+    /// Seconds during which any spent refresh token is still answered with the
+    /// session's active one (tabs refreshing at once). After that only the active
+    /// token's parent is; any older token ends its session.
     #[arg(long, env = "RADAR_REFRESH_REUSE_INTERVAL", default_value_t = 10)]
     pub refresh_reuse_interval: i64,
+
+    /// Close sign-ups: `/signup` answers 422 `signup_disabled`; accounts are made with
+    /// `radar users create`.
+    #[arg(long, env = "RADAR_DISABLE_SIGNUP")]
+    pub disable_signup: bool,
+
+    /// Seconds an address waits between two e-mailed links of one kind (confirmation,
+    /// password reset); sooner requests answer 429 `over_email_send_rate_limit`.
+    #[arg(long, env = "RADAR_EMAIL_FREQUENCY", default_value_t = 60)]
+    pub email_frequency: u64,
+
+    /// Seconds the authorization code of a followed PKCE link can be exchanged for a
+    /// session.
+    #[arg(long, env = "RADAR_AUTH_CODE_EXPIRY", default_value_t = 300)]
+    pub auth_code_expiry: i64,
 
     /// Sign-in attempts allowed per e-mail and per client IP each minute (sign-ups and
     /// recovery mails have the same allowance, counted apart).
@@ -122,6 +140,26 @@ pub fn router() -> Router<AppState> {
         .route("/settings", get(get_settings))
         .route("/health", get(get_health))
         .route("/authorize", get(get_authorize))
+        .route("/otp", post(disabled::otp))
+        .route("/factors", post(disabled::post_factors))
+        .route("/factors/{factor_id}", delete(disabled::factor_not_found))
+        .route(
+            "/factors/{factor_id}/challenge",
+            post(disabled::factor_not_found),
+        )
+        .route("/factors/{factor_id}/verify", post(disabled::factor_not_found))
+        .route(
+            "/user/identities/authorize",
+            get(disabled::manual_linking),
+        )
+        .route(
+            "/user/identities/{identity_id}",
+            delete(disabled::manual_linking),
+        )
+        .route("/sso", post(disabled::saml))
+        .route("/sso/saml/metadata", get(disabled::saml))
+        .route("/sso/saml/acs", post(disabled::saml))
+        .route("/admin/{*rest}", any(disabled::admin))
         .fallback(|| async {
             AuthError::new(StatusCode::NOT_FOUND, "not_found", "No such auth endpoint.")
         })
@@ -201,27 +239,47 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
         .max_age(Duration::from_secs(3600))
 }
 
-/// `GET /settings`: which sign-in methods are on (e-mail on, Google and the rest off).
+/// The providers GoTrue lists in `/settings`; Radar offers `email` alone.
+const PROVIDERS: [&str; 25] = [
+    "anonymous_users",
+    "apple",
+    "azure",
+    "bitbucket",
+    "discord",
+    "facebook",
+    "figma",
+    "fly",
+    "github",
+    "gitlab",
+    "google",
+    "keycloak",
+    "kakao",
+    "linkedin",
+    "linkedin_oidc",
+    "notion",
+    "spotify",
+    "slack",
+    "slack_oidc",
+    "workos",
+    "twitch",
+    "twitter",
+    "email",
+    "phone",
+    "zoom",
+];
+
+/// `GET /settings`: GoTrue's settings object: which sign-in methods are on (e-mail
+/// alone), whether sign-ups are open and need a confirmed e-mail.
 pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Value> {
-    let off = [
-        "anonymous_users",
-        "apple",
-        "azure",
-        "github",
-        "gitlab",
-        "google",
-        "phone",
-        "saml",
-    ];
-    let mut external: serde_json::Map<String, serde_json::Value> = off
+    let external: serde_json::Map<String, serde_json::Value> = PROVIDERS
         .iter()
-        .map(|p| (p.to_string(), serde_json::Value::Bool(false)))
+        .map(|p| (p.to_string(), serde_json::Value::Bool(*p == "email")))
         .collect();
-    external.insert("email".into(), serde_json::Value::Bool(true));
+    let auth = &state.config.auth;
     Json(serde_json::json!({
         "external": external,
-        "disable_signup": false,
-        "mailer_autoconfirm": !state.config.auth.confirm_email,
+        "disable_signup": auth.disable_signup,
+        "mailer_autoconfirm": !auth.confirm_email,
         "phone_autoconfirm": false,
         "sms_provider": "",
         "saml_enabled": false,

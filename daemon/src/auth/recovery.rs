@@ -2,22 +2,31 @@
 //!
 //! `POST /recover` always answers `{}`, so nobody learns whether an address is
 //! registered. A registered one gets a single-use link, valid `--otp-expiry` seconds, to
-//! `GET /verify?token=...&type=recovery&redirect_to=...`, which signs the user in and
-//! answers 303 to `redirect_to` with the session in the fragment (the implicit flow
-//! auth-js detects), or with `error`, `error_code` and `error_description` there when
-//! the link is bad, used or expired. `redirect_to` is honoured only for the site's own
-//! origin and the configured allow-list; anything else falls back to the site URL.
+//! `GET /verify?token=...&type=recovery&redirect_to=...`. Two flows, as GoTrue has them:
+//! - implicit (no `code_challenge` in the request): following the link signs the user in
+//!   and answers 303 to `redirect_to` with the session in the fragment;
+//! - PKCE (the request carried `code_challenge` and `code_challenge_method`): the link's
+//!   token starts with `pkce_`, and following it answers 303 to `redirect_to?code=...`,
+//!   an authorization code the client exchanges with its verifier at
+//!   `POST /token?grant_type=pkce`.
+//!
+//! A bad, used or expired link answers 303 with `error`, `error_code` and
+//! `error_description` in the fragment (and, for a PKCE link, in the query too).
+//! `redirect_to` is honoured only for the site's own origin and the configured
+//! allow-list; anything else falls back to the site URL. Each address gets at most one
+//! link of a kind per `--email-frequency` seconds (429 `over_email_send_rate_limit`).
 
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use radar_store::wire::AuthSession;
-use radar_store::{OneTimeKind, Redeemed, User};
+use radar_store::{ChallengeMethod, Issued, OneTimeKind, PKCE_PREFIX, PkceChallenge, Redeemed, User};
 use serde::Deserialize;
 
 use super::caller::{ApiKey, ClientIp};
 use super::error::{AuthError, AuthResult};
 use super::session::session_answer;
+use crate::error::ApiError;
 use crate::extract::{Json, Query};
 use crate::state::AppState;
 
@@ -62,15 +71,95 @@ fn kind_name(kind: OneTimeKind) -> &'static str {
     }
 }
 
-/// Issues a one-time token for `user` and mails the link.
+/// The sign-in method a session started from a PKCE link of `kind` names (GoTrue's).
+fn pkce_method(kind: OneTimeKind) -> &'static str {
+    match kind {
+        OneTimeKind::Recovery => "recovery",
+        OneTimeKind::Confirmation => "email/signup",
+    }
+}
+
+/// The PKCE fields a client adds to a request for a link.
+#[derive(Debug, Default, Deserialize)]
+pub struct PkceParams {
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+impl PkceParams {
+    /// The challenge to keep with the link; none for the implicit flow. Malformed
+    /// parameters are refused with GoTrue's messages.
+    pub fn challenge(&self) -> AuthResult<Option<PkceChallenge>> {
+        let challenge = self.code_challenge.as_deref().unwrap_or_default();
+        let method = self.code_challenge_method.as_deref().unwrap_or_default();
+        let invalid = |msg: String| AuthError::bad_request("validation_failed", msg);
+        match (challenge.is_empty(), method.is_empty()) {
+            (true, true) => return Ok(None),
+            (false, false) => {}
+            _ => {
+                return Err(invalid(
+                    "PKCE flow requires code_challenge_method and code_challenge".into(),
+                ));
+            }
+        }
+        if !(43..=128).contains(&challenge.len()) {
+            return Err(invalid(
+                "code challenge has to be between 43 and 128 characters".into(),
+            ));
+        }
+        let allowed = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
+        if !challenge.bytes().all(allowed) {
+            return Err(invalid(
+                "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes".into(),
+            ));
+        }
+        let method = ChallengeMethod::parse(method)
+            .ok_or_else(|| invalid(format!("unsupported code_challenge method {method:?}")))?;
+        Ok(Some(PkceChallenge {
+            challenge: challenge.to_string(),
+            method,
+        }))
+    }
+}
+
+/// 429 `over_email_send_rate_limit`, in GoTrue's words.
+pub fn too_soon(wait_secs: u64) -> AuthError {
+    ApiError::too_many(
+        "over_email_send_rate_limit",
+        format!("For security purposes, you can only request this after {wait_secs} seconds."),
+        wait_secs,
+    )
+    .into()
+}
+
+/// Counts a request for a link that will not be mailed (unknown address, or nothing to
+/// send) against the same per-address interval as a real one, so both answer alike.
+pub fn pace_unsent(state: &AppState, kind: OneTimeKind, email: &str) -> AuthResult<()> {
+    state
+        .mail_pace
+        .hit(kind_name(kind), email)
+        .map_err(too_soon)
+}
+
+/// Issues a one-time token for `user` and mails the link; 429 when a link of this kind
+/// went to the address less than `--email-frequency` seconds ago.
 pub async fn send_link(
     state: &AppState,
     user: &User,
     kind: OneTimeKind,
     redirect_to: Option<&str>,
+    pkce: Option<PkceChallenge>,
 ) -> AuthResult<()> {
-    let ttl = chrono::Duration::seconds(state.config.auth.otp_expiry);
-    let token = state.store.issue_one_time_token(&user.id, kind, ttl)?;
+    let auth = &state.config.auth;
+    let ttl = chrono::Duration::seconds(auth.otp_expiry);
+    let interval = chrono::Duration::seconds(auth.email_frequency as i64);
+    let token = match state
+        .store
+        .issue_one_time_token(&user.id, kind, ttl, interval, pkce)?
+    {
+        Issued::Token(token) => token,
+        Issued::TooSoon { wait_secs } => return Err(too_soon(wait_secs.max(1) as u64)),
+    };
     let redirect = allowed_redirect(state, redirect_to);
     let query = url::form_urlencoded::Serializer::new(String::new())
         .append_pair("token", &token)
@@ -78,7 +167,7 @@ pub async fn send_link(
         .append_pair("redirect_to", redirect.as_str())
         .finish();
     let link = format!("{}/verify?{query}", super::auth_url(state));
-    let minutes = (state.config.auth.otp_expiry / 60).max(1);
+    let minutes = (auth.otp_expiry / 60).max(1);
     let (subject, text) = match kind {
         OneTimeKind::Recovery => (
             "Reset your Radar password",
@@ -102,10 +191,21 @@ pub async fn send_link(
         .map_err(AuthError::internal)
 }
 
+/// The trimmed, lower-cased e-mail of a request, or 400 with `missing` as the message.
+fn requested_email(raw: Option<&str>, missing: &str) -> AuthResult<String> {
+    let email = raw.map(str::trim).unwrap_or_default().to_lowercase();
+    if email.is_empty() {
+        return Err(AuthError::bad_request("validation_failed", missing.to_string()));
+    }
+    Ok(email)
+}
+
 /// Body of `POST /recover`.
 #[derive(Debug, Deserialize)]
 pub struct RecoverBody {
     email: Option<String>,
+    #[serde(flatten)]
+    pkce: PkceParams,
 }
 
 /// `POST /recover`: mails a password-reset link to a registered address; `{}` always.
@@ -116,27 +216,21 @@ pub async fn post_recover(
     Query(q): Query<RedirectQuery>,
     Json(body): Json<RecoverBody>,
 ) -> AuthResult<Json<serde_json::Value>> {
-    let email = body
-        .email
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default()
-        .to_lowercase();
-    if email.is_empty() {
-        return Err(AuthError::bad_request(
-            "validation_failed",
-            "Password recovery requires an email.",
-        ));
-    }
+    let email = requested_email(body.email.as_deref(), "Password recovery requires an email")?;
+    let pkce = body.pkce.challenge()?;
     super::limit(&state, "recover", &email, peer)?;
-    if let Some(user) = state.store.user_by_email(&email)? {
-        send_link(
-            &state,
-            &user,
-            OneTimeKind::Recovery,
-            q.redirect_to.as_deref(),
-        )
-        .await?;
+    match state.store.user_by_email(&email)? {
+        Some(user) => {
+            send_link(
+                &state,
+                &user,
+                OneTimeKind::Recovery,
+                q.redirect_to.as_deref(),
+                pkce,
+            )
+            .await?
+        }
+        None => pace_unsent(&state, OneTimeKind::Recovery, &email)?,
     }
     Ok(Json(serde_json::json!({})))
 }
@@ -147,10 +241,14 @@ pub struct ResendBody {
     #[serde(rename = "type")]
     kind: Option<String>,
     email: Option<String>,
+    phone: Option<String>,
+    #[serde(flatten)]
+    pkce: PkceParams,
 }
 
 /// `POST /resend` (`type: "signup"`): mails a new confirmation link to an address that
-/// signed up and is not confirmed yet; `{}` always, as `/recover`.
+/// signed up and is not confirmed yet; `{}` always, as `/recover`. `email_change` has
+/// nothing to resend (Radar changes no e-mail addresses); the phone types are off.
 pub async fn post_resend(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
@@ -158,37 +256,50 @@ pub async fn post_resend(
     Query(q): Query<RedirectQuery>,
     Json(body): Json<ResendBody>,
 ) -> AuthResult<Json<serde_json::Value>> {
-    if !matches!(body.kind.as_deref(), Some("signup")) {
+    let kind = body.kind.as_deref().unwrap_or_default();
+    match kind {
+        "signup" | "email_change" => {}
+        "sms" | "phone_change" => {
+            return Err(AuthError::bad_request(
+                "phone_provider_disabled",
+                "Phone logins are disabled",
+            ));
+        }
+        _ => {
+            return Err(AuthError::bad_request(
+                "validation_failed",
+                "Missing one of these types: signup, email_change, sms, phone_change",
+            ));
+        }
+    }
+    if body.phone.as_deref().is_some_and(|p| !p.trim().is_empty()) {
         return Err(AuthError::bad_request(
-            "validation_failed",
-            "Only type \"signup\" can be resent.",
+            "phone_provider_disabled",
+            "Phone logins are disabled",
         ));
     }
-    let email = body
-        .email
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default()
-        .to_lowercase();
-    if email.is_empty() {
-        return Err(AuthError::bad_request(
-            "validation_failed",
-            "An email address is required.",
-        ));
-    }
+    let email = requested_email(
+        body.email.as_deref(),
+        "Type provided requires an email address",
+    )?;
+    let pkce = body.pkce.challenge()?;
     super::limit(&state, "recover", &email, peer)?;
-    if let Some(user) = state
+    let unconfirmed = state
         .store
         .user_by_email(&email)?
-        .filter(|u| u.email_confirmed_at.is_none())
-    {
-        send_link(
-            &state,
-            &user,
-            OneTimeKind::Confirmation,
-            q.redirect_to.as_deref(),
-        )
-        .await?;
+        .filter(|u| kind == "signup" && u.email_confirmed_at.is_none());
+    match unconfirmed {
+        Some(user) => {
+            send_link(
+                &state,
+                &user,
+                OneTimeKind::Confirmation,
+                q.redirect_to.as_deref(),
+                pkce,
+            )
+            .await?
+        }
+        None => pace_unsent(&state, OneTimeKind::Confirmation, &email)?,
     }
     Ok(Json(serde_json::json!({})))
 }
@@ -204,14 +315,13 @@ pub struct VerifyQuery {
 
 fn parse_kind(kind: Option<&str>) -> Option<OneTimeKind> {
     match kind? {
-        "recovery" => Some(OneTimeKind::Recovery),
-        "signup" | "email" => Some(OneTimeKind::Confirmation),
+        "recovery" | "magiclink" => Some(OneTimeKind::Recovery),
+        "signup" | "email" | "invite" => Some(OneTimeKind::Confirmation),
         _ => None,
     }
 }
 
-fn see_other(mut to: url::Url, fragment: &str) -> Response {
-    to.set_fragment(Some(fragment));
+fn see_other(to: url::Url) -> Response {
     let mut res = StatusCode::SEE_OTHER.into_response();
     if let Ok(v) = HeaderValue::from_str(to.as_str()) {
         res.headers_mut().insert(header::LOCATION, v);
@@ -221,52 +331,68 @@ fn see_other(mut to: url::Url, fragment: &str) -> Response {
     res
 }
 
-/// Redeems a link's token; a good one starts a session.
-fn redeem(state: &AppState, token: &str, kind: OneTimeKind) -> AuthResult<Option<AuthSession>> {
-    match state.store.redeem_one_time_token(token, kind)? {
-        Redeemed::Valid(user) => {
-            let grant = state.store.sign_in(&user.id, "otp")?;
-            Ok(Some(session_answer(state, &grant)))
-        }
-        Redeemed::Invalid | Redeemed::Expired => Ok(None),
-    }
-}
-
 /// `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
 pub async fn get_verify(
     State(state): State<AppState>,
     Query(q): Query<VerifyQuery>,
 ) -> AuthResult<Response> {
-    let to = allowed_redirect(&state, q.redirect_to.as_deref());
-    let error = |code: &str, description: &str| {
+    let mut to = allowed_redirect(&state, q.redirect_to.as_deref());
+    let token = q.token.as_deref().map(str::trim).unwrap_or_default();
+    let pkce_link = token.starts_with(PKCE_PREFIX);
+    let error = |mut to: url::Url, code: &str, description: &str| {
         let f = url::form_urlencoded::Serializer::new(String::new())
             .append_pair("error", "access_denied")
             .append_pair("error_code", code)
             .append_pair("error_description", description)
             .finish();
-        see_other(to.clone(), &f)
+        if pkce_link {
+            to.set_query(Some(&f));
+        }
+        to.set_fragment(Some(&f));
+        see_other(to)
     };
     let Some(kind) = parse_kind(q.kind.as_deref()) else {
-        return Ok(error("validation_failed", "Unsupported verification type"));
+        return Ok(error(to, "validation_failed", "Unsupported verification type"));
     };
-    let token = q.token.as_deref().map(str::trim).unwrap_or_default();
-    let session = if token.is_empty() {
-        None
+    let redeemed = if token.is_empty() {
+        Redeemed::Invalid
     } else {
-        redeem(&state, token, kind)?
+        state.store.redeem_one_time_token(token, kind)?
     };
-    let Some(s) = session else {
-        return Ok(error("otp_expired", "Email link is invalid or has expired"));
-    };
-    let f = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("access_token", &s.access_token)
-        .append_pair("expires_at", &s.expires_at.to_string())
-        .append_pair("expires_in", &s.expires_in.to_string())
-        .append_pair("refresh_token", &s.refresh_token)
-        .append_pair("token_type", &s.token_type)
-        .append_pair("type", q.kind.as_deref().unwrap_or_default())
-        .finish();
-    Ok(see_other(to, &f))
+    match redeemed {
+        Redeemed::Valid {
+            user,
+            pkce: Some(challenge),
+        } => {
+            let code = state.store.issue_auth_code(
+                &user.id,
+                kind_name(kind),
+                pkce_method(kind),
+                challenge,
+            )?;
+            to.query_pairs_mut().append_pair("code", &code);
+            Ok(see_other(to))
+        }
+        Redeemed::Valid { user, pkce: None } => {
+            let grant = state.store.sign_in(&user.id, "otp")?;
+            let s = session_answer(&state, &grant);
+            let f = url::form_urlencoded::Serializer::new(String::new())
+                .append_pair("access_token", &s.access_token)
+                .append_pair("expires_at", &s.expires_at.to_string())
+                .append_pair("expires_in", &s.expires_in.to_string())
+                .append_pair("refresh_token", &s.refresh_token)
+                .append_pair("token_type", &s.token_type)
+                .append_pair("type", q.kind.as_deref().unwrap_or_default())
+                .finish();
+            to.set_fragment(Some(&f));
+            Ok(see_other(to))
+        }
+        Redeemed::Invalid | Redeemed::Expired => Ok(error(
+            to,
+            "otp_expired",
+            "Email link is invalid or has expired",
+        )),
+    }
 }
 
 /// Body of `POST /verify` (auth-js `verifyOtp({type, token_hash})`).
@@ -278,7 +404,8 @@ pub struct VerifyBody {
     token: Option<String>,
 }
 
-/// `POST /verify`: redeems a link's token and answers the session as JSON.
+/// `POST /verify`: redeems a link's token (either flow's) and answers the session as
+/// JSON, as GoTrue does for server-side apps that verify the `token_hash` themselves.
 pub async fn post_verify(
     State(state): State<AppState>,
     _key: ApiKey,
@@ -292,7 +419,11 @@ pub async fn post_verify(
     if token.trim().is_empty() {
         return Err(expired());
     }
-    redeem(&state, token.trim(), kind)?
-        .map(Json)
-        .ok_or_else(expired)
+    match state.store.redeem_one_time_token(token.trim(), kind)? {
+        Redeemed::Valid { user, .. } => {
+            let grant = state.store.sign_in(&user.id, "otp")?;
+            Ok(Json(session_answer(&state, &grant)))
+        }
+        Redeemed::Invalid | Redeemed::Expired => Err(expired()),
+    }
 }
