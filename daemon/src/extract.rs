@@ -82,6 +82,24 @@ impl<T: serde::Serialize> IntoResponse for Json<T> {
     }
 }
 
+/// A JSON answer whose bytes were written already (a feed page assembled from the
+/// stored items); the handler's annotation still names the schema it follows.
+#[derive(Debug, Clone)]
+pub struct RawJson(pub std::sync::Arc<[u8]>);
+
+impl IntoResponse for RawJson {
+    fn into_response(self) -> Response {
+        (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            )],
+            axum::body::Bytes::from_owner(self.0),
+        )
+            .into_response()
+    }
+}
+
 /// `axum::extract::Query` with our error shape on a bad query string.
 #[derive(Debug, Clone, Copy, Default, FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]

@@ -98,6 +98,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         radar_store::Options {
             cache_bytes: config.cache_mb * 1024 * 1024,
             complimentary: config.complimentary.clone(),
+            ..Default::default()
         },
     )
     .with_context(|| {

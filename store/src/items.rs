@@ -190,6 +190,7 @@ impl Store {
                 }
                 Ok(old.is_none())
             })?;
+        self.items_changed();
         Ok(Upserted { id, created })
     }
 
@@ -218,6 +219,7 @@ impl Store {
                 Ok(())
             })?;
         // After the item is gone, so no mark can be set on it while its marks are cleared.
+        self.items_changed();
         self.forget_item_marks(id)?;
         self.flush()
     }
@@ -252,33 +254,35 @@ impl Store {
         Ok(keys::u64_from(self.t.meta.get("item_count")?.as_deref()))
     }
 
-    /// Items newest first, starting after `before` (a `published_itemid` key), for as long
-    /// as `keep` accepts them. The walk reads only index keys until an item is kept.
-    pub(crate) fn items_newest_first(
+    /// Up to `limit` items newest first, after the `before` key of `published_itemid`
+    /// (from the start when none), skipping ids `keep` refuses, as their stored JSON
+    /// (which is their wire form). Answers the items, the key of the last one and whether
+    /// more kept items follow.
+    pub(crate) fn item_json_newest_first(
         &self,
         before: Option<&[u8]>,
-        mut keep: impl FnMut(&str) -> Result<bool>,
+        mut keep: impl FnMut(&str) -> bool,
         limit: usize,
-    ) -> Result<(Vec<NewsItem>, Option<Vec<u8>>, bool)> {
+    ) -> Result<(Vec<sled::IVec>, Option<Vec<u8>>, bool)> {
         let range = match before {
             Some(k) => self.t.published_itemid.range(..k.to_vec()),
             None => self.t.published_itemid.iter(),
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(limit.min(64));
         let mut last_key = None;
-        for entry in range.rev() {
-            let (key, _) = entry?;
+        for key in range.keys().rev() {
+            let key = key?;
             let Some(id) = keys::published_item_id(&key) else {
                 continue;
             };
-            if !keep(id)? {
+            if !keep(id) {
                 continue;
             }
             if out.len() == limit {
                 return Ok((out, last_key, true));
             }
-            if let Some(item) = self.item(id)? {
-                out.push(item);
+            if let Some(json) = self.t.items.get(id)? {
+                out.push(json);
                 last_key = Some(key.to_vec());
             }
         }

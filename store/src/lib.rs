@@ -19,6 +19,7 @@ mod feed;
 mod feeds;
 mod items;
 mod marks;
+mod out_of_feed;
 mod outbox;
 mod sessions;
 mod users;
@@ -52,7 +53,8 @@ pub use summaries::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
 pub use waitlist::WaitlistEntry;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// How to open the store.
 #[derive(Debug, Clone)]
@@ -62,6 +64,9 @@ pub struct Options {
     /// User ids or e-mails that are always treated as subscribers (spec section 6's
     /// "one hard-coded special user", made configurable).
     pub complimentary: Vec<String>,
+    /// Hidden and read item ids kept in memory for recently active readers (about 60
+    /// bytes each), so feed pages need no mark lookups.
+    pub out_of_feed_ids: usize,
 }
 
 impl Default for Options {
@@ -69,6 +74,7 @@ impl Default for Options {
         Self {
             cache_bytes: 64 * 1024 * 1024,
             complimentary: Vec::new(),
+            out_of_feed_ids: 250_000,
         }
     }
 }
@@ -151,12 +157,25 @@ pub(crate) struct Trees {
     pub feedguid_itemid: sled::Tree,
 }
 
+/// What the store keeps in memory besides sled's own page cache: derived from the trees,
+/// never the only copy of anything.
+pub(crate) struct Memory {
+    /// Each recently active reader's hidden and read item ids.
+    pub out_of_feed: out_of_feed::OutOfFeedCache,
+    /// Bumped by every item write: a page built at an older generation is stale.
+    pub items_generation: AtomicU64,
+    /// The first feed page of every caller who is not a subscriber and has hidden and
+    /// read nothing (anonymous callers among them), as JSON, with its generation.
+    pub first_page: Mutex<Option<(u64, Arc<[u8]>)>>,
+}
+
 /// A handle to the store; cheap to clone, safe to share between threads.
 #[derive(Clone)]
 pub struct Store {
     db: sled::Db,
     t: Arc<Trees>,
     opts: Arc<Options>,
+    mem: Arc<Memory>,
 }
 
 impl Store {
@@ -207,6 +226,11 @@ impl Store {
         let store = Self {
             db,
             t: Arc::new(t),
+            mem: Arc::new(Memory {
+                out_of_feed: out_of_feed::OutOfFeedCache::new(opts.out_of_feed_ids),
+                items_generation: AtomicU64::new(0),
+                first_page: Mutex::new(None),
+            }),
             opts: Arc::new(opts),
         };
         store.index_marks_once()?;
@@ -217,6 +241,11 @@ impl Store {
     pub fn flush(&self) -> Result<()> {
         self.db.flush()?;
         Ok(())
+    }
+
+    /// Notes that items changed, so pages cached from before are not served again.
+    pub(crate) fn items_changed(&self) {
+        self.mem.items_generation.fetch_add(1, Ordering::Release);
     }
 
     /// The options the store was opened with.
