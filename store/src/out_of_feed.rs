@@ -9,7 +9,7 @@
 //! either seen by the load or applied to the loaded set: the cache never misses one.
 
 use std::collections::HashSet;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
@@ -52,9 +52,7 @@ impl OutOfFeedCache {
     }
 
     fn shard(&self, user: &str) -> &Mutex<Shard> {
-        let mut h = self.hasher.build_hasher();
-        user.hash(&mut h);
-        &self.shards[h.finish() as usize % SHARDS]
+        &self.shards[self.hasher.hash_one(user) as usize % SHARDS]
     }
 
     /// The reader's set, loaded by `load` when it is not cached.
