@@ -161,7 +161,7 @@ async fn a_week_without_items_is_reported() {
         json!([])
     );
     let bad = cli(&dir, &["summaries", "generate", "--week", "last-week"]).await;
-    assert_eq!(bad.code, 1);
+    assert_eq!(bad.code, 2, "a malformed week is a usage error: {bad:?}");
     assert!(bad.stderr.contains("YYYY-Www"), "{bad:?}");
 }
 
