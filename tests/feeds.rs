@@ -406,13 +406,16 @@ async fn the_daemon_polls_feeds_on_its_interval() {
     d.stop();
 }
 
-/// Serves documents by path: each with its Content-Type and bytes; 404 for the rest.
-async fn documents_server(docs: HashMap<String, (String, Vec<u8>)>) -> String {
+/// Documents by path: each one's Content-Type and bytes.
+type Documents = HashMap<String, (String, Vec<u8>)>;
+
+/// Serves documents by path; 404 for the rest.
+async fn documents_server(docs: Documents) -> String {
     let app = Router::new()
         .route(
             "/{*path}",
             get(
-                |State(docs): State<Arc<HashMap<String, (String, Vec<u8>)>>>,
+                |State(docs): State<Arc<Documents>>,
                  axum::extract::Path(path): axum::extract::Path<String>| async move {
                     match docs.get(&path) {
                         Some((content_type, body)) => {
@@ -525,7 +528,7 @@ async fn the_feed_corpus_ingests() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn feeds_that_readers_accept_are_ingested() {
     let xml = |body: &[u8]| ("application/xml".to_string(), body.to_vec());
-    let mut docs: HashMap<String, (String, Vec<u8>)> = HashMap::new();
+    let mut docs = Documents::new();
     docs.insert(
         "podcast.xml".into(),
         xml(br#"<?xml version="1.0"?><rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>

@@ -17,6 +17,10 @@
 //!   `start_date` is Monday 00:00 UTC, `end_date` Sunday 23:59:59 UTC, and `article_count`
 //!   the items published in between.
 //! - `users delete` also removes the e-mails kept for that address in the outbox.
+//! - A `--data` directory without a store is a usage error (exit 2) for the commands that
+//!   only read or change what is there; `users create`, `items add|import` and
+//!   `feeds add|import-opml` start a store, as `serve` does, and `--create` lets any other.
+//! - A reader closing the output pipe early is not a failure: exit 0, nothing on stderr.
 
 pub mod feeds;
 pub mod items;

@@ -36,11 +36,8 @@ pub fn parse(text: &str) -> Option<RawFeed> {
     // The item being read, and the depth of its element.
     let mut item: Option<(RawEntry, usize)> = None;
     let mut field: Option<Field> = None;
-    loop {
-        // A syntax error ends the document: keep what was read before it.
-        let Ok(event) = reader.read_event() else {
-            break;
-        };
+    // A syntax error ends the document: what was read before it is kept.
+    while let Ok(event) = reader.read_event() {
         match event {
             Event::Start(e) => {
                 let name = local_name(&e);
