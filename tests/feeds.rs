@@ -236,7 +236,7 @@ async fn every_kind_of_feed_is_fetched_and_refetching_adds_no_duplicates() {
     assert_eq!(model["title"], "Lab releases a reasoning model");
     assert_eq!(
         model["summary"],
-        "The lab released a reasoning model that plans before it answers [1]. It is available today."
+        "The lab released a reasoning model that plans before it answers. It is available today."
     );
     assert_eq!(
         model["short"],
