@@ -128,9 +128,15 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     // who has read that line stops the daemon cleanly instead of killing it.
     let shutdown = shutdown_signal()?;
 
-    // Tests and scripts read these two lines to find the port and the key.
-    println!("listening on http://{bound}");
-    println!("anon key: {}", state.tokens.anon_key);
+    // Tests and scripts read these two lines to find the port and the key. A reader that
+    // stops reading (`radar serve | head -1`) must not stop the daemon: write errors are
+    // ignored, where `println!` would panic.
+    {
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout();
+        let _ = writeln!(stdout, "listening on http://{bound}");
+        let _ = writeln!(stdout, "anon key: {}", state.tokens.anon_key);
+    }
     tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
 
     axum::serve(

@@ -9,6 +9,7 @@
 //! open the data directory's socket reaches the admin path.
 
 mod content;
+pub mod dates;
 mod people;
 pub mod socket;
 
