@@ -6,7 +6,10 @@
 //! enforced here, inside sled transactions, and never only in a handler. Every listing
 //! walks an index in key order (see [`keys`]), so no request scans all items or all users.
 //!
-//! Writes are durable when a method returns: each ends with a flush of sled's log.
+//! Writes are durable when a method returns: each ends with [`Store::flush`], a group
+//! commit (see `group_commit`) that puts the write on disk with `fdatasync` and shares
+//! one sync among the writers that arrive together. The data directory and every file
+//! in it are private to the user running Radar (see [`make_private`]).
 #![deny(missing_docs)]
 
 pub mod display;
@@ -15,11 +18,14 @@ pub mod keys;
 
 mod admin;
 mod demo;
+mod email;
 mod feed;
 mod feeds;
+mod group_commit;
 mod items;
 mod marks;
 mod outbox;
+mod private;
 mod sessions;
 mod users;
 
@@ -33,14 +39,16 @@ mod waitlist;
 pub mod wire;
 
 pub use admin::{ImportOutcome, ImportStatus};
+pub use email::{EmailProblem, MAX_EMAIL_LEN, check_email, normalize_email};
 pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, FeedPage, SUBSCRIBER_PAGE, Viewer};
 pub use feeds::{Feed, validate_feed_url};
 pub use items::{NewItem, NewsItem, Upserted};
 pub use marks::{Mark, SharedItem};
 pub use outbox::Mail;
+pub use private::{DIR_MODE, FILE_MODE, make_private};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
-pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata, normalize_email};
+pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata};
 
 pub use api_keys::API_KEY_PREFIX;
 pub use catalogue::{SortBy, SortOrder};
@@ -148,13 +156,15 @@ pub(crate) struct Trees {
 #[derive(Clone)]
 pub struct Store {
     db: sled::Db,
+    commit: Arc<group_commit::GroupCommit>,
     t: Arc<Trees>,
     opts: Arc<Options>,
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`.
+    /// Opens (or creates) the store in `dir`, which it makes private first.
     pub fn open(dir: &Path, opts: Options) -> Result<Self> {
+        make_private(dir)?;
         let db = sled::Config::new()
             .path(dir.join("db"))
             .cache_capacity(opts.cache_bytes)
@@ -195,17 +205,25 @@ impl Store {
             feedurl_feedid: tree("feedurl_feedid")?,
             feedguid_itemid: tree("feedguid_itemid")?,
         };
+        let commit = group_commit::GroupCommit::new(&dir.join("db"))?;
         Ok(Self {
             db,
+            commit: Arc::new(commit),
             t: Arc::new(t),
             opts: Arc::new(opts),
         })
     }
 
-    /// Makes every write so far durable (fsync of sled's log).
+    /// Makes every write so far durable: returns once a sync that started after the
+    /// call is done (`fdatasync` of sled's log, shared with concurrent callers).
     pub fn flush(&self) -> Result<()> {
-        self.db.flush()?;
-        Ok(())
+        self.commit.sync(&self.db)
+    }
+
+    /// How many syncs the store has made since it opened (each may have covered many
+    /// writes); for tests and benchmarks of group commit.
+    pub fn syncs(&self) -> u64 {
+        self.commit.syncs()
     }
 
     /// The options the store was opened with.

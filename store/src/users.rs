@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use sled::Transactional;
 use utoipa::ToSchema;
 
+use crate::email::normalize_email;
 use crate::{Error, Result, Store, from_json, keys, to_json, wire};
 
 /// A subscription as spec section 3's user metadata has it, plus when it ends.
@@ -48,27 +49,6 @@ pub struct User {
     /// Subscription state.
     #[serde(default)]
     pub subscription: Subscription,
-}
-
-/// Trims and lower-cases an e-mail, and checks its shape.
-pub fn normalize_email(email: &str) -> Result<String> {
-    let e = email.trim().to_lowercase();
-    let valid = e.len() <= 254
-        && e.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty()
-                && !domain.is_empty()
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-        })
-        && !e.chars().any(|c| c.is_whitespace() || c.is_control());
-    if valid {
-        Ok(e)
-    } else {
-        Err(Error::Invalid(format!(
-            "{:?} is not a valid e-mail address",
-            email.trim()
-        )))
-    }
 }
 
 impl Store {
