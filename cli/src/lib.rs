@@ -89,6 +89,9 @@ pub fn install_logging(global: &Global) {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    if matches!(cli.command, Command::Serve(_)) {
+        radar_daemon::memory::tune_allocator();
+    }
     let runtime = tokio::runtime::Runtime::new()?;
     match cli.command {
         Command::Serve(mut config) => {

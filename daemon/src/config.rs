@@ -32,6 +32,10 @@ pub struct Config {
     #[command(flatten)]
     pub auth: crate::auth::AuthConfig,
 
+    /// How many password hashes run and wait at once.
+    #[command(flatten)]
+    pub passwords: crate::auth::password::PasswordConfig,
+
     /// Feed polling and the weekly summary schedule.
     #[command(flatten)]
     pub ingest: crate::ingest::IngestConfig,

@@ -14,6 +14,7 @@ pub mod extract;
 pub mod ingest;
 pub mod mail;
 pub mod marks;
+pub mod memory;
 pub mod news;
 pub mod openapi;
 pub mod payments;

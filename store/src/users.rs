@@ -91,12 +91,16 @@ impl Store {
         self.t.users.get(id)?.map(|v| from_json(&v)).transpose()
     }
 
-    /// One user by e-mail (any case, surrounding spaces ignored).
+    /// One user by e-mail (any case, surrounding spaces ignored). An address that breaks
+    /// today's rule is still looked up as given (within the length limit), so accounts
+    /// made before the rule tightened stay reachable by their operators.
     pub fn user_by_email(&self, email: &str) -> Result<Option<User>> {
-        let Ok(email) = normalize_email(email) else {
-            return Ok(None);
+        let key = match normalize_email(email) {
+            Ok(e) => e,
+            Err(_) if email.trim().len() <= crate::MAX_EMAIL_LEN => email.trim().to_lowercase(),
+            Err(_) => return Ok(None),
         };
-        match self.t.email_userid.get(email)? {
+        match self.t.email_userid.get(key)? {
             Some(id) => self.user(&String::from_utf8_lossy(&id)),
             None => Ok(None),
         }
