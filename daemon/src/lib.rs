@@ -9,6 +9,7 @@ pub mod api_key;
 pub mod auth;
 pub mod client_config;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod extract;
 pub mod ingest;
@@ -29,9 +30,11 @@ pub mod weekly;
 
 use anyhow::Context;
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 pub use config::Config;
@@ -61,7 +64,15 @@ pub fn app(state: AppState) -> Router {
                 "This endpoint does not accept that method.",
             )
         })
+        .layer(DefaultBodyLimit::max(state.config.connections.max_body))
+        .layer(RequestBodyTimeoutLayer::new(
+            state.config.connections.body_timeout,
+        ))
         .layer(CompressionLayer::new())
+        .layer(axum::middleware::from_fn_with_state(
+            state.config.connections.max_body,
+            connections::refuse_oversized_body,
+        ))
         .layer(CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
                 use axum::response::IntoResponse;
@@ -122,12 +133,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     println!("anon key: {}", state.tokens.anon_key);
     tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
 
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await?;
+    let limits = state.config.connections.clone();
+    connections::serve(listener, app(state), &limits, shutdown).await;
     background.stop().await;
     store.flush()?;
     tracing::info!("stopped; store flushed");
