@@ -11,7 +11,7 @@ use super::error::{AuthError, AuthResult};
 use super::password;
 use super::recovery::{RedirectQuery, send_link};
 use super::session::session_answer;
-use crate::extract::{Json, Query};
+use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
 
 /// Body of `POST /signup`.

@@ -44,7 +44,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::extract::Json;
+use crate::extract::AuthJson as Json;
 use crate::state::AppState;
 use error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
 

@@ -19,7 +19,7 @@ use super::account::email_of;
 use super::caller::{ApiKey, ClientIp};
 use super::error::{AuthError, AuthResult};
 use super::session::session_answer;
-use crate::extract::{Json, Query};
+use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
 
 /// `?redirect_to=`.

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::caller::{ApiKey, Caller, ClientIp};
 use super::error::{AuthError, AuthResult};
 use super::tokens::{AUDIENCE, AmrEntry, Claims};
-use crate::extract::{Json, Query};
+use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
 
 /// The answer to a successful sign-in: a new access token for the grant's session.
