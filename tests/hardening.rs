@@ -365,25 +365,12 @@ async fn concurrent_sign_ins_stay_within_the_hashing_bound_and_memory_goes_back(
     for _round in 0..2 {
         let tries: Vec<_> = (0..64)
             .map(|_| {
-                let (http, url, key) = (
-                    d.http.clone(),
-                    d.url("/auth/v1/token?grant_type=password"),
-                    d.anon_key.clone(),
-                );
-                tokio::spawn(async move {
-                    let res = http
-                        .post(url)
-                        .header("apikey", key)
-                        .json(&json!({"email": "ada@example.com", "password": "wrong-password"}))
-                        .send()
-                        .await
-                        .unwrap();
-                    answer(res).await
-                })
+                let wrong = json!({"email": "ada@example.com", "password": "wrong-password"});
+                spawn_auth_post(&d, "/auth/v1/token?grant_type=password", wrong)
             })
             .collect();
         for t in tries {
-            let (status, body) = t.await.unwrap();
+            let (status, body, _) = t.await.unwrap();
             assert_eq!(
                 (status, body["code"].as_str()),
                 (400, Some("invalid_credentials"))
@@ -425,27 +412,13 @@ async fn past_the_hashing_queue_sign_ins_get_503_with_retry_after() {
     );
     let tries: Vec<_> = (0..24)
         .map(|i| {
-            let (http, url, key) = (
-                d.http.clone(),
-                d.url("/auth/v1/token?grant_type=password"),
-                d.anon_key.clone(),
-            );
-            tokio::spawn(async move {
-                let res = http
-                    .post(url)
-                    .header("apikey", key)
-                    .json(&json!({"email": format!("u{i}@example.com"), "password": "wrong-password"}))
-                    .send()
-                    .await
-                    .unwrap();
-                let retry = res.headers().get("retry-after").cloned();
-                (answer(res).await, retry)
-            })
+            let wrong = json!({"email": format!("u{i}@example.com"), "password": "wrong-password"});
+            spawn_auth_post(&d, "/auth/v1/token?grant_type=password", wrong)
         })
         .collect();
     let mut busy = 0;
     for t in tries {
-        let ((status, body), retry) = t.await.unwrap();
+        let (status, body, retry) = t.await.unwrap();
         match status {
             400 => assert_eq!(body["code"], "invalid_credentials"),
             503 => {
@@ -469,22 +442,11 @@ async fn a_flood_of_huge_emails_is_refused_before_counting_and_memory_stays_flat
     let d = Daemon::start(&dir.path().join("data"));
     let huge = format!("{}@example.com", "a".repeat(1024 * 1024));
     let send = |path: &'static str| {
-        let (http, url, key, email) = (
-            d.http.clone(),
-            d.url(path),
-            d.anon_key.clone(),
-            huge.clone(),
-        );
-        async move {
-            let res = http
-                .post(url)
-                .header("apikey", key)
-                .json(&json!({"email": email, "password": "password1"}))
-                .send()
-                .await
-                .unwrap();
-            answer(res).await
-        }
+        auth_post(
+            &d,
+            path,
+            json!({"email": huge.clone(), "password": "password1"}),
+        )
     };
     // Warm up the paths once, then measure.
     send("/auth/v1/token?grant_type=password").await;
@@ -514,17 +476,34 @@ async fn a_flood_of_huge_emails_is_refused_before_counting_and_memory_stays_flat
     }
 }
 
-/// POSTs to an auth route with the anonymous key.
-async fn auth_post(d: &Daemon, path: &str, body: Value) -> (u16, Value) {
-    let res = d
+/// POSTs JSON to an auth route with the anonymous key, as a task of its own, so many
+/// can run at once: status, JSON body and Retry-After.
+fn spawn_auth_post(
+    d: &Daemon,
+    path: &str,
+    body: Value,
+) -> tokio::task::JoinHandle<(u16, Value, Option<String>)> {
+    let req = d
         .http
         .post(d.url(path))
         .header("apikey", &d.anon_key)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    answer(res).await
+        .json(&body);
+    tokio::spawn(async move {
+        let res = req.send().await.unwrap();
+        let retry = res
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let (status, body) = answer(res).await;
+        (status, body, retry)
+    })
+}
+
+/// POSTs JSON to an auth route with the anonymous key.
+async fn auth_post(d: &Daemon, path: &str, body: Value) -> (u16, Value) {
+    let (status, body, _) = spawn_auth_post(d, path, body).await.unwrap();
+    (status, body)
 }
 
 #[tokio::test]

@@ -10,26 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${RADAR_BIN:-target/debug/radar}
 examples=${EXAMPLES:-10}
-dir=$(mktemp -d)
-pid=
-cleanup() {
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-
+source bench/radar_daemon.sh
 # Fuzzed sign-ins would otherwise meet the rate limit (429, documented, but it hides
 # everything behind it).
-"$bin" --data "$dir/data" serve --addr 127.0.0.1:0 --sign-in-rate 1000000 --no-feed-polling \
-  >"$dir/out" 2>"$dir/log" &
-pid=$!
-for _ in $(seq 300); do
-  grep -q '^anon key: ' "$dir/out" 2>/dev/null && break
-  sleep 0.1
-done
-base=$(sed -n 's/^listening on //p' "$dir/out")
-key=$(sed -n 's/^anon key: //p' "$dir/out")
-[ -n "$key" ] || { echo "radar serve did not start:"; cat "$dir/log"; exit 1; }
+start_radar "$bin" --sign-in-rate 1000000 --no-feed-polling
 
 # A signed-in reader, so the bearer routes are fuzzed past their 401.
 token=$(curl -sf -X POST "$base/auth/v1/signup" -H "apikey: $key" \
