@@ -68,7 +68,8 @@ pub async fn serve(
     let slots = Arc::new(Semaphore::new(cap));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
-    // Header and idle limits are kept by `Watched`, which can tell the two apart.
+    // Header and idle limits are kept by each connection's `Activity`, which can tell the two
+    // apart (hyper's own header timer also runs while a connection is idle).
     http.timer(TokioTimer::new())
         .header_read_timeout(None)
         .keep_alive(true);

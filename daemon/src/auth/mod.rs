@@ -14,8 +14,8 @@
 //!   current one; within the reuse interval (10 s) a spent token gets a fresh token of
 //!   the same session instead. After it, presenting a spent token ends the session.
 //! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute (that many
-//!   at once, then one more every minute / rate; see [`limiter`]) per
-//!   e-mail and per client IP: the TCP peer's, or behind a reverse proxy (and only with
+//!   at once, then one more every minute / rate; see [`limiter`]) per e-mail and per
+//!   client IP: the TCP peer's, or behind a reverse proxy (and only with
 //!   `--trust-forwarded-for`) the last X-Forwarded-For entry.
 //! - A redeemed recovery link also confirms the e-mail (it reached the mailbox). Asking
 //!   for a new link invalidates the previous one.
@@ -148,8 +148,8 @@ pub fn auth_url(state: &AppState) -> String {
 
 /// Counts an attempt at `action` (`sign-in`, `sign-up`, `recover`: each has its own
 /// allowance) against the per-e-mail and per-IP limits; 429 past them. `email` is the
-/// checked, lower-cased address. The IP is the
-/// TCP peer's unless `--trust-forwarded-for` says a proxy sets X-Forwarded-For.
+/// checked, lower-cased address. The IP is the TCP peer's unless `--trust-forwarded-for`
+/// says a proxy sets X-Forwarded-For.
 pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthResult<()> {
     state.limiter.hit(action, email, ip).map_err(|secs| {
         tracing::warn!(%ip, action, "rate limit reached");
