@@ -36,3 +36,6 @@ mod feeds;
 
 /// Weekly summaries on the demo data: dates, counts, content from the week, empty weeks, the LLM stub and fallback.
 mod summaries;
+
+/// Hardening: connection timeouts and cap, early 413, bounded hashing memory, private files, synced writes, one e-mail rule.
+mod hardening;

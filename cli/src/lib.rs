@@ -137,6 +137,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         ))
         .into());
     }
+    if matches!(cli.command, Command::Serve(_)) {
+        radar_daemon::memory::tune_allocator();
+    }
     let runtime = tokio::runtime::Runtime::new()?;
     match cli.command {
         Command::Serve(mut config) => {

@@ -9,11 +9,13 @@ pub mod api_key;
 pub mod auth;
 pub mod client_config;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod extract;
 pub mod ingest;
 pub mod mail;
 pub mod marks;
+pub mod memory;
 pub mod news;
 pub mod openapi;
 pub mod payments;
@@ -29,10 +31,12 @@ pub mod weekly;
 use std::sync::Arc;
 
 use anyhow::Context;
+use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::{Extension, Router};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -71,7 +75,15 @@ pub fn app(state: AppState) -> Router {
                 "This endpoint does not accept that method.",
             )
         })
+        .layer(DefaultBodyLimit::max(state.config.connections.max_body))
+        .layer(RequestBodyTimeoutLayer::new(
+            state.config.connections.body_timeout,
+        ))
         .layer(CompressionLayer::new())
+        .layer(axum::middleware::from_fn_with_state(
+            state.config.connections.max_body,
+            connections::refuse_oversized_body,
+        ))
         .layer(CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
                 use axum::response::IntoResponse;
@@ -87,7 +99,8 @@ pub fn app(state: AppState) -> Router {
 /// flushed before returning.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
     config.payments.validate()?;
-    std::fs::create_dir_all(&config.data_dir).with_context(|| {
+    // Private from its first moment: 0700, and files 0600 whatever the umask.
+    radar_store::make_private(&config.data_dir).with_context(|| {
         format!(
             "cannot create the data directory {}",
             config.data_dir.display()
@@ -139,12 +152,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     }
     tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
 
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await?;
+    let limits = state.config.connections.clone();
+    connections::serve(listener, app(state), &limits, shutdown).await;
     background.stop().await;
     store.flush()?;
     tracing::info!("stopped; store flushed");

@@ -6,7 +6,10 @@
 //! enforced here, inside sled transactions, and never only in a handler. Every listing
 //! walks an index in key order (see [`keys`]), so no request scans all items or all users.
 //!
-//! Writes are durable when a method returns: each ends with a flush of sled's log.
+//! Writes are durable when a method returns: each ends with [`Store::flush`], a group
+//! commit (see `group_commit`) that puts the write on disk with `fdatasync` and shares
+//! one sync among the writers that arrive together. The data directory and every file
+//! in it are private to the user running Radar (see [`make_private`]).
 #![deny(missing_docs)]
 
 pub mod display;
@@ -15,12 +18,15 @@ pub mod keys;
 
 mod admin;
 mod demo;
+mod email;
 mod feed;
 mod feeds;
+mod group_commit;
 mod items;
 mod marks;
 mod out_of_feed;
 mod outbox;
+mod private;
 mod sessions;
 mod users;
 
@@ -34,15 +40,17 @@ mod takeaways;
 mod waitlist;
 
 pub use admin::{ImportOutcome, ImportStatus};
+pub use email::{EmailProblem, MAX_EMAIL_LEN, check_email, normalize_email};
 pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
 pub use feeds::{Feed, validate_feed_url};
 pub use items::{NewItem, Upserted};
 pub use outbox::Mail;
+pub use private::{DIR_MODE, FILE_MODE, make_private};
 /// The items, marks and pages the store keeps and returns are the API contract's own types.
 pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
-pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata, normalize_email};
+pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata};
 
 pub use api_keys::API_KEY_PREFIX;
 pub use catalogue::{SortBy, SortOrder};
@@ -173,14 +181,16 @@ pub(crate) struct Memory {
 #[derive(Clone)]
 pub struct Store {
     db: sled::Db,
+    commit: Arc<group_commit::GroupCommit>,
     t: Arc<Trees>,
     opts: Arc<Options>,
     mem: Arc<Memory>,
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`.
+    /// Opens (or creates) the store in `dir`, which it makes private first.
     pub fn open(dir: &Path, opts: Options) -> Result<Self> {
+        make_private(dir)?;
         let db = sled::Config::new()
             .path(dir.join("db"))
             .cache_capacity(opts.cache_bytes)
@@ -223,8 +233,10 @@ impl Store {
             feedurl_feedid: tree("feedurl_feedid")?,
             feedguid_itemid: tree("feedguid_itemid")?,
         };
+        let commit = group_commit::GroupCommit::new(&dir.join("db"))?;
         let store = Self {
             db,
+            commit: Arc::new(commit),
             t: Arc::new(t),
             mem: Arc::new(Memory {
                 out_of_feed: out_of_feed::OutOfFeedCache::new(opts.out_of_feed_ids),
@@ -237,10 +249,16 @@ impl Store {
         Ok(store)
     }
 
-    /// Makes every write so far durable (fsync of sled's log).
+    /// Makes every write so far durable: returns once a sync that started after the
+    /// call is done (`fdatasync` of sled's log, shared with concurrent callers).
     pub fn flush(&self) -> Result<()> {
-        self.db.flush()?;
-        Ok(())
+        self.commit.sync(&self.db)
+    }
+
+    /// How many syncs the store has made since it opened (each may have covered many
+    /// writes); for tests and benchmarks of group commit.
+    pub fn syncs(&self) -> u64 {
+        self.commit.syncs()
     }
 
     /// Notes that items changed, so pages cached from before are not served again.
