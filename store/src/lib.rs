@@ -20,6 +20,7 @@ mod feeds;
 mod items;
 mod marks;
 mod outbox;
+mod search;
 mod sessions;
 mod users;
 
@@ -39,6 +40,7 @@ pub use feeds::{Feed, validate_feed_url};
 pub use items::{NewItem, NewsItem, Upserted};
 pub use marks::{Mark, SharedItem};
 pub use outbox::Mail;
+pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
 pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata, normalize_email};
 
@@ -142,6 +144,9 @@ pub(crate) struct Trees {
     pub feedurl_feedid: sled::Tree,
     /// keys::join(feed id, entry guid) -> item id, so a feed's entry updates its item.
     pub feedguid_itemid: sled::Tree,
+    /// item id -> a marker unique to the write (sled's `generate_id`, big-endian): items
+    /// written in sled whose search index entry may not be committed yet (see `search`).
+    pub search_pending: sled::Tree,
 }
 
 /// A handle to the store; cheap to clone, safe to share between threads.
@@ -150,10 +155,12 @@ pub struct Store {
     db: sled::Db,
     t: Arc<Trees>,
     opts: Arc<Options>,
+    search: Arc<search::SearchIndex>,
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`.
+    /// Opens (or creates) the store in `dir`: sled in `dir/db`, the search index in
+    /// `dir/search`, rebuilt here first when it is missing, damaged or of an older format.
     pub fn open(dir: &Path, opts: Options) -> Result<Self> {
         let db = sled::Config::new()
             .path(dir.join("db"))
@@ -194,12 +201,17 @@ impl Store {
             feeds: tree("feeds")?,
             feedurl_feedid: tree("feedurl_feedid")?,
             feedguid_itemid: tree("feedguid_itemid")?,
+            search_pending: tree("search_pending")?,
         };
-        Ok(Self {
+        let (search, rebuild) = search::SearchIndex::open(dir)?;
+        let store = Self {
             db,
             t: Arc::new(t),
             opts: Arc::new(opts),
-        })
+            search: Arc::new(search),
+        };
+        store.open_search(rebuild)?;
+        Ok(store)
     }
 
     /// Makes every write so far durable (fsync of sled's log).
