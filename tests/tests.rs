@@ -33,3 +33,6 @@ mod feeds;
 
 /// Weekly summaries on the demo data: dates, counts, content from the week, empty weeks, the LLM stub and fallback.
 mod summaries;
+
+/// Full-text search: the query syntax, caps, hidden items, highlights, feed updates, reindex and rebuilds on start.
+mod search;

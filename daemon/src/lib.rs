@@ -19,6 +19,7 @@ pub mod openapi;
 pub mod payments;
 pub mod profile;
 pub mod public_api;
+pub mod search;
 pub mod state;
 pub mod summarize;
 pub mod user_metadata;
@@ -50,6 +51,7 @@ pub fn app(state: AppState) -> Router {
         .merge(weekly::router())
         .merge(payments::router())
         .merge(public_api::router())
+        .merge(search::router())
         .merge(openapi::router())
         .nest("/auth/v1", auth::router())
         .merge(web::router())

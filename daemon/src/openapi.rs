@@ -53,6 +53,7 @@ use crate::state::AppState;
         crate::payments::checkout::post_checkout_pay,
         crate::payments::stripe::post_stripe_webhook,
         crate::public_api::get_public_news,
+        crate::search::get_search,
         get_openapi,
     ),
     modifiers(&Security, &AuthRoutes),
