@@ -7,6 +7,9 @@ mod util;
 /// The foundation: demo data, the news feed, its caps, marks and durability.
 mod foundation;
 
+/// The reading loop: refilled feeds, paging, subscription changes per request, the item reader, takeaways.
+mod reading_loop;
+
 /// The web app served from the binary: routes, 404 status, caching, compression.
 mod web;
 

@@ -27,20 +27,25 @@ pub mod waitlist;
 pub mod web;
 pub mod weekly;
 
+use std::sync::Arc;
+
 use anyhow::Context;
-use axum::Router;
 use axum::http::StatusCode;
+use axum::{Extension, Router};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
 
 pub use config::Config;
 pub use error::{ApiError, Result};
 pub use state::AppState;
 
-/// The whole HTTP application for a state.
-pub fn app(state: AppState) -> Router {
-    Router::new()
+/// Every documented route: the reader's API, payments, the public news API and the auth
+/// service. Each resource's router declares a route and its OpenAPI entry together.
+pub fn api_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .merge(client_config::router())
         .merge(news::router())
         .merge(marks::router())
@@ -54,6 +59,12 @@ pub fn app(state: AppState) -> Router {
         .merge(search::router())
         .merge(openapi::router())
         .nest("/auth/v1", auth::router())
+}
+
+/// The whole HTTP application for a state: the documented routes and the web app.
+pub fn app(state: AppState) -> Router {
+    let (api, doc) = api_router().split_for_parts();
+    api.layer(Extension(Arc::new(openapi::finish(doc))))
         .merge(web::router())
         .method_not_allowed_fallback(|| async {
             ApiError::new(

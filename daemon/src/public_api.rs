@@ -21,15 +21,14 @@
 //!   match; pages reach down to the best 10,000. `sort` and `order` do not apply with `q`
 //!   (400). A malformed `q` is 400 `invalid_query`.
 
-use axum::Router;
 use axum::extract::{FromRequestParts, RawQuery, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use chrono::Utc;
-use radar_store::wire::{Pagination, PublicItem, PublicPage};
+use radar_api::public::{Pagination, PublicItem, PublicPage};
 use radar_store::{QuotaUse, SearchQuery, SortBy, SortOrder, User};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
 use crate::extract::Json;
@@ -53,8 +52,8 @@ pub const DEFAULT_LIMIT: u64 = 20;
 pub const MAX_LIMIT: u64 = 100;
 
 /// The public API routes.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/news", get(get_public_news))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_public_news))
 }
 
 /// A caller authenticated by `X-API-Key`: the key's owner.

@@ -1,22 +1,21 @@
 //! `GET /api/search?q=&cursor=`: full-text search for signed-in readers. The syntax, the
 //! ranking and how the index keeps up with writes are in `radar_store`'s `search`; the
 //! answer's highlights are `[start, end)` code point ranges, never markup (see
-//! `radar_store::wire::Highlighted`).
+//! `radar_api::search::Highlighted`).
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
-use radar_store::wire::SearchPage;
+use radar_api::search::SearchPage;
 use radar_store::{SearchQuery, Viewer};
 use serde::Deserialize;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
 use crate::extract::{AuthUser, Json, Query};
 use crate::state::AppState;
 
 /// The search routes.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/search", get(get_search))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_search))
 }
 
 /// Query of `GET /api/search`.

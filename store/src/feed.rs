@@ -4,10 +4,8 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
-use crate::{Error, NewsItem, Result, Store};
+use crate::{Error, FeedPage, Mark, NewsItem, Result, Store};
 
 /// Items an anonymous or free caller may read in the feed, Drops and TV mode.
 pub const FREE_LIMIT: usize = 5;
@@ -23,25 +21,30 @@ pub struct Viewer {
     pub subscriber: bool,
 }
 
-/// One page of the feed.
-///
-/// `hasMore` says whether more items remain after this page, for every caller (a free
-/// caller uses it to show Subscribe Now); `nextCursor` is given only to subscribers, who
-/// may pass it back as `?cursor=` for the next page.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FeedPage {
-    /// The items, newest first.
-    pub items: Vec<NewsItem>,
-    /// Opaque position after the last item; null when there is nothing more to read.
-    pub next_cursor: Option<String>,
-    /// Whether more items remain after these.
-    pub has_more: bool,
-    /// The most items a page holds for this caller (5 or 20).
-    pub limit: usize,
+/// What a caller who is not a subscriber hears when they ask past their allowance.
+fn beyond_allowance() -> Error {
+    Error::Forbidden(format!(
+        "Free accounts read the newest {FREE_LIMIT} items. Subscribe to read more."
+    ))
 }
 
 impl Store {
+    /// How many items the viewer can reach from the first page: every item they neither
+    /// hid nor read, and for a caller who is not a subscriber at most one page. Counted
+    /// from the item counter and the viewer's mark counts, without walking any list.
+    fn reachable(&self, viewer: &Viewer, limit: usize) -> Result<u64> {
+        let out_of_feed = match &viewer.user_id {
+            Some(user) => self.mark_counts(user)?.out_of_feed(),
+            None => 0,
+        };
+        let visible = self.item_count()?.saturating_sub(out_of_feed);
+        Ok(if viewer.subscriber {
+            visible
+        } else {
+            visible.min(limit as u64)
+        })
+    }
+
     /// The caller's feed page after `cursor` (from a previous page's `nextCursor`).
     pub fn feed_page(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<FeedPage> {
         let limit = if viewer.subscriber {
@@ -52,9 +55,7 @@ impl Store {
         let before = match cursor {
             None => None,
             Some(_) if !viewer.subscriber => {
-                return Err(Error::Forbidden(format!(
-                    "free accounts read the newest {FREE_LIMIT} items; subscribe to read more"
-                )));
+                return Err(beyond_allowance());
             }
             Some(c) => Some(
                 URL_SAFE_NO_PAD
@@ -83,7 +84,36 @@ impl Store {
             next_cursor,
             has_more,
             limit,
+            total: self.reachable(viewer, limit)?,
+            subscriber: viewer.subscriber,
         })
+    }
+}
+
+impl Store {
+    /// One item for the in-app reader. Subscribers may open any item; other callers the
+    /// items of their first feed page and the ones in their own lists (Favs, Read, Trash,
+    /// Shared), so a deep link cannot walk past the free allowance.
+    pub fn readable_item(&self, viewer: &Viewer, id: &str) -> Result<NewsItem> {
+        let item = self.item(id)?.ok_or(Error::NotFound("item"))?;
+        if viewer.subscriber {
+            return Ok(item);
+        }
+        if let Some(user) = &viewer.user_id {
+            let marks = self.item_marks(user, id)?;
+            if Mark::ALL.into_iter().any(|m| marks.has(m)) || self.has_shared(user, id)? {
+                return Ok(item);
+            }
+        }
+        if self
+            .feed_page(viewer, None)?
+            .items
+            .iter()
+            .any(|i| i.id == id)
+        {
+            return Ok(item);
+        }
+        Err(beyond_allowance())
     }
 }
 
@@ -185,5 +215,57 @@ mod tests {
             )
             .unwrap();
         assert_eq!(&theirs.items[0].id, newest);
+    }
+
+    #[test]
+    fn total_is_what_the_viewer_can_reach() {
+        let (_d, store) = test_store();
+        let ids = fill(&store, 30);
+        let sub = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: true,
+        };
+        let free = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: false,
+        };
+        assert_eq!(store.feed_page(&sub, None).unwrap().total, 30);
+        assert_eq!(
+            store.feed_page(&free, None).unwrap().total,
+            FREE_LIMIT as u64
+        );
+        for id in &ids[..27] {
+            store.set_mark("u1", id, Mark::Read).unwrap();
+        }
+        let page = store.feed_page(&free, None).unwrap();
+        assert_eq!((page.total, page.items.len()), (3, 3));
+        assert!(!page.has_more && !page.subscriber);
+        assert!(store.feed_page(&sub, None).unwrap().subscriber);
+    }
+
+    #[test]
+    fn a_free_viewer_opens_only_items_within_reach() {
+        let (_d, store) = test_store();
+        let ids = fill(&store, 30);
+        let free = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: false,
+        };
+        let newest = ids.last().unwrap();
+        assert_eq!(&store.readable_item(&free, newest).unwrap().id, newest);
+        assert!(matches!(
+            store.readable_item(&free, &ids[0]),
+            Err(Error::Forbidden(_))
+        ));
+        store.set_mark("u1", &ids[0], Mark::Favorite).unwrap();
+        assert!(store.readable_item(&free, &ids[0]).is_ok());
+        assert!(matches!(
+            store.readable_item(&Viewer::default(), &ids[0]),
+            Err(Error::Forbidden(_))
+        ));
+        assert!(matches!(
+            store.readable_item(&free, "nope"),
+            Err(Error::NotFound(_))
+        ));
     }
 }

@@ -11,32 +11,7 @@ use sha2::{Digest, Sha256};
 use sled::Transactional;
 use utoipa::ToSchema;
 
-use crate::{Error, Result, Store, display, from_json, keys, to_json};
-
-/// A news item as stored and served (spec section 3).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct NewsItem {
-    /// Stable identifier.
-    pub id: String,
-    /// Headline.
-    pub title: String,
-    /// A paragraph or two.
-    pub summary: String,
-    /// Brief text for Drops; may be empty, then clients show the summary.
-    #[serde(default)]
-    pub short: String,
-    /// The full text, paragraphs separated by blank lines.
-    #[serde(default)]
-    pub content: String,
-    /// Link to the original, when there is one.
-    #[serde(default)]
-    pub url: Option<String>,
-    /// When the source published it (RFC 3339 on the wire).
-    pub published_date: DateTime<Utc>,
-    /// Source name derived from the URL's host (see [`display::source_name`]).
-    #[serde(default)]
-    pub source: Option<String>,
-}
+use crate::{Error, NewsItem, Result, Store, display, from_json, keys, to_json};
 
 /// An item to add or update: without an id, it is matched by URL, or else created.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
@@ -76,12 +51,18 @@ const MAX_TITLE: usize = 500;
 const MAX_TEXT: usize = 200_000;
 
 impl NewItem {
-    /// Checks the fields and normalises them (trimmed text, empty URL as none).
+    /// Checks the fields and normalises them: text trimmed and without citation markers
+    /// (spec section 3's display rule, applied once here so no client has to), an empty
+    /// URL as none.
     pub fn validate(mut self) -> Result<Self> {
-        self.title = self.title.trim().to_string();
-        self.summary = self.summary.trim().to_string();
-        self.short = self.short.trim().to_string();
-        self.content = self.content.trim().to_string();
+        for text in [
+            &mut self.title,
+            &mut self.summary,
+            &mut self.short,
+            &mut self.content,
+        ] {
+            *text = display::strip_citations(text).trim().to_string();
+        }
         if self.title.is_empty() {
             return Err(Error::Invalid("title must not be empty".into()));
         }
@@ -258,6 +239,8 @@ impl Store {
                 meta.insert("item_count", &keys::u64_value(count.saturating_sub(1)))?;
                 Ok(())
             })?;
+        // After the item is gone, so no mark can be set on it while its marks are cleared.
+        self.forget_item_marks(id)?;
         self.flush()?;
         self.index_items(&[id.to_string()])
     }

@@ -30,16 +30,17 @@ mod payments;
 mod profiles;
 mod quotas;
 mod summaries;
+mod takeaways;
 mod waitlist;
-pub mod wire;
 
 pub use admin::{ImportOutcome, ImportStatus};
 pub use error::{Error, Result};
-pub use feed::{FREE_LIMIT, FeedPage, SUBSCRIBER_PAGE, Viewer};
+pub use feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
 pub use feeds::{Feed, validate_feed_url};
-pub use items::{NewItem, NewsItem, Upserted};
-pub use marks::{Mark, SharedItem};
+pub use items::{NewItem, Upserted};
 pub use outbox::Mail;
+/// The items, marks and pages the store keeps and returns are the API contract's own types.
+pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
 pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata, normalize_email};
@@ -93,6 +94,12 @@ pub(crate) struct Trees {
     pub userid_hidden: sled::Tree,
     /// As `userid_favorites`, for read items.
     pub userid_read: sled::Tree,
+    /// keys::join(item id, user id) -> one byte naming the user's mark on the item (`f`,
+    /// `h`, `r`): finds every mark of an item when it is removed.
+    pub itemuser_mark: sled::Tree,
+    /// user id -> the user's counts of favourite, hidden and read items (three big-endian
+    /// u64), kept in the transaction of every mark change: the feed's `total` in one read.
+    pub userid_markcounts: sled::Tree,
     /// keys::join(user id, item id) -> SharedRecord JSON (latest share wins).
     pub userid_shared: sled::Tree,
     /// user id -> User JSON.
@@ -176,6 +183,8 @@ impl Store {
             userid_favorites: tree("userid_favorites")?,
             userid_hidden: tree("userid_hidden")?,
             userid_read: tree("userid_read")?,
+            itemuser_mark: tree("itemuser_mark")?,
+            userid_markcounts: tree("userid_markcounts")?,
             userid_shared: tree("userid_shared")?,
             users: tree("users")?,
             email_userid: tree("email_userid")?,
@@ -210,6 +219,7 @@ impl Store {
             opts: Arc::new(opts),
             search: Arc::new(search),
         };
+        store.index_marks_once()?;
         store.open_search(rebuild)?;
         Ok(store)
     }

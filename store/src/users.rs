@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use sled::Transactional;
 use utoipa::ToSchema;
 
-use crate::{Error, Result, Store, from_json, keys, to_json, wire};
+use crate::{Error, Result, Store, from_json, keys, to_json};
 
 /// A subscription as spec section 3's user metadata has it, plus when it ends.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -310,7 +310,7 @@ impl Store {
     }
 
     /// The user object of the auth protocol, with Radar's subscription fields.
-    pub fn auth_user(&self, user: &User) -> wire::AuthUser {
+    pub fn auth_user(&self, user: &User) -> radar_api::auth::AuthUser {
         let mut meta = user.user_metadata.clone();
         // The same subscription object as `GET /api/user/metadata`, so clients agree.
         meta.insert(
@@ -318,7 +318,7 @@ impl Store {
             serde_json::json!(self.subscription_status(user)),
         );
         meta.entry("avatar_url").or_insert(serde_json::Value::Null);
-        let identity = wire::AuthIdentity {
+        let identity = radar_api::auth::AuthIdentity {
             identity_id: user.id.clone(),
             id: user.id.clone(),
             user_id: user.id.clone(),
@@ -334,7 +334,7 @@ impl Store {
             created_at: user.created_at,
             updated_at: user.updated_at,
         };
-        wire::AuthUser {
+        radar_api::auth::AuthUser {
             id: user.id.clone(),
             aud: "authenticated".into(),
             role: "authenticated".into(),
@@ -343,7 +343,7 @@ impl Store {
             email_confirmed_at: user.email_confirmed_at,
             confirmed_at: user.email_confirmed_at,
             last_sign_in_at: user.last_sign_in_at,
-            app_metadata: wire::AuthAppMetadata {
+            app_metadata: radar_api::auth::AuthAppMetadata {
                 provider: "email".into(),
                 providers: vec!["email".into()],
             },

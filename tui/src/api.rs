@@ -1,11 +1,11 @@
 //! The daemon's HTTP API as the reader uses it. Request and answer types are the
-//! workspace's own (`radar_store` and `radar_store::wire`); this module only adds the
+//! workspace's own (`radar_store` and `radar_api::wire`); this module only adds the
 //! calls and turns failures into messages for people.
 
 use std::time::Duration;
 
-use radar_store::wire::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
-use radar_store::{FeedPage, Mark, NewsItem, SharedItem};
+use radar_api::auth::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
+use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
 use reqwest::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -7,8 +7,8 @@
 use std::time::Instant;
 
 use chrono::{DateTime, Utc};
-use radar_store::wire::AuthSession;
-use radar_store::{FREE_LIMIT, FeedPage, Mark, NewsItem, SharedItem};
+use radar_api::auth::AuthSession;
+use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::api::{ApiError, ApiResult};
@@ -18,7 +18,7 @@ use crate::marks::{MARKS, Marks};
 use crate::session::needs_refresh;
 use crate::strings;
 use crate::theme::Theme;
-use crate::tv::{self, TvState};
+use crate::tv::TvState;
 use crate::widgets::sign_in::{SignInInput, SignInState};
 
 /// How long a status message stays (the web app's toasts show for 5 s).
@@ -138,8 +138,12 @@ pub struct FeedData {
     pub next_cursor: Option<String>,
     /// Whether the server has more items than these.
     pub has_more: bool,
-    /// The server's page size for this reader (5 or 20).
+    /// The server's page size for this reader.
     pub limit: usize,
+    /// How many items the reader can reach from the first page.
+    pub total: u64,
+    /// Whether the server counted the reader as a subscriber.
+    pub subscriber: bool,
     /// Whether the next page is on its way.
     pub loading_more: bool,
 }
@@ -408,13 +412,17 @@ impl App {
         self.session.is_some()
     }
 
-    /// Whether the reader is a subscriber: the user says so, or the server gave a
-    /// subscriber's page size (complimentary accounts).
+    /// Whether the reader is a subscriber, as the server said in its last feed answer.
     pub fn subscriber(&self) -> bool {
-        self.session
-            .as_ref()
-            .is_some_and(|s| s.user.has_active_subscription)
-            || self.feed.data().is_some_and(|f| f.limit > FREE_LIMIT)
+        self.feed.data().is_some_and(|f| f.subscriber)
+    }
+
+    /// Whether the server said the reader may not read past the loaded stories: more
+    /// exist, but no cursor was given.
+    pub fn allowance_reached(&self) -> bool {
+        self.feed
+            .data()
+            .is_some_and(|f| f.has_more && f.next_cursor.is_none())
     }
 
     /// The tabs this reader has.
@@ -425,26 +433,20 @@ impl App {
             .collect()
     }
 
-    /// The feed as shown: neither hidden nor read, at most 5 for free readers.
+    /// The feed as shown: the server's items, without those marked here since.
     pub fn feed_items(&self) -> Vec<&NewsItem> {
         let Some(feed) = self.feed.data() else {
             return Vec::new();
         };
-        let cap = if self.subscriber() {
-            usize::MAX
-        } else {
-            FREE_LIMIT
-        };
         feed.items
             .iter()
             .filter(|i| self.marks.in_feed(&i.id))
-            .take(cap)
             .collect()
     }
 
-    /// The stories TV mode cycles through (free readers: the first five).
+    /// The stories TV mode cycles through: what the server gave.
     pub fn tv_stories(&self) -> &[NewsItem] {
-        &self.stories[..tv::visible_count(self.stories.len(), self.subscriber())]
+        &self.stories
     }
 
     /// The items of a list view.
@@ -723,7 +725,9 @@ impl App {
     fn drops_key(&mut self, key: KeyEvent, now: Instant) {
         match key.code {
             KeyCode::Char(' ') | KeyCode::Char('j') | KeyCode::Down | KeyCode::Enter => {
-                let step = self.drops.next(self.stories.len(), self.subscriber(), now);
+                let step = self
+                    .drops
+                    .next(self.stories.len(), self.allowance_reached(), now);
                 if step == Step::Advanced {
                     self.more_stories_if_near_end();
                 }
@@ -928,6 +932,8 @@ impl App {
                         feed.items.extend(new);
                         feed.next_cursor = page.next_cursor;
                         feed.has_more = page.has_more;
+                        feed.total = page.total;
+                        feed.subscriber = page.subscriber;
                         feed.loading_more = false;
                     }
                     None => {
@@ -936,6 +942,8 @@ impl App {
                             next_cursor: page.next_cursor,
                             has_more: page.has_more,
                             limit: page.limit,
+                            total: page.total,
+                            subscriber: page.subscriber,
                             loading_more: false,
                         });
                         if matches!(self.view, View::Drops | View::Tv) || self.stories.is_empty() {

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use radar_store::Mark;
+use radar_api::Mark;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::*;

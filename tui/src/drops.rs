@@ -4,8 +4,6 @@
 
 use std::time::{Duration, Instant};
 
-use radar_store::FREE_LIMIT;
-
 /// How long after a step the next one is ignored.
 pub const STEP_LOCK: Duration = Duration::from_millis(300);
 /// Progress dots show this many stories, plus a trailing dot when there are more.
@@ -39,12 +37,14 @@ impl DropsState {
         *self = Self::default();
     }
 
-    /// Next story of `count`, at `now`.
-    pub fn next(&mut self, count: usize, subscriber: bool, now: Instant) -> Step {
+    /// Next story of `count`, at `now`. `allowance_reached` is the server's word that the
+    /// reader may not read past these stories (a feed answer with more items but no
+    /// cursor): then the step after the last story is the paywall.
+    pub fn next(&mut self, count: usize, allowance_reached: bool, now: Instant) -> Step {
         if self.paywall || count == 0 || self.locked_until.is_some_and(|t| now < t) {
             return Step::None;
         }
-        let step = if !subscriber && self.index + 1 >= FREE_LIMIT {
+        let step = if self.index + 1 >= count && allowance_reached {
             self.paywall = true;
             Step::Paywall
         } else if self.index + 1 >= count {

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use radar_store::{Mark, SharedItem};
+use radar_api::{Mark, SharedItem};
 
 use crate::api::ApiError;
 use crate::app::{Action, App, View};

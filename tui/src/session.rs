@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use radar_store::wire::AuthSession;
+use radar_api::auth::AuthSession;
 
 /// The directory for the reader's files.
 pub fn config_dir() -> Option<PathBuf> {
@@ -93,7 +93,7 @@ pub fn needs_refresh(session: &AuthSession, now_unix: i64) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use radar_store::wire::{AuthAppMetadata, AuthUser};
+    use radar_api::auth::{AuthAppMetadata, AuthUser};
 
     pub(crate) fn session(email: &str, subscriber: bool, expires_at: i64) -> AuthSession {
         let now = chrono::Utc::now();

@@ -208,8 +208,8 @@ pub const ITEM_RESTORED: &str =
 /// Restore failure.
 pub const RESTORE_FAILED: &str = "Error restoring item - Could not restore the item";
 /// Mark failures: the local state stays changed.
-pub fn mark_warning(mark: radar_store::Mark, on: bool) -> &'static str {
-    use radar_store::Mark::*;
+pub fn mark_warning(mark: radar_api::Mark, on: bool) -> &'static str {
+    use radar_api::Mark::*;
     match (mark, on) {
         (Favorite, true) => {
             "Warning - Server had issues saving your favorite, but your app state has been updated."
@@ -232,8 +232,8 @@ pub fn mark_warning(mark: radar_store::Mark, on: bool) -> &'static str {
     }
 }
 /// Confirmations of marks.
-pub fn mark_done(mark: radar_store::Mark, on: bool) -> &'static str {
-    use radar_store::Mark::*;
+pub fn mark_done(mark: radar_api::Mark, on: bool) -> &'static str {
+    use radar_api::Mark::*;
     match (mark, on) {
         (Favorite, true) => "Added to Favs",
         (Favorite, false) => "Removed from Favs",

@@ -3,7 +3,7 @@
 //! stored resume as the purpose of the personalisation but not how it is used, so, as in
 //! the web app, the cards come from the item alone.
 
-use radar_store::NewsItem;
+use radar_api::NewsItem;
 
 use crate::strings::{self, Card};
 

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use radar_store::{FeedPage, NewsItem};
+use radar_api::{FeedPage, NewsItem};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -40,13 +40,17 @@ pub fn items(n: usize) -> Vec<NewsItem> {
     (0..n).map(item).collect()
 }
 
-/// A feed page as the server sends it.
+/// A feed page as the server sends it; pages larger than the free one are a
+/// subscriber's, as the server's are.
 pub fn page(items: Vec<NewsItem>, limit: usize, has_more: bool, cursor: Option<&str>) -> FeedPage {
+    let total = items.len() as u64 + u64::from(has_more && cursor.is_some()) * limit as u64;
     FeedPage {
         items,
         next_cursor: cursor.map(str::to_string),
         has_more,
         limit,
+        total,
+        subscriber: limit > 5,
     }
 }
 

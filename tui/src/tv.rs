@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use radar_store::FREE_LIMIT;
-
 /// The intervals, in the order the cycle key steps through them; the first is the default.
 pub const INTERVALS: [u64; 4] = [10, 15, 20, 5];
 
@@ -29,15 +27,6 @@ impl Default for TvState {
             interval: INTERVALS[0],
             elapsed: Duration::ZERO,
         }
-    }
-}
-
-/// How many stories TV mode shows of `count`: free readers see the first five.
-pub fn visible_count(count: usize, subscriber: bool) -> usize {
-    if subscriber {
-        count
-    } else {
-        count.min(FREE_LIMIT)
     }
 }
 
@@ -139,12 +128,5 @@ mod tests {
         tv.toggle_pause();
         tv.tick(Duration::from_secs(6), 5);
         assert_eq!(tv.index, 1);
-    }
-
-    #[test]
-    fn free_readers_see_five() {
-        assert_eq!(visible_count(20, false), 5);
-        assert_eq!(visible_count(3, false), 3);
-        assert_eq!(visible_count(20, true), 20);
     }
 }

@@ -134,7 +134,7 @@ fn stories_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
         Load::Loaded(_) if !app.stories.is_empty() => {
             let read = app
                 .current_item()
-                .is_some_and(|i| app.marks.has(radar_store::Mark::Read, &i.id));
+                .is_some_and(|i| app.marks.has(radar_api::Mark::Read, &i.id));
             frame.render_widget(
                 DropsWidget {
                     stories: &app.stories,
@@ -219,7 +219,7 @@ fn list_state(app: &App, view: View) -> ListState<'_> {
             }
             Load::Loaded(_) => ListState::Items,
         },
-        View::Favs => match app.marks.list(radar_store::Mark::Favorite) {
+        View::Favs => match app.marks.list(radar_api::Mark::Favorite) {
             Load::Failed(e) => ListState::Failed(
                 strings::ERROR,
                 if e.is_empty() {
@@ -234,12 +234,12 @@ fn list_state(app: &App, view: View) -> ListState<'_> {
             other => of(other, strings::NO_FAVS, strings::ERROR),
         },
         View::Read => of(
-            app.marks.list(radar_store::Mark::Read),
+            app.marks.list(radar_api::Mark::Read),
             strings::NO_READ,
             strings::ERROR_LOADING_READ,
         ),
         View::Trash => of(
-            app.marks.list(radar_store::Mark::Hidden),
+            app.marks.list(radar_api::Mark::Hidden),
             strings::TRASH_EMPTY,
             strings::ERROR_LOADING_HIDDEN,
         ),

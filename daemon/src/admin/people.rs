@@ -150,19 +150,12 @@ pub(super) fn subscribers_grant(
 ) -> Result<AdminResponse, AdminError> {
     let u = user(ctx, email)?;
     check_until(until)?;
-    let u = ctx.store.update_user(&u.id, |u| {
-        u.subscription.is_active = true;
-        u.subscription.until = until;
-    })?;
+    let u = ctx.store.grant_subscription(&u.id, until)?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))
 }
 
 pub(super) fn subscribers_revoke(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
     let u = user(ctx, email)?;
-    let u = ctx.store.update_user(&u.id, |u| {
-        u.subscription.is_active = false;
-        u.subscription.until = None;
-        u.subscription.customer_id = None;
-    })?;
+    let u = ctx.store.revoke_subscription(&u.id)?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))
 }

@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use radar_store::wire::AuthUser;
+use radar_api::auth::AuthUser;
 use radar_store::{OneTimeKind, client_metadata, normalize_email};
 use serde::Deserialize;
 
@@ -15,7 +15,7 @@ use crate::extract::{Json, Query};
 use crate::state::AppState;
 
 /// Body of `POST /signup`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct SignupBody {
     email: Option<String>,
     password: Option<String>,
@@ -46,6 +46,9 @@ fn already_registered() -> AuthError {
 
 /// `POST /signup`: a session when e-mail confirmation is off; otherwise the new user,
 /// and a confirmation mail.
+#[utoipa::path(post, path = "/signup", tag = "auth", request_body = SignupBody, responses(
+    (status = 200, body = radar_api::auth::AuthSession, description = "A session, or the new user when e-mail confirmation is on"),
+    (status = 400, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_signup(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
@@ -91,6 +94,8 @@ pub async fn post_signup(
 }
 
 /// `GET /user`: the signed-in user.
+#[utoipa::path(get, path = "/user", tag = "auth", responses(
+    (status = 200, body = AuthUser), (status = 401, body = radar_api::auth::AuthErrorBody), (status = 403, body = radar_api::auth::AuthErrorBody)))]
 pub async fn get_user(
     State(state): State<AppState>,
     _key: ApiKey,
@@ -100,7 +105,7 @@ pub async fn get_user(
 }
 
 /// Body of `PUT /user`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct UpdateUserBody {
     email: Option<String>,
     password: Option<String>,
@@ -110,6 +115,8 @@ pub struct UpdateUserBody {
 
 /// `PUT /user`: changes the password (ending the user's other sessions) and merges
 /// metadata.
+#[utoipa::path(put, path = "/user", tag = "auth", request_body = UpdateUserBody, responses(
+    (status = 200, body = AuthUser), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody)))]
 pub async fn put_user(
     State(state): State<AppState>,
     _key: ApiKey,

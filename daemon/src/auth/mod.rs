@@ -37,12 +37,11 @@ pub mod tokens;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
-use axum::routing::{get, post};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::extract::Json;
 use crate::state::AppState;
@@ -106,22 +105,22 @@ pub struct AuthConfig {
     pub trust_forwarded_for: bool,
 }
 
-/// The `/auth/v1` routes (nested there by the application).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/signup", post(account::post_signup))
-        .route("/token", post(session::post_token))
-        .route("/logout", post(session::post_logout))
-        .route("/user", get(account::get_user).put(account::put_user))
-        .route("/recover", post(recovery::post_recover))
-        .route("/resend", post(recovery::post_resend))
-        .route(
-            "/verify",
-            get(recovery::get_verify).post(recovery::post_verify),
-        )
-        .route("/settings", get(get_settings))
-        .route("/health", get(get_health))
-        .route("/authorize", get(get_authorize))
+/// The `/auth/v1` routes (nested there by the application), with the protocol's own
+/// answers for unknown paths and methods.
+pub fn router() -> OpenApiRouter<AppState> {
+    let (routes, doc) = OpenApiRouter::new()
+        .routes(routes!(account::post_signup))
+        .routes(routes!(session::post_token))
+        .routes(routes!(session::post_logout))
+        .routes(routes!(account::get_user, account::put_user))
+        .routes(routes!(recovery::post_recover))
+        .routes(routes!(recovery::post_resend))
+        .routes(routes!(recovery::get_verify, recovery::post_verify))
+        .routes(routes!(get_settings))
+        .routes(routes!(get_health))
+        .routes(routes!(get_authorize))
+        .split_for_parts();
+    let routes = routes
         .fallback(|| async {
             AuthError::new(StatusCode::NOT_FOUND, "not_found", "No such auth endpoint.")
         })
@@ -135,7 +134,10 @@ pub fn router() -> Router<AppState> {
         .layer(SetResponseHeaderLayer::overriding(
             API_VERSION_HEADER,
             API_VERSION,
-        ))
+        ));
+    let mut router = OpenApiRouter::from(routes);
+    *router.get_openapi_mut() = doc;
+    router
 }
 
 /// The auth service's base URL: `{site_url}/auth/v1`.
@@ -202,6 +204,7 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
 }
 
 /// `GET /settings`: which sign-in methods are on (e-mail on, Google and the rest off).
+#[utoipa::path(get, path = "/settings", tag = "auth", responses((status = 200, description = "Which sign-in methods are on")))]
 pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Value> {
     let off = [
         "anonymous_users",
@@ -229,6 +232,7 @@ pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Val
 }
 
 /// `GET /health`.
+#[utoipa::path(get, path = "/health", tag = "auth", responses((status = 200, description = "The service is up")))]
 pub async fn get_health() -> Json<serde_json::Value> {
     Json(serde_json::json!({
         "name": "GoTrue",
@@ -238,6 +242,7 @@ pub async fn get_health() -> Json<serde_json::Value> {
 }
 
 /// `GET /authorize`: third-party sign-in (Google and others) is off (spec section 1).
+#[utoipa::path(get, path = "/authorize", tag = "auth", responses((status = 400, body = radar_api::auth::AuthErrorBody, description = "Third-party sign-in is disabled")))]
 pub async fn get_authorize() -> AuthError {
     AuthError::bad_request(
         "provider_disabled",

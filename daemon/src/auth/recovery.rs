@@ -11,7 +11,7 @@
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use radar_store::wire::AuthSession;
+use radar_api::auth::AuthSession;
 use radar_store::{OneTimeKind, Redeemed, User};
 use serde::Deserialize;
 
@@ -103,12 +103,14 @@ pub async fn send_link(
 }
 
 /// Body of `POST /recover`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct RecoverBody {
     email: Option<String>,
 }
 
 /// `POST /recover`: mails a password-reset link to a registered address; `{}` always.
+#[utoipa::path(post, path = "/recover", tag = "auth", request_body = RecoverBody, responses(
+    (status = 200, description = "`{}`, whether or not the address is registered"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_recover(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
@@ -142,7 +144,7 @@ pub async fn post_recover(
 }
 
 /// Body of `POST /resend`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct ResendBody {
     #[serde(rename = "type")]
     kind: Option<String>,
@@ -151,6 +153,8 @@ pub struct ResendBody {
 
 /// `POST /resend` (`type: "signup"`): mails a new confirmation link to an address that
 /// signed up and is not confirmed yet; `{}` always, as `/recover`.
+#[utoipa::path(post, path = "/resend", tag = "auth", request_body = ResendBody, responses(
+    (status = 200, description = "`{}`, whether or not the address is registered"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_resend(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
@@ -233,6 +237,8 @@ fn redeem(state: &AppState, token: &str, kind: OneTimeKind) -> AuthResult<Option
 }
 
 /// `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
+#[utoipa::path(get, path = "/verify", tag = "auth", responses(
+    (status = 303, description = "To the redirect target, with the session or the error in the fragment")))]
 pub async fn get_verify(
     State(state): State<AppState>,
     Query(q): Query<VerifyQuery>,
@@ -270,7 +276,7 @@ pub async fn get_verify(
 }
 
 /// Body of `POST /verify` (auth-js `verifyOtp({type, token_hash})`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct VerifyBody {
     #[serde(rename = "type")]
     kind: Option<String>,
@@ -279,6 +285,8 @@ pub struct VerifyBody {
 }
 
 /// `POST /verify`: redeems a link's token and answers the session as JSON.
+#[utoipa::path(post, path = "/verify", tag = "auth", request_body = VerifyBody, responses(
+    (status = 200, body = AuthSession), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 403, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_verify(
     State(state): State<AppState>,
     _key: ApiKey,

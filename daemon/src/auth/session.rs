@@ -7,7 +7,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
-use radar_store::wire::AuthSession;
+use radar_api::auth::AuthSession;
 use radar_store::{LogoutScope, Refresh, SessionGrant};
 use serde::Deserialize;
 
@@ -55,7 +55,7 @@ pub struct GrantQuery {
 }
 
 /// The body of either grant.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct TokenBody {
     email: Option<String>,
     password: Option<String>,
@@ -63,6 +63,8 @@ pub struct TokenBody {
 }
 
 /// `POST /token`: sign in with a password, or refresh a session.
+#[utoipa::path(post, path = "/token", tag = "auth", request_body = TokenBody, responses(
+    (status = 200, body = AuthSession), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_token(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
@@ -153,6 +155,8 @@ pub struct LogoutQuery {
 
 /// `POST /logout`: ends the caller's session (`local`), every session of the caller
 /// (`global`, the default) or every other one (`others`).
+#[utoipa::path(post, path = "/logout", tag = "auth", responses(
+    (status = 204, description = "Signed out"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_logout(
     State(state): State<AppState>,
     _key: ApiKey,

@@ -11,23 +11,22 @@
 //! the subscription of that customer's user. Other event types are acknowledged and
 //! ignored.
 
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
 use hmac::{Hmac, Mac};
 use radar_store::{CheckoutSession, User};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
 use crate::extract::Json;
 use crate::state::AppState;
 
 /// The webhook route.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/stripe/webhook", post(post_stripe_webhook))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(post_stripe_webhook))
 }
 
 /// The part of a Stripe Checkout Session the daemon reads.

@@ -14,8 +14,8 @@ use tantivy::query::Query;
 use tantivy::snippet::{SnippetGenerator, collapse_overlapped_ranges};
 
 use super::index::Fields;
-use crate::wire::{Highlighted, Highlights, Snippet};
 use crate::{NewsItem, Result, display};
+use radar_api::search::{Highlighted, Highlights, Snippet};
 
 /// Longest snippet, in bytes of text (tantivy counts a fragment's length in bytes).
 const SNIPPET_BYTES: usize = 200;

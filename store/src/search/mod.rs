@@ -36,8 +36,8 @@ use tantivy::{DocAddress, Order, Searcher, TantivyDocument};
 pub(crate) use index::SearchIndex;
 pub use query::{MAX_QUERY_CHARS, QueryError, SearchQuery};
 
-use crate::wire::{SearchHit, SearchPage};
 use crate::{Error, FREE_LIMIT, Mark, NewsItem, Result, SUBSCRIBER_PAGE, Store, Viewer, from_json};
+use radar_api::search::{SearchHit, SearchPage};
 
 /// How deep a search goes: results ranked below this are not served.
 pub const MAX_DEPTH: usize = 10_000;

@@ -2,7 +2,7 @@
 //! this view offers for it.
 
 use chrono::{DateTime, Utc};
-use radar_store::{Mark, NewsItem};
+use radar_api::{Mark, NewsItem};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -1,6 +1,6 @@
 //! Drops: one story, large and centred, with progress dots; or the paywall.
 
-use radar_store::NewsItem;
+use radar_api::NewsItem;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};

@@ -1,7 +1,7 @@
 //! A list of items, one per row: mark, date, relative time, source, title.
 
 use chrono::{DateTime, Utc};
-use radar_store::{Mark, NewsItem};
+use radar_api::{Mark, NewsItem};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -1,6 +1,6 @@
 //! TV mode: the current story full-size, the position, the countdown and its gauge.
 
-use radar_store::NewsItem;
+use radar_api::NewsItem;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
