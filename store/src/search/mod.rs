@@ -719,3 +719,51 @@ mod tests {
         assert_eq!(store.search_catalogue(&q, 1, 100).unwrap().1, 2950);
     }
 }
+
+/// Regression: an excluded phrase in a segment where its words occur but never together
+/// made tantivy's phrase scorer fail a debug assertion (a 500 in debug builds).
+#[cfg(test)]
+mod regressions {
+    use super::*;
+    use crate::items::tests::new_item;
+    use crate::{NewItem, test_store};
+
+    #[test]
+    fn an_excluded_phrase_whose_words_appear_apart() {
+        let (_d, store) = test_store();
+        let mk = |t: &str, s: &str, u: &str| NewItem {
+            summary: s.into(),
+            ..new_item(t, Some(u), "2026-01-10T00:00:00Z")
+        };
+        store
+            .import_items(
+                vec![
+                    mk(
+                        "Open weights arrive",
+                        "A lab publishes open weights.",
+                        "https://w.example/b",
+                    ),
+                    mk(
+                        "Weights and measures",
+                        "The open question of weights.",
+                        "https://e.example/c",
+                    ),
+                ],
+                || {},
+            )
+            .unwrap();
+        let q = SearchQuery::parse("weights -\"open weights\"").unwrap();
+        let v = Viewer {
+            user_id: Some("u".into()),
+            subscriber: true,
+        };
+        let titles: Vec<_> = store
+            .search(&v, &q, None)
+            .unwrap()
+            .items
+            .into_iter()
+            .map(|h| h.item.title)
+            .collect();
+        assert_eq!(titles, ["Weights and measures"]);
+    }
+}

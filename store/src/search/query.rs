@@ -18,15 +18,16 @@ use std::fmt;
 use std::ops::Bound;
 
 use chrono::{NaiveDate, NaiveTime};
-use tantivy::Term;
 use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery,
+    BooleanQuery, BoostQuery, ConstScoreQuery, EnableScoring, Explanation, Occur, PhraseQuery,
+    Query, RangeQuery, Scorer, TermQuery, Weight,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
     TextAnalyzer,
 };
+use tantivy::{DocId, DocSet, Score, SegmentReader, Term};
 
 use super::index::Fields;
 
@@ -260,7 +261,7 @@ impl SearchQuery {
             clauses.push((Occur::Must, text_query(f, t)));
         }
         for t in &self.must_not {
-            clauses.push((Occur::MustNot, text_query(f, t)));
+            clauses.push((Occur::MustNot, Box::new(Guarded(text_query(f, t)))));
         }
         let source = |s: &String| -> Box<dyn Query> {
             Box::new(TermQuery::new(
@@ -298,6 +299,64 @@ impl SearchQuery {
             ));
         }
         Box::new(BooleanQuery::new(clauses))
+    }
+}
+
+/// An exclusion that answers a probe below its current document itself. tantivy 0.27's
+/// exclusion probes its set with targets below a phrase scorer that already ran out, which
+/// the phrase scorer refuses (a debug assertion): `-"a phrase"` would fail in debug builds.
+#[derive(Debug)]
+struct Guarded(Box<dyn Query>);
+
+impl Clone for Guarded {
+    fn clone(&self) -> Self {
+        Self(self.0.box_clone())
+    }
+}
+
+impl Query for Guarded {
+    fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        Ok(Box::new(GuardedWeight(self.0.weight(scoring)?)))
+    }
+    fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
+        self.0.query_terms(visitor)
+    }
+}
+
+struct GuardedWeight(Box<dyn Weight>);
+
+impl Weight for GuardedWeight {
+    fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        Ok(Box::new(GuardedScorer(self.0.scorer(reader, boost)?)))
+    }
+    fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
+        self.0.explain(reader, doc)
+    }
+}
+
+struct GuardedScorer(Box<dyn Scorer>);
+
+impl DocSet for GuardedScorer {
+    fn advance(&mut self) -> DocId {
+        self.0.advance()
+    }
+    fn seek(&mut self, target: DocId) -> DocId {
+        if self.0.doc() >= target {
+            return self.0.doc();
+        }
+        self.0.seek(target)
+    }
+    fn doc(&self) -> DocId {
+        self.0.doc()
+    }
+    fn size_hint(&self) -> u32 {
+        self.0.size_hint()
+    }
+}
+
+impl Scorer for GuardedScorer {
+    fn score(&mut self) -> Score {
+        self.0.score()
     }
 }
 
