@@ -275,7 +275,7 @@ async fn an_acknowledged_write_is_searchable_at_once() {
     .await
     .ok_json();
     let id = added["item"]["id"].as_str().unwrap().to_string();
-    assert_eq!(found(&d, &sub, "zeppelin").await, [id.clone()]);
+    assert_eq!(found(&d, &sub, "zeppelin").await, std::slice::from_ref(&id));
     let edit = [
         "items",
         "add",
@@ -289,7 +289,7 @@ async fn an_acknowledged_write_is_searchable_at_once() {
     ];
     assert_eq!(cli(&data, &edit).await.ok_json()["status"], "updated");
     assert!(found(&d, &sub, "zeppelin").await.is_empty());
-    assert_eq!(found(&d, &sub, "dirigible").await, [id.clone()]);
+    assert_eq!(found(&d, &sub, "dirigible").await, std::slice::from_ref(&id));
     assert_eq!(cli(&data, &["items", "remove", &id]).await.code, 0);
     assert!(found(&d, &sub, "dirigible").await.is_empty());
 }
