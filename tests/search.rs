@@ -289,7 +289,10 @@ async fn an_acknowledged_write_is_searchable_at_once() {
     ];
     assert_eq!(cli(&data, &edit).await.ok_json()["status"], "updated");
     assert!(found(&d, &sub, "zeppelin").await.is_empty());
-    assert_eq!(found(&d, &sub, "dirigible").await, std::slice::from_ref(&id));
+    assert_eq!(
+        found(&d, &sub, "dirigible").await,
+        std::slice::from_ref(&id)
+    );
     assert_eq!(cli(&data, &["items", "remove", &id]).await.code, 0);
     assert!(found(&d, &sub, "dirigible").await.is_empty());
 }
