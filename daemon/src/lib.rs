@@ -21,6 +21,7 @@ pub mod openapi;
 pub mod payments;
 pub mod profile;
 pub mod public_api;
+pub mod search;
 pub mod state;
 pub mod summarize;
 pub mod user_metadata;
@@ -59,6 +60,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(weekly::router())
         .merge(payments::router())
         .merge(public_api::router())
+        .merge(search::router())
         .merge(openapi::router())
         .nest("/auth/v1", auth::router())
 }

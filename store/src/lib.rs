@@ -27,6 +27,7 @@ mod marks;
 mod out_of_feed;
 mod outbox;
 mod private;
+mod search;
 mod sessions;
 mod users;
 
@@ -49,6 +50,7 @@ pub use outbox::Mail;
 pub use private::{DIR_MODE, FILE_MODE, make_private};
 /// The items, marks and pages the store keeps and returns are the API contract's own types.
 pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
+pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
 pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata};
 
@@ -163,6 +165,9 @@ pub(crate) struct Trees {
     pub feedurl_feedid: sled::Tree,
     /// keys::join(feed id, entry guid) -> item id, so a feed's entry updates its item.
     pub feedguid_itemid: sled::Tree,
+    /// item id -> a marker unique to the write (sled's `generate_id`, big-endian): items
+    /// written in sled whose search index entry may not be committed yet (see `search`).
+    pub search_pending: sled::Tree,
 }
 
 /// What the store keeps in memory besides sled's own page cache: derived from the trees,
@@ -185,10 +190,13 @@ pub struct Store {
     t: Arc<Trees>,
     opts: Arc<Options>,
     mem: Arc<Memory>,
+    search: Arc<search::SearchIndex>,
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`, which it makes private first.
+    /// Opens (or creates) the store in `dir`, which it makes private first: sled in
+    /// `dir/db`, the search index in `dir/search`, rebuilt here first when it is missing,
+    /// damaged or of an older format.
     pub fn open(dir: &Path, opts: Options) -> Result<Self> {
         make_private(dir)?;
         let db = sled::Config::new()
@@ -232,8 +240,10 @@ impl Store {
             feeds: tree("feeds")?,
             feedurl_feedid: tree("feedurl_feedid")?,
             feedguid_itemid: tree("feedguid_itemid")?,
+            search_pending: tree("search_pending")?,
         };
         let commit = group_commit::GroupCommit::new(&dir.join("db"))?;
+        let (search, rebuild) = search::SearchIndex::open(dir)?;
         let store = Self {
             db,
             commit: Arc::new(commit),
@@ -244,8 +254,10 @@ impl Store {
                 first_page: Mutex::new(None),
             }),
             opts: Arc::new(opts),
+            search: Arc::new(search),
         };
         store.index_marks_once()?;
+        store.open_search(rebuild)?;
         Ok(store)
     }
 

@@ -1,4 +1,4 @@
-//! `radar items add ... | import FILE | list | remove ID`.
+//! `radar items add ... | import FILE | list | remove ID | reindex`.
 
 use std::path::{Path, PathBuf};
 
@@ -73,6 +73,11 @@ enum Command {
         /// The item's id.
         id: String,
     },
+    /// Rebuild the search index from every item.
+    ///
+    /// Not needed in normal use: every write updates the index, and a missing or damaged
+    /// index is rebuilt when the store opens. Searches keep answering meanwhile.
+    Reindex,
 }
 
 /// Runs the command; an import with invalid records fails (exit 1) after importing the rest.
@@ -109,6 +114,7 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         }
         Command::List { limit } => (AdminRequest::ItemsList { limit }, false),
         Command::Remove { id } => (AdminRequest::ItemsRemove { id }, false),
+        Command::Reindex => (AdminRequest::ItemsReindex, true),
     };
     let answer = admin_client::run(data, req, slow).await?;
     let failed = match &answer {
@@ -164,6 +170,9 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
             }
         }
         AdminResponse::Removed { id, .. } => out!("removed item {id}")?,
+        AdminResponse::Reindexed { items, seconds } => {
+            out!("search index rebuilt: {items} items in {seconds:.1} s")?
+        }
         other => json(&other)?,
     }
     Ok(())

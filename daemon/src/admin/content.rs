@@ -163,6 +163,23 @@ pub(super) async fn items_import(
     Ok(AdminResponse::Import(report))
 }
 
+pub(super) async fn items_reindex(ctx: &AdminCtx) -> Result<AdminResponse, AdminError> {
+    let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
+    let started = std::time::Instant::now();
+    let items = tokio::task::spawn_blocking(move || -> Result<u64, AdminError> {
+        progress.begin(store.item_count()?, "items");
+        let indexed = store.reindex(|| progress.step(""));
+        progress.end();
+        Ok(indexed?)
+    })
+    .await
+    .map_err(|e| AdminError::new("internal", e.to_string()))??;
+    Ok(AdminResponse::Reindexed {
+        items,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
 /// A feed by id or by URL.
 pub(super) fn find_feed(ctx: &AdminCtx, id_or_url: &str) -> Result<Feed, AdminError> {
     let found = match ctx.store.feed(id_or_url)? {
