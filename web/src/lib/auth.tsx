@@ -4,9 +4,10 @@ import type { AuthClient, Session, User } from '@supabase/auth-js';
 
 type AuthClientType = InstanceType<typeof AuthClient>;
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, setTokenSource } from '@/lib/api-client';
-import { isSubscriber, useUserMetadata } from '@/lib/subscription';
+import type { ClientConfig } from '@/lib/api/types';
+import { recheckSubscription, useUserMetadata } from '@/lib/subscription';
 import { toast } from '@/lib/toast';
 
 export const AUTH_STORAGE_KEY = 'radar-auth';
@@ -17,18 +18,8 @@ export const AUTH_STORAGE_KEY = 'radar-auth';
  */
 export const initialUrlHash = typeof window === 'undefined' ? '' : window.location.hash;
 
-export interface AppConfig {
-  anonKey: string;
-  subscriptionsOpen: boolean;
-  paymentsProvider: 'test' | 'stripe';
-}
-
 export type RadarUser = User & {
-  has_active_subscription?: boolean;
-  user_metadata: User['user_metadata'] & {
-    avatar_url?: string;
-    subscription?: { isActive?: boolean; customerId?: string | null };
-  };
+  user_metadata: User['user_metadata'] & { avatar_url?: string };
 };
 
 export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
@@ -42,10 +33,13 @@ interface AuthContextValue {
   status: AuthStatus;
   user: RadarUser | null;
   session: Session | null;
-  config: AppConfig | null;
+  config: ClientConfig | null;
+  /** The server's decision (`GET /api/user/metadata`), kept fresh by lib/subscription.ts. */
   isSubscriber: boolean;
   /** Whether the subscriber answer is final (the user metadata has been read, or there is no user). */
   subscriptionKnown: boolean;
+  /** Reads the subscription again, e.g. when a feed answer disagrees with `isSubscriber`. */
+  recheckSubscription(): void;
   signIn(email: string, password: string): Promise<AuthResult>;
   signInWithGoogle(): Promise<AuthResult>;
   signUp(email: string, password: string): Promise<AuthResult>;
@@ -88,7 +82,7 @@ async function guarded(failure: string, call: () => Promise<AuthResult>): Promis
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [client, setClient] = useState<AuthClientType | null>(null);
-  const [config, setConfig] = useState<AppConfig | null>(null);
+  const [config, setConfig] = useState<ClientConfig | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [user, setUser] = useState<RadarUser | null>(null);
   const [status, setStatus] = useState<AuthStatus>('loading');
@@ -98,7 +92,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let unsubscribe = () => {};
     (async () => {
       try {
-        const [cfg] = await Promise.all([api.get<AppConfig>('/api/config'), import('@supabase/auth-js')]);
+        const [cfg] = await Promise.all([api.get<ClientConfig>('/api/config'), import('@supabase/auth-js')]);
         if (cancelled) return;
         const auth = await createAuthClient(cfg.anonKey);
         setTokenSource(async () => (await auth.getSession()).data.session?.access_token ?? null);
@@ -130,6 +124,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const metadata = useUserMetadata(user?.id);
+  const subscriber = Boolean(user && metadata.data?.subscription.isActive);
+
+  // A new tier changes what the server lets the reader see: the feed's page size, Read
+  // More, takeaways. Everything tier-dependent is read again when the decision changes.
+  const previous = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (!metadata.isFetched) return;
+    if (previous.current !== null && previous.current !== subscriber) {
+      void queryClient.invalidateQueries({ queryKey: ['news'] });
+      void queryClient.invalidateQueries({ queryKey: ['takeaways'] });
+    }
+    previous.current = subscriber;
+  }, [subscriber, metadata.isFetched, queryClient]);
+
+  const recheck = useCallback(() => void recheckSubscription(queryClient), [queryClient]);
 
   const requireClient = useCallback(() => {
     if (!client) throw new Error('The auth service is not available');
@@ -199,9 +208,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!client) return;
     const { data } = await client.getUser();
     if (data.user) setUser(data.user as RadarUser);
-    // A new tier changes the feed's page size, so the feed is read again too.
-    await queryClient.invalidateQueries({ queryKey: ['user-metadata'] });
-    await queryClient.invalidateQueries({ queryKey: ['news'] });
+    await recheckSubscription(queryClient);
   }, [client, queryClient]);
 
   const value = useMemo<AuthContextValue>(
@@ -210,8 +217,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user,
       session,
       config,
-      isSubscriber: isSubscriber(user, metadata.data),
+      isSubscriber: subscriber,
       subscriptionKnown: !user || metadata.isFetched,
+      recheckSubscription: recheck,
       signIn,
       signInWithGoogle,
       signUp,
@@ -220,7 +228,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       updatePassword,
       refreshUser,
     }),
-    [status, user, session, config, metadata.data, metadata.isFetched, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, refreshUser],
+    [status, user, session, config, subscriber, metadata.isFetched, recheck, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, refreshUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

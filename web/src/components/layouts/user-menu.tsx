@@ -87,6 +87,11 @@ export function UserMenu() {
                     Test Stripe
                   </button>
                 </li>
+                <li className="md:hidden">
+                  <button type="button" className={itemClass} onClick={() => void startCheckout()}>
+                    Test checkout ({user.id.slice(0, 8)})
+                  </button>
+                </li>
               </>
             )}
             <li>

@@ -6,7 +6,8 @@ import { StateMessage } from '@/components/ui/state-message';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { useWeeklySummaries } from '@/features/weekly-summary/api/get-weekly-summaries';
-import { DEFAULT_SUMMARY_TITLE, type WeeklySummary } from '@/features/weekly-summary/types';
+import { DEFAULT_SUMMARY_TITLE } from '@/features/weekly-summary/summary-title';
+import type { WeeklySummary } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 import { formatDate } from '@/lib/relative-time';
 
