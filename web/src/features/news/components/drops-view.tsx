@@ -1,4 +1,4 @@
-import { BookOpen, ChevronUp, ExternalLink, Lock, Zap } from 'lucide-react';
+import { BookOpen, ChevronUp, Lock, Zap } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
@@ -109,18 +109,11 @@ function Story({ item, onNext, tappable }: { item: NewsItem; onNext: () => void;
         <FittedText text={text} readMore={reader} />
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        {item.url ? (
-          <a href={item.url} target="_blank" rel="noopener noreferrer" className={buttonClass('outline', 'sm')}>
-            More <ExternalLink aria-hidden="true" className="h-3.5 w-3.5" />
-            <span className="sr-only">(opens in a new tab)</span>
-          </a>
-        ) : (
-          <span className="text-sm text-slate-600 dark:text-slate-400">No source URL</span>
-        )}
-        <Link to={reader} state={READER_STATE} className={buttonClass('ghost', 'sm')}>
+        <Link to={reader} state={READER_STATE} className={buttonClass('outline', 'sm')}>
           <BookOpen aria-hidden="true" className="h-4 w-4" /> Read story
         </Link>
-        <div className="ml-auto">
+        {!item.url && <span className="text-sm text-slate-600 dark:text-slate-400">No source URL</span>}
+        <div className="ml-auto min-w-0">
           <ItemActions item={item} view="drops" />
         </div>
       </div>

@@ -112,10 +112,9 @@ export function ItemReader({ id, view }: { id: string; view: AppView }) {
             </>
           ) : status === 403 ? (
             <>
-              <Dialog.Title className="sr-only">Premium Content</Dialog.Title>
               <EmptyState
                 icon={Lock}
-                title="Premium Content"
+                title={<Dialog.Title asChild><span>Premium Content</span></Dialog.Title>}
                 action={
                   <Link to={paths.subscribe} className={buttonClass('primary')}>
                     Subscribe Now
@@ -127,10 +126,13 @@ export function ItemReader({ id, view }: { id: string; view: AppView }) {
             </>
           ) : (
             <>
-              <Dialog.Title className="sr-only">Story not found</Dialog.Title>
               <EmptyState
                 icon={FileQuestion}
-                title={status === 404 ? 'Story not found' : 'Could not load the story'}
+                title={
+                  <Dialog.Title asChild>
+                    <span>{status === 404 ? 'Story not found' : 'Could not load the story'}</span>
+                  </Dialog.Title>
+                }
                 action={
                   <Dialog.Close className={buttonClass('outline')}>Back to {view === 'feed' ? 'Feed' : 'the list'}</Dialog.Close>
                 }
