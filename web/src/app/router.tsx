@@ -1,9 +1,10 @@
-import { useState, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { useEffect, useState, type ComponentType } from 'react';
+import { createBrowserRouter, Navigate, Outlet, useLocation, useMatches, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { buttonClass } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
+import { documentTitle, titles, type TitleHandle } from '@/config/titles';
 import { useAuth } from '@/lib/auth';
 
 type Module = { default: ComponentType };
@@ -25,11 +26,27 @@ function RouteError() {
   );
 }
 
+/** Every route names itself in the browser's tab and history (config/titles.ts). */
+function DocumentTitle() {
+  const matches = useMatches();
+  const { search } = useLocation();
+  const handle = matches.at(-1)?.handle as TitleHandle | undefined;
+  const title = documentTitle(handle, new URLSearchParams(search));
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return null;
+}
+
 /** While the session is being read, nothing below can decide where to go. */
 function AuthGate() {
   const { status } = useAuth();
-  if (status === 'loading') return <FullPageSpinner />;
-  return <Outlet />;
+  return (
+    <>
+      <DocumentTitle />
+      {status === 'loading' ? <FullPageSpinner /> : <Outlet />}
+    </>
+  );
 }
 
 /** Spec 2: protected routes send visitors without a session to /. */
@@ -45,26 +62,26 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <FullPageSpinner />,
     errorElement: <RouteError />,
     children: [
-      { path: paths.landing, ...page(() => import('./routes/landing')) },
-      { path: paths.register, ...page(() => import('./routes/register')) },
-      { path: paths.forgotPassword, ...page(() => import('./routes/forgot-password')) },
-      { path: paths.resetPassword, ...page(() => import('./routes/reset-password')) },
-      { path: paths.authCallback, ...page(() => import('./routes/auth-callback')) },
+      { path: paths.landing, handle: titles.landing, ...page(() => import('./routes/landing')) },
+      { path: paths.register, handle: titles.register, ...page(() => import('./routes/register')) },
+      { path: paths.forgotPassword, handle: titles.forgotPassword, ...page(() => import('./routes/forgot-password')) },
+      { path: paths.resetPassword, handle: titles.resetPassword, ...page(() => import('./routes/reset-password')) },
+      { path: paths.authCallback, handle: titles.authCallback, ...page(() => import('./routes/auth-callback')) },
       {
         element: <RequireAuth />,
         children: [
-          { path: paths.app, ...page(() => import('./routes/app')) },
-          { path: paths.subscribe, ...page(() => import('./routes/subscribe')) },
-          { path: paths.subscribeSuccess, ...page(() => import('./routes/subscribe-success')) },
-          { path: paths.upcomingFeatures, ...page(() => import('./routes/upcoming-features')) },
-          { path: paths.apiDocs, ...page(() => import('./routes/api-docs')) },
-          { path: paths.weeklySummary, ...page(() => import('./routes/weekly-summary')) },
-          { path: '/weekly-summary/:id', ...page(() => import('./routes/weekly-summary-detail')) },
-          { path: paths.profile, ...page(() => import('./routes/profile')) },
-          { path: paths.tvMode, ...page(() => import('./routes/tv-mode')) },
+          { path: paths.app, handle: titles.app, ...page(() => import('./routes/app')) },
+          { path: paths.subscribe, handle: titles.subscribe, ...page(() => import('./routes/subscribe')) },
+          { path: paths.subscribeSuccess, handle: titles.subscribeSuccess, ...page(() => import('./routes/subscribe-success')) },
+          { path: paths.upcomingFeatures, handle: titles.upcomingFeatures, ...page(() => import('./routes/upcoming-features')) },
+          { path: paths.apiDocs, handle: titles.apiDocs, ...page(() => import('./routes/api-docs')) },
+          { path: paths.weeklySummary, handle: titles.weeklySummary, ...page(() => import('./routes/weekly-summary')) },
+          { path: '/weekly-summary/:id', handle: titles.weeklySummaryDetail, ...page(() => import('./routes/weekly-summary-detail')) },
+          { path: paths.profile, handle: titles.profile, ...page(() => import('./routes/profile')) },
+          { path: paths.tvMode, handle: titles.tvMode, ...page(() => import('./routes/tv-mode')) },
         ],
       },
-      { path: '*', ...page(() => import('./routes/not-found')) },
+      { path: '*', handle: titles.notFound, ...page(() => import('./routes/not-found')) },
     ],
   },
 ];

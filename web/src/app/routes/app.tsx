@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { AppShell } from '@/components/layouts/app-shell';
-import type { AppView } from '@/config/paths';
+import { VIEW_LABELS, type AppView } from '@/config/paths';
+import { DensityToggle } from '@/features/news/components/density-toggle';
 import { DropsView } from '@/features/news/components/drops-view';
 import { FeedView } from '@/features/news/components/feed-view';
 import { ItemReader } from '@/features/news/components/item-reader';
@@ -17,6 +18,11 @@ export default function AppRoute() {
   return (
     <ItemSetsProvider>
       <AppShell view={view}>
+        {/* Drops gives the whole screen to the story; the other views are titled lists. */}
+        <div className={view === 'drops' ? 'sr-only' : 'mb-4 flex min-h-8 items-center justify-between gap-3'}>
+          <h1 className="text-xl font-bold tracking-tight sm:text-2xl">{VIEW_LABELS[view]}</h1>
+          {(view === 'feed' || view === 'favorites' || view === 'shared') && <DensityToggle />}
+        </div>
         {view === 'feed' && <FeedView />}
         {view === 'drops' && <DropsView />}
         {view === 'favorites' && <FavoritesView />}

@@ -2,25 +2,25 @@
 // of the screen on phones (where the thumb is), so the header stays one row.
 import { CheckCheck, Heart, Newspaper, Share2, Trash2, Zap, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { appViewPath, type AppView } from '@/config/paths';
+import { appViewPath, VIEW_LABELS, type AppView } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
 
-const TABS: { view: AppView; label: string; icon: LucideIcon; signedInOnly: boolean }[] = [
-  { view: 'feed', label: 'Feed', icon: Newspaper, signedInOnly: false },
-  { view: 'drops', label: 'Drops', icon: Zap, signedInOnly: false },
-  { view: 'favorites', label: 'Favs', icon: Heart, signedInOnly: true },
-  { view: 'read', label: 'Read', icon: CheckCheck, signedInOnly: true },
-  { view: 'trash', label: 'Trash', icon: Trash2, signedInOnly: true },
-  { view: 'shared', label: 'Shared', icon: Share2, signedInOnly: true },
-];
+const TABS = (
+  [
+  { view: 'feed', icon: Newspaper, signedInOnly: false },
+  { view: 'drops', icon: Zap, signedInOnly: false },
+  { view: 'favorites', icon: Heart, signedInOnly: true },
+  { view: 'read', icon: CheckCheck, signedInOnly: true },
+  { view: 'trash', icon: Trash2, signedInOnly: true },
+  { view: 'shared', icon: Share2, signedInOnly: true },
+  ] as { view: AppView; icon: LucideIcon; signedInOnly: boolean }[]
+).map((tab) => ({ ...tab, label: VIEW_LABELS[tab.view] }));
 
 /** Spec 2: Feed and Drops always; Favs, Read, Trash and Shared only when signed in. */
 function useTabs() {
   const { user } = useAuth();
   return TABS.filter((tab) => !tab.signedInOnly || user);
 }
-
-export const viewLabel = (view: AppView) => TABS.find((tab) => tab.view === view)?.label ?? 'Feed';
 
 export function ViewRail({ view }: { view?: AppView }) {
   const tabs = useTabs();
@@ -61,7 +61,7 @@ export function BottomTabs({ view }: { view?: AppView }) {
             <Link
               to={appViewPath(v)}
               aria-current={view === v ? 'page' : undefined}
-              className={`flex h-full flex-col items-center justify-center gap-0.5 text-[0.6875rem] font-medium ${
+              className={`flex h-full flex-col items-center justify-center gap-0.5 text-2xs font-medium ${
                 view === v ? 'text-indigo-700 dark:text-indigo-300' : 'text-slate-600 dark:text-slate-400'
               }`}
             >

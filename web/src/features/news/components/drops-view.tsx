@@ -208,7 +208,7 @@ export function DropsView() {
       aria-label="Drops"
       aria-roledescription="story viewer"
       tabIndex={-1}
-      className="relative mx-auto flex h-[calc(100dvh-8.5rem)] w-full max-w-3xl select-none flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm outline-none lg:h-[calc(100dvh-6rem)] dark:border-slate-800 dark:bg-slate-900"
+      className="relative mx-auto flex h-[calc(100dvh-9.5rem)] w-full max-w-3xl select-none sm:h-[calc(100dvh-10rem)] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm outline-none lg:h-[calc(100dvh-7.5rem)] dark:border-slate-800 dark:bg-slate-900"
       onPointerDown={onPointerDown}
       onPointerUp={onPointerUp}
       onPointerCancel={() => (pointerStart.current = null)}
