@@ -8,10 +8,29 @@ import { documentTitle, titles, type TitleHandle } from '@/config/titles';
 import { useAuth } from '@/lib/auth';
 
 type Module = { default: ComponentType };
+type Load = () => Promise<Module>;
 // Every page is its own chunk so the first visit downloads only the shell.
-const page = (load: () => Promise<Module>): Pick<RouteObject, 'lazy'> => ({
+const page = (load: Load): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
 });
+
+const loaders: Record<string, Load> = {
+  [paths.landing]: () => import('./routes/landing'),
+  [paths.app]: () => import('./routes/app'),
+  [paths.tvMode]: () => import('./routes/tv-mode'),
+};
+
+/**
+ * Starts downloading the page's own chunk at once, next to the auth client, instead of after
+ * the session is known; on the landing page, /app's chunk follows when the browser is idle.
+ */
+export function preloadRoute(pathname: string) {
+  void loaders[pathname]?.();
+  if (pathname === paths.landing) {
+    const later = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
+    later(() => void loaders[paths.app]());
+  }
+}
 
 /** Shown instead of the router's developer screen when a page fails, e.g. a chunk that no longer exists after a deploy. */
 function RouteError() {
@@ -62,7 +81,7 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <FullPageSpinner />,
     errorElement: <RouteError />,
     children: [
-      { path: paths.landing, handle: titles.landing, ...page(() => import('./routes/landing')) },
+      { path: paths.landing, handle: titles.landing, ...page(loaders[paths.landing]) },
       { path: paths.register, handle: titles.register, ...page(() => import('./routes/register')) },
       { path: paths.forgotPassword, handle: titles.forgotPassword, ...page(() => import('./routes/forgot-password')) },
       { path: paths.resetPassword, handle: titles.resetPassword, ...page(() => import('./routes/reset-password')) },
@@ -70,7 +89,7 @@ export const routes: RouteObject[] = [
       {
         element: <RequireAuth />,
         children: [
-          { path: paths.app, handle: titles.app, ...page(() => import('./routes/app')) },
+          { path: paths.app, handle: titles.app, ...page(loaders[paths.app]) },
           { path: paths.subscribe, handle: titles.subscribe, ...page(() => import('./routes/subscribe')) },
           { path: paths.subscribeSuccess, handle: titles.subscribeSuccess, ...page(() => import('./routes/subscribe-success')) },
           { path: paths.upcomingFeatures, handle: titles.upcomingFeatures, ...page(() => import('./routes/upcoming-features')) },
@@ -78,7 +97,7 @@ export const routes: RouteObject[] = [
           { path: paths.weeklySummary, handle: titles.weeklySummary, ...page(() => import('./routes/weekly-summary')) },
           { path: '/weekly-summary/:id', handle: titles.weeklySummaryDetail, ...page(() => import('./routes/weekly-summary-detail')) },
           { path: paths.profile, handle: titles.profile, ...page(() => import('./routes/profile')) },
-          { path: paths.tvMode, handle: titles.tvMode, ...page(() => import('./routes/tv-mode')) },
+          { path: paths.tvMode, handle: titles.tvMode, ...page(loaders[paths.tvMode]) },
         ],
       },
       { path: '*', handle: titles.notFound, ...page(() => import('./routes/not-found')) },

@@ -7,10 +7,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, setTokenSource } from '@/lib/api-client';
 import type { ClientConfig } from '@/lib/api/types';
+import { AUTH_STORAGE_KEY } from '@/lib/early-feed';
 import { recheckSubscription, useUserMetadata } from '@/lib/subscription';
 import { toast } from '@/lib/toast';
 
-export const AUTH_STORAGE_KEY = 'radar-auth';
+export { AUTH_STORAGE_KEY };
 
 /**
  * The address fragment as the page was opened. The auth client consumes and clears the
@@ -54,8 +55,22 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 export const GOOGLE_DISABLED = 'Google sign in is temporarily disabled';
 const LOCAL_SET_KEYS = ['userFavorites', 'userHiddenItems', 'userReadItems'];
 
-// The auth client is loaded next to the config request rather than with the first script: the
-// spinner shows until both are in, and the first download stays small.
+/**
+ * The configuration the daemon wrote into index.html (`#radar-config`), so start-up needs no
+ * round trip for it; null under the Vite dev server, which serves the page unchanged.
+ */
+function inlineConfig(): ClientConfig | null {
+  const text = document.getElementById('radar-config')?.textContent;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as ClientConfig;
+  } catch {
+    return null;
+  }
+}
+
+// The auth client is its own chunk rather than part of the first script: the spinner shows
+// until it is in, and the first download stays small.
 async function createAuthClient(anonKey: string): Promise<AuthClientType> {
   const { AuthClient } = await import('@supabase/auth-js');
   return new AuthClient({
@@ -79,34 +94,63 @@ async function guarded(failure: string, call: () => Promise<AuthResult>): Promis
   }
 }
 
+/**
+ * Whether this browser may hold a session: one stored by the auth client, or tokens in the
+ * address (sign-up confirmation, recovery). A visitor with neither is signed out at once, and
+ * the auth client is downloaded only when they sign in or up: the landing page stays light.
+ */
+export function mayHaveSession(storage: Storage, hash: string): boolean {
+  return Boolean(storage.getItem(AUTH_STORAGE_KEY)) || /(^|[#&])(access_token|error)=/.test(hash);
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [client, setClient] = useState<AuthClientType | null>(null);
   const [config, setConfig] = useState<ClientConfig | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [user, setUser] = useState<RadarUser | null>(null);
   const [status, setStatus] = useState<AuthStatus>('loading');
 
+  // One configuration and one auth client for the app's life, made on first need.
+  const configRef = useRef<Promise<ClientConfig> | null>(null);
+  const loadConfig = useCallback(() => {
+    configRef.current ??= (async () => inlineConfig() ?? (await api.get<ClientConfig>('/api/config')))();
+    return configRef.current;
+  }, []);
+  const clientRef = useRef<Promise<AuthClientType> | null>(null);
+  const getClient = useCallback(() => {
+    clientRef.current ??= (async () => {
+      const cfg = await loadConfig();
+      const auth = await createAuthClient(cfg.anonKey);
+      setTokenSource(async () => (await auth.getSession()).data.session?.access_token ?? null);
+      auth.onAuthStateChange((_event, next) => {
+        setSession(next);
+        setUser((next?.user as RadarUser | undefined) ?? null);
+        setStatus(next ? 'signedIn' : 'signedOut');
+      });
+      return auth;
+    })().catch((error: unknown) => {
+      // A failed download may work next time.
+      clientRef.current = null;
+      throw error;
+    });
+    return clientRef.current;
+  }, [loadConfig]);
+
   useEffect(() => {
     let cancelled = false;
-    let unsubscribe = () => {};
     (async () => {
       try {
-        const [cfg] = await Promise.all([api.get<ClientConfig>('/api/config'), import('@supabase/auth-js')]);
+        const cfg = await loadConfig();
         if (cancelled) return;
-        const auth = await createAuthClient(cfg.anonKey);
-        setTokenSource(async () => (await auth.getSession()).data.session?.access_token ?? null);
-        const { data } = auth.onAuthStateChange((_event, next) => {
-          setSession(next);
-          setUser((next?.user as RadarUser | undefined) ?? null);
-          setStatus(next ? 'signedIn' : 'signedOut');
-        });
-        unsubscribe = () => data.subscription.unsubscribe();
+        setConfig(cfg);
+        if (!mayHaveSession(localStorage, initialUrlHash)) {
+          setStatus('signedOut');
+          return;
+        }
+        const auth = await getClient();
         const { data: current, error } = await auth.getSession();
         if (error) throw error;
         if (cancelled) return;
-        setConfig(cfg);
-        setClient(auth);
         setSession(current.session);
         setUser((current.session?.user as RadarUser | undefined) ?? null);
         setStatus(current.session ? 'signedIn' : 'signedOut');
@@ -119,9 +163,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     })();
     return () => {
       cancelled = true;
-      unsubscribe();
     };
-  }, []);
+  }, [loadConfig, getClient]);
 
   const metadata = useUserMetadata(user?.id);
   const subscriber = Boolean(user && metadata.data?.subscription.isActive);
@@ -140,33 +183,29 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const recheck = useCallback(() => void recheckSubscription(queryClient), [queryClient]);
 
-  const requireClient = useCallback(() => {
-    if (!client) throw new Error('The auth service is not available');
-    return client;
-  }, [client]);
 
   const signIn = useCallback(
     (email: string, password: string) =>
       guarded('Failed to sign in', async () => {
-        const { data, error } = await requireClient().signInWithPassword({ email, password });
+        const { data, error } = await (await getClient()).signInWithPassword({ email, password });
         return { error: error?.message ?? null, session: data.session };
       }),
-    [requireClient],
+    [getClient],
   );
 
   const signUp = useCallback(
     (email: string, password: string) =>
       guarded('Failed to sign up', async () => {
-        const { data, error } = await requireClient().signUp({ email, password });
+        const { data, error } = await (await getClient()).signUp({ email, password });
         return { error: error?.message ?? null, session: data.session };
       }),
-    [requireClient],
+    [getClient],
   );
 
   const signOut = useCallback(
     () =>
       guarded('Failed to sign out', async () => {
-        const { error } = await requireClient().signOut();
+        const { error } = await (await getClient()).signOut();
         if (error) return { error: error.message };
         // Spec 4: sign-out removes the session key; the local item sets belong to the
         // account that just left, so they go too.
@@ -178,38 +217,38 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setStatus('signedOut');
         return { error: null };
       }),
-    [requireClient, queryClient],
+    [getClient, queryClient],
   );
 
   const resetPassword = useCallback(
     (email: string) =>
       guarded('Failed to send reset password email', async () => {
-        const { error } = await requireClient().resetPasswordForEmail(email, {
+        const { error } = await (await getClient()).resetPasswordForEmail(email, {
           redirectTo: `${window.location.origin}/reset-password`,
         });
         return { error: error?.message ?? null };
       }),
-    [requireClient],
+    [getClient],
   );
 
   const updatePassword = useCallback(
     (password: string) =>
       guarded('Password reset failed', async () => {
-        const { error } = await requireClient().updateUser({ password });
+        const { error } = await (await getClient()).updateUser({ password });
         return { error: error?.message ?? null };
       }),
-    [requireClient],
+    [getClient],
   );
 
   const signInWithGoogle = useCallback(async () => ({ error: GOOGLE_DISABLED }), []);
 
   // After a subscription changes, the user object is read again so the header follows.
   const refreshUser = useCallback(async () => {
-    if (!client) return;
-    const { data } = await client.getUser();
+    if (!clientRef.current) return;
+    const { data } = await (await getClient()).getUser();
     if (data.user) setUser(data.user as RadarUser);
     await recheckSubscription(queryClient);
-  }, [client, queryClient]);
+  }, [getClient, queryClient]);
 
   const value = useMemo<AuthContextValue>(
     () => ({

@@ -6,9 +6,15 @@ import { useEffect } from 'react';
 import { api } from '@/lib/api-client';
 import type { FeedPage, NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
+import { takeEarlyFeed } from '@/lib/early-feed';
 
-export const getNews = (cursor: string | null, signal?: AbortSignal): Promise<FeedPage> =>
-  api.get<FeedPage>(cursor ? `/api/news?cursor=${encodeURIComponent(cursor)}` : '/api/news', signal);
+export async function getNews(cursor: string | null, signal?: AbortSignal): Promise<FeedPage> {
+  if (!cursor) {
+    const early = await takeEarlyFeed();
+    if (early) return early;
+  }
+  return api.get<FeedPage>(cursor ? `/api/news?cursor=${encodeURIComponent(cursor)}` : '/api/news', signal);
+}
 
 export const newsQueryOptions = () =>
   infiniteQueryOptions({
