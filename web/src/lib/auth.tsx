@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, setTokenSource } from '@/lib/api-client';
 import type { ClientConfig } from '@/lib/api/types';
-import { AUTH_STORAGE_KEY } from '@/lib/early-feed';
+import { AUTH_STORAGE_KEY, storedSession } from '@/lib/early-feed';
 import { recheckSubscription, useUserMetadata } from '@/lib/subscription';
 import { toast } from '@/lib/toast';
 
@@ -106,9 +106,16 @@ export function mayHaveSession(storage: Storage, hash: string): boolean {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [config, setConfig] = useState<ClientConfig | null>(null);
-  const [session, setSession] = useState<Session | null>(null);
-  const [user, setUser] = useState<RadarUser | null>(null);
-  const [status, setStatus] = useState<AuthStatus>('loading');
+  // A stored, unexpired session lets the app draw the reader's pages at once, before the auth
+  // client has downloaded; the client confirms it (refreshing or signing out) once started.
+  const [provisional] = useState(() => {
+    const stored = storedSession(localStorage);
+    if (stored?.user) setTokenSource(async () => stored.access_token);
+    return stored?.user ? stored : null;
+  });
+  const [session, setSession] = useState<Session | null>(() => (provisional as Session | null) ?? null);
+  const [user, setUser] = useState<RadarUser | null>(() => (provisional?.user as RadarUser | undefined) ?? null);
+  const [status, setStatus] = useState<AuthStatus>(provisional ? 'signedIn' : 'loading');
 
   // One configuration and one auth client for the app's life, made on first need.
   const configRef = useRef<Promise<ClientConfig> | null>(null);
