@@ -1,5 +1,5 @@
 import { BookOpen, ChevronUp, Lock, Zap } from 'lucide-react';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -128,7 +128,6 @@ export function DropsView() {
   const [paywall, setPaywall] = useState(false);
   const lockedUntil = useRef(0);
   const pointerStart = useRef<number | null>(null);
-  const section = useRef<HTMLElement>(null);
 
   // Read items stay in place while Drops is open so the story under the reader does not jump.
   const loaded = useMemo(() => loadedItems(news.data?.pages), [news.data]);
@@ -163,10 +162,20 @@ export function DropsView() {
     [at, items.length, end, paywall, fetchNextPage],
   );
 
-  // Keys work as soon as Drops is open, without clicking into it first.
+  // Keys work wherever the focus is (a tap moves it, and a story that changes takes it away),
+  // except in a field, on another control, or while a dialog such as the reader is open.
   useEffect(() => {
-    section.current?.focus({ preventScroll: true });
-  }, [news.isPending]);
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || document.querySelector('[role="dialog"]')) return;
+      if (e.target instanceof HTMLElement && e.target.closest('a, button, input, textarea, select, [role="menu"]')) return;
+      const direction = dropsKey(e.key, e.shiftKey);
+      if (!direction) return;
+      e.preventDefault();
+      step(direction);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [step]);
 
   if (news.isPending) return <Spinner label="Loading drops" />;
   if (news.isError) return <StateMessage title="Error loading news">{news.error.message}</StateMessage>;
@@ -194,25 +203,15 @@ export function DropsView() {
     pointerStart.current = null;
     if (direction) step(direction);
   };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.target instanceof HTMLElement && e.target.closest('a, button:not([aria-label="Next story"]), input, textarea')) return;
-    const direction = dropsKey(e.key, e.shiftKey);
-    if (!direction) return;
-    e.preventDefault();
-    step(direction);
-  };
 
   return (
     <section
-      ref={section}
       aria-label="Drops"
       aria-roledescription="story viewer"
-      tabIndex={-1}
-      className="relative mx-auto flex h-[calc(100dvh-9.5rem)] w-full max-w-3xl select-none sm:h-[calc(100dvh-10rem)] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm outline-none lg:h-[calc(100dvh-7.5rem)] dark:border-slate-800 dark:bg-slate-900"
+      className="relative mx-auto flex h-[calc(100dvh-9.5rem-2px)] w-full max-w-3xl select-none sm:h-[calc(100dvh-10rem-2px)] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm outline-none lg:h-[calc(100dvh-7.5rem-2px)] dark:border-slate-800 dark:bg-slate-900"
       onPointerDown={onPointerDown}
       onPointerUp={onPointerUp}
       onPointerCancel={() => (pointerStart.current = null)}
-      onKeyDown={onKeyDown}
       onDragStart={(e) => e.preventDefault()}
       style={{ touchAction: 'pan-x' }}
     >
