@@ -98,7 +98,7 @@ describe('design', () => {
     await card.getByRole('heading').getByRole('link').focus();
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Add to favorites');
-    await shoot(page, 'feed');
+    await shoot(page, 'feed-focused');
 
     await page.getByRole('button', { name: 'Compact' }).click();
     await page.waitForFunction(() => !document.querySelector('[data-testid="news-card"] p'));
@@ -174,6 +174,7 @@ describe('design', () => {
     };
     assert.equal(await dropIndex(page), '0');
     await drag(-180);
+    await shoot(page, 'drops-story');
     assert.equal(await dropIndex(page), '1');
     assert.equal(await page.evaluate(() => window.getSelection()?.toString() ?? ''), '');
     await drag(180);

@@ -84,13 +84,19 @@ export async function shoot(page, name) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const size = page.viewportSize();
   const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+  await page.mouse.move(0, 0);
   for (const screen of SCREENS) {
     await page.setViewportSize(screen);
     for (const dark of [false, true]) {
       await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
       // Let layout and colour transitions settle so the picture shows the mode, not the change.
       await page.waitForTimeout(250);
-      await page.screenshot({ path: resolve(SCREENSHOTS, `${name}-${screen.width}-${dark ? 'dark' : 'light'}.png`), fullPage: true });
+      // Passing toasts and the pointer's hover are left out: the picture is of the screen itself.
+      await page.screenshot({
+        path: resolve(SCREENSHOTS, `${name}-${screen.width}-${dark ? 'dark' : 'light'}.png`),
+        fullPage: true,
+        style: 'li.toast-root { visibility: hidden !important; }',
+      });
     }
   }
   if (size) await page.setViewportSize(size);

@@ -163,11 +163,14 @@ export function DropsView() {
   );
 
   // Keys work wherever the focus is (a tap moves it, and a story that changes takes it away),
-  // except in a field, on another control, or while a dialog such as the reader is open.
+  // except in a field or while a dialog such as the reader is open; Space on a focused link
+  // or button presses that control instead.
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || document.querySelector('[role="dialog"]')) return;
-      if (e.target instanceof HTMLElement && e.target.closest('a, button, input, textarea, select, [role="menu"]')) return;
+      const target = e.target instanceof HTMLElement ? e.target : null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      if (e.key === ' ' && target?.closest('a, button')) return;
       const direction = dropsKey(e.key, e.shiftKey);
       if (!direction) return;
       e.preventDefault();
