@@ -69,8 +69,8 @@ function inlineConfig(): ClientConfig | null {
   }
 }
 
-// The auth client is its own chunk rather than part of the first script: the spinner shows
-// until it is in, and the first download stays small.
+// The auth client is its own chunk rather than part of the first script, downloaded only when
+// a session may exist or the reader signs in or up.
 async function createAuthClient(anonKey: string): Promise<AuthClientType> {
   const { AuthClient } = await import('@supabase/auth-js');
   return new AuthClient({
