@@ -23,6 +23,7 @@ lint: web/node_modules/.installed
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(NPM) --prefix web run typecheck
 	$(NPM) --prefix web run lint
+	$(NPM) --prefix web run check:api-types
 
 test-rust: web
 	$(CARGO) test --workspace

@@ -138,6 +138,8 @@ describe('accounts', () => {
     await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Reset password' }).click();
     await page.getByRole('heading', { name: 'Password Reset Successful' }).waitFor();
+    // The text says where the page goes: the recovery link signed the reader in.
+    await page.getByText('Taking you to your feed').waitFor();
     currentPassword = NEW_PASSWORD;
     // After 2 s the page goes to /, which takes the (recovery-)signed-in user on to /app.
     await waitForPath(page, '/app');
