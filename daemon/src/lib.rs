@@ -138,6 +138,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     // The admin socket is up before the address line, so a command run right after it goes through the daemon.
     let background =
         admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
+    let quota_checkpoints = tokio::spawn(checkpoint_quotas(store.clone()));
     let state = AppState::new(config, store.clone(), tokens, bound);
     // Handlers are installed before the address is announced, so a signal sent by anyone
     // who has read that line stops the daemon cleanly instead of killing it.
@@ -157,9 +158,28 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let limits = state.config.connections.clone();
     connections::serve(listener, app(state), &limits, shutdown).await;
     background.stop().await;
+    quota_checkpoints.abort();
+    store.checkpoint_quotas(chrono::Utc::now())?;
     store.flush()?;
     tracing::info!("stopped; store flushed");
     Ok(())
+}
+
+/// Writes the public API's quota counters to disk every few moments (the store counts in
+/// memory; see `radar_store::quotas`), on the blocking pool since it syncs.
+async fn checkpoint_quotas(store: radar_store::Store) {
+    let mut tick = tokio::time::interval(radar_store::QUOTA_CHECKPOINT_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let store = store.clone();
+        match tokio::task::spawn_blocking(move || store.checkpoint_quotas(chrono::Utc::now())).await
+        {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::error!(error = %e, "cannot save the API quota counters"),
+            Err(e) => tracing::error!(error = %e, "the quota checkpoint stopped"),
+        }
+    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM. The handlers are registered when this is called, not

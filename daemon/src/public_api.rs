@@ -8,8 +8,9 @@
 //!   past the end answers no items (with the true `total`).
 //! - Key: missing or unknown is 401 (see `radar_store`'s `api_keys`).
 //! - Quota: per key owner per UTC day (`--api-free-quota`, default 100, and
-//!   `--api-premium-quota`, default 10,000, for subscribers), stored so it survives a
-//!   restart. Every request with a valid key counts, whatever its answer, except a refused
+//!   `--api-premium-quota`, default 10,000, for subscribers), counted in memory and
+//!   written to disk every second and on shutdown, so it survives a restart (a crash
+//!   forgets at most the last second's counts; see `radar_store`'s `quotas`). Every request with a valid key counts, whatever its answer, except a refused
 //!   one. Answers after the key check carry `X-RateLimit-Limit`, `X-RateLimit-Remaining`
 //!   (after this request) and `X-RateLimit-Reset` (Unix time in seconds of the next UTC
 //!   midnight, when the counter starts over); over quota is 429 `rate_limited` with

@@ -58,7 +58,7 @@ pub use api_keys::API_KEY_PREFIX;
 pub use catalogue::{SortBy, SortOrder};
 pub use payments::{CheckoutSession, CheckoutStatus};
 pub use profiles::{MAX_RESUME_CHARS, Profile};
-pub use quotas::QuotaUse;
+pub use quotas::{CHECKPOINT_EVERY as QUOTA_CHECKPOINT_EVERY, QuotaUse};
 pub use summaries::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
 pub use waitlist::WaitlistEntry;
 
@@ -191,6 +191,7 @@ pub struct Store {
     opts: Arc<Options>,
     mem: Arc<Memory>,
     search: Arc<search::SearchIndex>,
+    quotas: Arc<quotas::QuotaCounters>,
 }
 
 impl Store {
@@ -255,6 +256,7 @@ impl Store {
             }),
             opts: Arc::new(opts),
             search: Arc::new(search),
+            quotas: Arc::new(quotas::QuotaCounters::new()),
         };
         store.index_marks_once()?;
         store.open_search(rebuild)?;
