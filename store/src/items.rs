@@ -111,6 +111,10 @@ impl NewItem {
     }
 }
 
+/// How many items one transaction of a bulk write holds: big enough that a sync and a
+/// commit are paid for rarely, small enough that sled's transaction stays cheap to hold.
+pub const ITEMS_PER_TRANSACTION: usize = 1024;
+
 /// The id of a new item: derived from its URL, so the same story imported twice is one
 /// item; random when there is no URL.
 fn new_id(url: Option<&str>) -> String {
@@ -123,27 +127,33 @@ fn new_id(url: Option<&str>) -> String {
 impl Store {
     /// Adds an item, or updates the one with the same id or URL. Durable on return.
     pub fn upsert_item(&self, new: NewItem) -> Result<Upserted> {
-        let done = self.upsert_unflushed(new)?;
-        self.flush()?;
-        self.index_items(std::slice::from_ref(&done.id))?;
-        Ok(done)
+        let mut done = self.upsert_items([new])?;
+        Ok(done.pop().expect("one item in, one out"))
     }
 
-    /// Upserts many items with one flush and one search index commit at the end (imports,
-    /// feed fetches, benchmarks): each item is its own transaction, and all are durable and
-    /// searchable when this returns. A failing item stops the batch; the ones before it are
-    /// kept.
+    /// Upserts many items (imports, feed fetches, benchmarks): one sled transaction per
+    /// [`ITEMS_PER_TRANSACTION`], then one flush and one search index commit at the end, so
+    /// a bulk write pays for a sync once rather than per item. All are durable and
+    /// searchable when this returns. An invalid item stops the batch; the ones before it are
+    /// kept. Two items for the same id or URL are applied in order.
     pub fn upsert_items(&self, items: impl IntoIterator<Item = NewItem>) -> Result<Vec<Upserted>> {
         let mut done = Vec::new();
         let mut failed = None;
+        let mut chunk = Vec::new();
         for item in items {
-            match self.upsert_unflushed(item) {
-                Ok(up) => done.push(up),
+            match item.validate() {
+                Ok(item) => chunk.push(item),
                 Err(e) => {
                     failed = Some(e);
                     break;
                 }
             }
+            if chunk.len() == ITEMS_PER_TRANSACTION {
+                done.extend(self.upsert_unflushed(&std::mem::take(&mut chunk))?);
+            }
+        }
+        if !chunk.is_empty() {
+            done.extend(self.upsert_unflushed(&chunk)?);
         }
         self.flush()?;
         let ids: Vec<String> = done.iter().map(|d| d.id.clone()).collect();
@@ -154,33 +164,15 @@ impl Store {
         }
     }
 
-    fn upsert_unflushed(&self, new: NewItem) -> Result<Upserted> {
-        let new = new.validate()?;
+    /// Writes validated items and their index entries in one transaction, each marked
+    /// pending for the search index.
+    fn upsert_unflushed(&self, batch: &[NewItem]) -> Result<Vec<Upserted>> {
         let t = &self.t;
-        let by_url = match &new.url {
-            Some(u) => t
-                .url_itemid
-                .get(u)?
-                .map(|v| String::from_utf8_lossy(&v).into_owned()),
-            None => None,
-        };
-        let id = new
-            .id
-            .clone()
-            .or(by_url)
-            .unwrap_or_else(|| new_id(new.url.as_deref()));
-        let item = NewsItem {
-            source: display::source_name(new.url.as_deref()),
-            id: id.clone(),
-            title: new.title,
-            summary: new.summary,
-            short: new.short,
-            content: new.content,
-            url: new.url,
-            published_date: new.published_date,
-        };
-        let marker = self.db.generate_id()?.to_be_bytes();
-        let created = (
+        let markers = batch
+            .iter()
+            .map(|_| Ok(self.db.generate_id()?.to_be_bytes()))
+            .collect::<Result<Vec<_>>>()?;
+        let done = (
             &t.items,
             &t.published_itemid,
             &t.title_itemid,
@@ -189,28 +181,57 @@ impl Store {
             &t.search_pending,
         )
             .transaction(|(items, published, titles, urls, meta, pending)| {
-                pending.insert(id.as_bytes(), &marker)?;
-                let old = items.insert(id.as_bytes(), to_json(&item))?;
-                if let Some(old) = &old {
-                    let old: NewsItem = from_json(old)?;
-                    published.remove(keys::published(old.published_date, &old.id))?;
-                    titles.remove(keys::title(&old.title, &old.id))?;
-                    if let Some(u) = &old.url {
-                        urls.remove(u.as_bytes())?;
+                let mut count = keys::u64_from(meta.get("item_count")?.as_deref());
+                let mut done = Vec::with_capacity(batch.len());
+                for (new, marker) in batch.iter().zip(&markers) {
+                    let by_url = match &new.url {
+                        Some(u) => urls
+                            .get(u.as_bytes())?
+                            .map(|v| String::from_utf8_lossy(&v).into_owned()),
+                        None => None,
+                    };
+                    let id = new
+                        .id
+                        .clone()
+                        .or(by_url)
+                        .unwrap_or_else(|| new_id(new.url.as_deref()));
+                    let item = NewsItem {
+                        source: display::source_name(new.url.as_deref()),
+                        id: id.clone(),
+                        title: new.title.clone(),
+                        summary: new.summary.clone(),
+                        short: new.short.clone(),
+                        content: new.content.clone(),
+                        url: new.url.clone(),
+                        published_date: new.published_date,
+                    };
+                    pending.insert(id.as_bytes(), marker)?;
+                    let old = items.insert(id.as_bytes(), to_json(&item))?;
+                    if let Some(old) = &old {
+                        let old: NewsItem = from_json(old)?;
+                        published.remove(keys::published(old.published_date, &old.id))?;
+                        titles.remove(keys::title(&old.title, &old.id))?;
+                        if let Some(u) = &old.url {
+                            urls.remove(u.as_bytes())?;
+                        }
+                    } else {
+                        count += 1;
                     }
-                } else {
-                    let count = keys::u64_from(meta.get("item_count")?.as_deref());
-                    meta.insert("item_count", &keys::u64_value(count + 1))?;
+                    published.insert(keys::published(item.published_date, &item.id), &[])?;
+                    titles.insert(keys::title(&item.title, &item.id), &[])?;
+                    if let Some(u) = &item.url {
+                        urls.insert(u.as_bytes(), item.id.as_bytes())?;
+                    }
+                    done.push(Upserted {
+                        id,
+                        created: old.is_none(),
+                    });
                 }
-                published.insert(keys::published(item.published_date, &item.id), &[])?;
-                titles.insert(keys::title(&item.title, &item.id), &[])?;
-                if let Some(u) = &item.url {
-                    urls.insert(u.as_bytes(), item.id.as_bytes())?;
-                }
-                Ok(old.is_none())
+                meta.insert("item_count", &keys::u64_value(count))?;
+                Ok(done)
             })?;
         self.items_changed();
-        Ok(Upserted { id, created })
+        Ok(done)
     }
 
     /// Removes an item and its index entries. Durable on return.
