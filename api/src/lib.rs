@@ -14,6 +14,7 @@ pub mod auth;
 pub mod error;
 pub mod news;
 pub mod public;
+pub mod search;
 
 pub use error::ErrorBody;
 pub use news::{

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
-use crate::extract::{AuthUser, Json, MaybeAuthUser, Path, Query};
+use crate::extract::{AuthUser, Json, MaybeAuthUser, Path, Query, RawJson};
 use crate::state::AppState;
 
 /// The news routes.
@@ -51,9 +51,11 @@ pub async fn get_news(
     State(state): State<AppState>,
     MaybeAuthUser(caller): MaybeAuthUser,
     Query(q): Query<NewsQuery>,
-) -> Result<Json<FeedPage>> {
+) -> Result<RawJson> {
     let viewer = viewer(&state, caller.as_ref());
-    Ok(Json(state.store.feed_page(&viewer, q.cursor.as_deref())?))
+    Ok(RawJson(
+        state.store.feed_page_json(&viewer, q.cursor.as_deref())?,
+    ))
 }
 
 /// One item, for the in-app reader and its deep links. Subscribers may open any item;

@@ -39,9 +39,11 @@ pub fn document() -> Document {
     finish(doc)
 }
 
-/// States each operation's security scheme.
+/// States each operation's security scheme, and the answers every operation of its
+/// kind can give besides its own (see [`Statuses`]).
 pub fn finish(mut doc: Document) -> Document {
     Security.modify(&mut doc);
+    Statuses.modify(&mut doc);
     doc
 }
 
@@ -90,6 +92,110 @@ impl Modify for Security {
             ];
             for op in ops.into_iter().flatten() {
                 op.security = Some(vec![SecurityRequirement::new(scheme, Vec::<String>::new())]);
+            }
+        }
+    }
+}
+
+/// Answers that come from layers and shared extractors rather than from a handler, so
+/// they are stated here once for every operation they apply to, each with its
+/// surface's error body (`ErrorBody` under `/api`, `AuthErrorBody` under `/auth/v1`):
+/// - a request body: 400 (not JSON of the right shape), 413 (over `--max-body`), 415
+///   (JSON without its content type); any parameter: 400;
+/// - a bearer token or API key: 401; `/auth/v1` calls with the `apikey`: 401; those of
+///   a signed-in user: 403 when the session has ended;
+/// - sign-in, sign-up and mailed links: 429 with Retry-After (rate limit); routes that
+///   hash a password: 503 with Retry-After (the hashing pool is full).
+struct Statuses;
+
+/// `/auth/v1` operations that check a password, and those that count attempts.
+const HASHING: &[(&str, &str)] = &[
+    ("post", "/auth/v1/signup"),
+    ("post", "/auth/v1/token"),
+    ("put", "/auth/v1/user"),
+];
+const RATE_LIMITED: &[(&str, &str)] = &[
+    ("post", "/auth/v1/signup"),
+    ("post", "/auth/v1/token"),
+    ("post", "/auth/v1/recover"),
+    ("post", "/auth/v1/resend"),
+];
+/// `/auth/v1` operations of a signed-in user: an ended session is 403 `session_not_found`.
+const AUTH_SESSION: &[(&str, &str)] = &[
+    ("post", "/auth/v1/logout"),
+    ("get", "/auth/v1/user"),
+    ("put", "/auth/v1/user"),
+];
+/// `/auth/v1` operations open without the `apikey` (the mailed link, health, settings).
+const AUTH_WITHOUT_KEY: &[(&str, &str)] = &[
+    ("get", "/auth/v1/verify"),
+    ("get", "/auth/v1/health"),
+    ("get", "/auth/v1/settings"),
+    ("get", "/auth/v1/authorize"),
+];
+
+impl Modify for Statuses {
+    fn modify(&self, doc: &mut Document) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        for (path, item) in doc.paths.paths.iter_mut() {
+            let auth = path.starts_with("/auth/v1");
+            let body = if auth { "AuthErrorBody" } else { "ErrorBody" };
+            let ops = [
+                ("get", &mut item.get),
+                ("post", &mut item.post),
+                ("put", &mut item.put),
+                ("patch", &mut item.patch),
+                ("delete", &mut item.delete),
+            ];
+            for (method, op) in ops {
+                let Some(op) = op else { continue };
+                let key = (method, path.as_str());
+                let mut add = |status: &str, why: &str| {
+                    op.responses
+                        .responses
+                        .entry(status.to_string())
+                        .or_insert_with(|| {
+                            ResponseBuilder::new()
+                                .description(why)
+                                .content(
+                                    "application/json",
+                                    ContentBuilder::new()
+                                        .schema(Some(Ref::from_schema_name(body)))
+                                        .build(),
+                                )
+                                .build()
+                                .into()
+                        });
+                };
+                let json_body = op
+                    .request_body
+                    .as_ref()
+                    .is_some_and(|b| b.content.contains_key("application/json"));
+                if op.request_body.is_some() {
+                    add("400", "The body is not JSON of the expected shape");
+                    add("413", "The body is larger than the server accepts");
+                }
+                if json_body {
+                    add("415", "The body is not sent as application/json");
+                }
+                if op.parameters.as_ref().is_some_and(|p| !p.is_empty()) {
+                    add("400", "A parameter is malformed");
+                }
+                if op.security.is_some() || (auth && !AUTH_WITHOUT_KEY.contains(&key)) {
+                    add("401", "Missing or invalid credentials");
+                }
+                if AUTH_SESSION.contains(&key) {
+                    add("403", "The session has ended");
+                }
+                if RATE_LIMITED.contains(&key) {
+                    add(
+                        "429",
+                        "Too many attempts for this e-mail or client; see Retry-After",
+                    );
+                }
+                if HASHING.contains(&key) {
+                    add("503", "Too many sign-ins at once; see Retry-After");
+                }
             }
         }
     }

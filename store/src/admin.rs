@@ -195,9 +195,7 @@ impl Store {
             self.remove_from_waitlist(id)?;
         }
         t.userid_profile.remove(id)?;
-        for key in t.quota_userday.scan_prefix(keys::prefix(id)).keys() {
-            t.quota_userday.remove(key?)?;
-        }
+        self.forget_quotas(id)?;
         for entry in t.userid_onetime.scan_prefix(keys::prefix(id)) {
             let (key, secret) = entry?;
             t.onetime_tokens.remove(secret)?;

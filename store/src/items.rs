@@ -1,7 +1,9 @@
 //! The catalogue of news items and the indexes that keep listings cheap.
 //!
 //! An item lives once in `items`; `published_itemid` orders it by date, `title_itemid`
-//! by title and `url_itemid` finds it by source URL. All four change in one transaction.
+//! by title and `url_itemid` finds it by source URL. All four change in one transaction,
+//! which also marks the item pending for the search index; every write method updates
+//! that index (see `search`) after sled has the write and before it returns.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -123,19 +125,33 @@ impl Store {
     pub fn upsert_item(&self, new: NewItem) -> Result<Upserted> {
         let done = self.upsert_unflushed(new)?;
         self.flush()?;
+        self.index_items(std::slice::from_ref(&done.id))?;
         Ok(done)
     }
 
-    /// Upserts many items with one flush at the end (imports, feed fetches, benchmarks):
-    /// each item is its own transaction, and all are durable when this returns. A failing
-    /// item stops the batch; the ones before it are kept.
+    /// Upserts many items with one flush and one search index commit at the end (imports,
+    /// feed fetches, benchmarks): each item is its own transaction, and all are durable and
+    /// searchable when this returns. A failing item stops the batch; the ones before it are
+    /// kept.
     pub fn upsert_items(&self, items: impl IntoIterator<Item = NewItem>) -> Result<Vec<Upserted>> {
-        let done = items
-            .into_iter()
-            .map(|i| self.upsert_unflushed(i))
-            .collect::<Result<Vec<_>>>();
+        let mut done = Vec::new();
+        let mut failed = None;
+        for item in items {
+            match self.upsert_unflushed(item) {
+                Ok(up) => done.push(up),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
         self.flush()?;
-        done
+        let ids: Vec<String> = done.iter().map(|d| d.id.clone()).collect();
+        self.index_items(&ids)?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(done),
+        }
     }
 
     fn upsert_unflushed(&self, new: NewItem) -> Result<Upserted> {
@@ -163,14 +179,17 @@ impl Store {
             url: new.url,
             published_date: new.published_date,
         };
+        let marker = self.db.generate_id()?.to_be_bytes();
         let created = (
             &t.items,
             &t.published_itemid,
             &t.title_itemid,
             &t.url_itemid,
             &t.meta,
+            &t.search_pending,
         )
-            .transaction(|(items, published, titles, urls, meta)| {
+            .transaction(|(items, published, titles, urls, meta, pending)| {
+                pending.insert(id.as_bytes(), &marker)?;
                 let old = items.insert(id.as_bytes(), to_json(&item))?;
                 if let Some(old) = &old {
                     let old: NewsItem = from_json(old)?;
@@ -190,23 +209,27 @@ impl Store {
                 }
                 Ok(old.is_none())
             })?;
+        self.items_changed();
         Ok(Upserted { id, created })
     }
 
     /// Removes an item and its index entries. Durable on return.
     pub fn remove_item(&self, id: &str) -> Result<()> {
         let t = &self.t;
+        let marker = self.db.generate_id()?.to_be_bytes();
         (
             &t.items,
             &t.published_itemid,
             &t.title_itemid,
             &t.url_itemid,
             &t.meta,
+            &t.search_pending,
         )
-            .transaction(|(items, published, titles, urls, meta)| {
+            .transaction(|(items, published, titles, urls, meta, pending)| {
                 let Some(old) = items.remove(id.as_bytes())? else {
                     return Err(Error::NotFound("item").into());
                 };
+                pending.insert(id.as_bytes(), &marker)?;
                 let old: NewsItem = from_json(&old)?;
                 published.remove(keys::published(old.published_date, &old.id))?;
                 titles.remove(keys::title(&old.title, &old.id))?;
@@ -218,8 +241,10 @@ impl Store {
                 Ok(())
             })?;
         // After the item is gone, so no mark can be set on it while its marks are cleared.
+        self.items_changed();
         self.forget_item_marks(id)?;
-        self.flush()
+        self.flush()?;
+        self.index_items(&[id.to_string()])
     }
 
     /// The stored item a new one would update: the one with its id, else the one with
@@ -252,33 +277,35 @@ impl Store {
         Ok(keys::u64_from(self.t.meta.get("item_count")?.as_deref()))
     }
 
-    /// Items newest first, starting after `before` (a `published_itemid` key), for as long
-    /// as `keep` accepts them. The walk reads only index keys until an item is kept.
-    pub(crate) fn items_newest_first(
+    /// Up to `limit` items newest first, after the `before` key of `published_itemid`
+    /// (from the start when none), skipping ids `keep` refuses, as their stored JSON
+    /// (which is their wire form). Answers the items, the key of the last one and whether
+    /// more kept items follow.
+    pub(crate) fn item_json_newest_first(
         &self,
         before: Option<&[u8]>,
-        mut keep: impl FnMut(&str) -> Result<bool>,
+        mut keep: impl FnMut(&str) -> bool,
         limit: usize,
-    ) -> Result<(Vec<NewsItem>, Option<Vec<u8>>, bool)> {
+    ) -> Result<(Vec<sled::IVec>, Option<Vec<u8>>, bool)> {
         let range = match before {
             Some(k) => self.t.published_itemid.range(..k.to_vec()),
             None => self.t.published_itemid.iter(),
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(limit.min(64));
         let mut last_key = None;
-        for entry in range.rev() {
-            let (key, _) = entry?;
+        for key in range.keys().rev() {
+            let key = key?;
             let Some(id) = keys::published_item_id(&key) else {
                 continue;
             };
-            if !keep(id)? {
+            if !keep(id) {
                 continue;
             }
             if out.len() == limit {
                 return Ok((out, last_key, true));
             }
-            if let Some(item) = self.item(id)? {
-                out.push(item);
+            if let Some(json) = self.t.items.get(id)? {
+                out.push(json);
                 last_key = Some(key.to_vec());
             }
         }

@@ -100,6 +100,8 @@ impl Store {
         let reverse = keys::join(item.as_bytes(), user.as_bytes());
         let now = keys::time(Utc::now());
         let t = &self.t;
+        // Held until the cache has the change, so the cache sees changes in commit order.
+        let mut cached = self.mem.out_of_feed.lock(user);
         let marks = (
             &t.items,
             &t.userid_favorites,
@@ -149,6 +151,8 @@ impl Store {
                 counts_tree.insert(user.as_bytes(), &counts.to_bytes())?;
                 Ok(now_marked)
             })?;
+        cached.apply(user, item, marks.hidden || marks.read);
+        drop(cached);
         self.flush()?;
         Ok(marks)
     }
@@ -270,6 +274,7 @@ impl Store {
             }
         }
         self.t.userid_markcounts.remove(user.as_bytes())?;
+        self.mem.out_of_feed.forget(user);
         Ok(())
     }
 
@@ -295,6 +300,7 @@ impl Store {
         let key = keys::join(user.as_bytes(), item.as_bytes());
         let reverse = keys::join(item.as_bytes(), user.as_bytes());
         let t = &self.t;
+        let mut cached = self.mem.out_of_feed.lock(user);
         (self.mark_tree(mark), &t.itemuser_mark, &t.userid_markcounts).transaction(
             |(tree, itemuser, counts_tree)| {
                 if tree.remove(key.as_slice())?.is_some() {
@@ -307,6 +313,9 @@ impl Store {
                 Ok::<_, sled::transaction::ConflictableTransactionError<Error>>(())
             },
         )?;
+        if mark.leaves_feed() {
+            cached.apply(user, item, false);
+        }
         Ok(())
     }
 

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use sled::Transactional;
 use utoipa::ToSchema;
 
+use crate::email::normalize_email;
 use crate::{Error, Result, Store, from_json, keys, to_json};
 
 /// A subscription as spec section 3's user metadata has it, plus when it ends.
@@ -50,27 +51,6 @@ pub struct User {
     pub subscription: Subscription,
 }
 
-/// Trims and lower-cases an e-mail, and checks its shape.
-pub fn normalize_email(email: &str) -> Result<String> {
-    let e = email.trim().to_lowercase();
-    let valid = e.len() <= 254
-        && e.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty()
-                && !domain.is_empty()
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-        })
-        && !e.chars().any(|c| c.is_whitespace() || c.is_control());
-    if valid {
-        Ok(e)
-    } else {
-        Err(Error::Invalid(format!(
-            "{:?} is not a valid e-mail address",
-            email.trim()
-        )))
-    }
-}
-
 impl Store {
     /// Creates an account; an e-mail already registered is a conflict.
     pub fn create_user(
@@ -111,12 +91,16 @@ impl Store {
         self.t.users.get(id)?.map(|v| from_json(&v)).transpose()
     }
 
-    /// One user by e-mail (any case, surrounding spaces ignored).
+    /// One user by e-mail (any case, surrounding spaces ignored). An address that breaks
+    /// today's rule is still looked up as given (within the length limit), so accounts
+    /// made before the rule tightened stay reachable by their operators.
     pub fn user_by_email(&self, email: &str) -> Result<Option<User>> {
-        let Ok(email) = normalize_email(email) else {
-            return Ok(None);
+        let key = match normalize_email(email) {
+            Ok(e) => e,
+            Err(_) if email.trim().len() <= crate::MAX_EMAIL_LEN => email.trim().to_lowercase(),
+            Err(_) => return Ok(None),
         };
-        match self.t.email_userid.get(email)? {
+        match self.t.email_userid.get(key)? {
             Some(id) => self.user(&String::from_utf8_lossy(&id)),
             None => Ok(None),
         }

@@ -7,15 +7,18 @@ use super::{AdminCtx, AdminError, AdminResponse, UserView};
 
 /// The account with this e-mail, or an error saying how to find the right one.
 fn user(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
-    ctx.store.user_by_email(email)?.ok_or_else(|| {
-        AdminError::new(
-            "not_found",
-            format!(
-                "no account with the e-mail {:?}; `radar users list` shows them",
-                email.trim()
+    ctx.store
+        .user_by_email(email)?
+        .ok_or_else(|| match radar_store::check_email(email) {
+            Err(problem) => AdminError::new("invalid", problem.message()),
+            Ok(_) => AdminError::new(
+                "not_found",
+                format!(
+                    "no account with the e-mail {:?}; `radar users list` shows them",
+                    email.trim()
+                ),
             ),
-        )
-    })
+        })
 }
 
 /// Every account, walked on the blocking pool with progress.

@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use radar_api::auth::AuthUser;
-use radar_store::{OneTimeKind, client_metadata, normalize_email};
+use radar_store::{EmailProblem, OneTimeKind, check_email, client_metadata};
 use serde::Deserialize;
 
 use super::caller::{ApiKey, Caller, ClientIp};
@@ -11,7 +11,7 @@ use super::error::{AuthError, AuthResult};
 use super::password;
 use super::recovery::{RedirectQuery, send_link};
 use super::session::session_answer;
-use crate::extract::{Json, Query};
+use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
 
 /// Body of `POST /signup`.
@@ -24,19 +24,12 @@ pub struct SignupBody {
     data: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
-fn email_of(raw: Option<&str>) -> AuthResult<String> {
-    let raw = raw.map(str::trim).unwrap_or_default();
-    if raw.is_empty() {
-        return Err(AuthError::bad_request(
-            "validation_failed",
-            "An email address is required.",
-        ));
-    }
-    normalize_email(raw).map_err(|_| {
-        AuthError::bad_request(
-            "email_address_invalid",
-            format!("Unable to validate email address: invalid format ({raw:?})."),
-        )
+/// The address of a request, checked by the store's one rule ([`check_email`]) and
+/// lower-cased; every `/auth/v1` route that takes an e-mail goes through here.
+pub fn email_of(raw: Option<&str>) -> AuthResult<String> {
+    check_email(raw.unwrap_or_default()).map_err(|problem| match problem {
+        EmailProblem::Empty => AuthError::bad_request("validation_failed", problem.message()),
+        _ => AuthError::bad_request("email_address_invalid", problem.message()),
     })
 }
 
@@ -69,7 +62,7 @@ pub async fn post_signup(
     if state.store.user_by_email(&email)?.is_some() {
         return Err(already_registered());
     }
-    let hash = password::hash(password).await?;
+    let hash = state.passwords.hash(password).await?;
     let confirm = state.config.auth.confirm_email;
     let metadata = client_metadata(body.data.unwrap_or_default());
     let user = state
@@ -134,13 +127,17 @@ pub async fn put_user(
     }
     if let Some(new) = body.password {
         password::check_strength(&new)?;
-        if password::verify(new.clone(), Some(user.password_hash.clone())).await? {
+        if state
+            .passwords
+            .verify(new.clone(), Some(user.password_hash.clone()))
+            .await?
+        {
             return Err(AuthError::unprocessable(
                 "same_password",
                 "New password should be different from the old password.",
             ));
         }
-        let hash = password::hash(new).await?;
+        let hash = state.passwords.hash(new).await?;
         user = state
             .store
             .change_password(&user.id, hash, Some(&caller.claims.session_id))?;

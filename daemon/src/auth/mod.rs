@@ -13,8 +13,9 @@
 //! - Refresh tokens are stored hashed, so a spent token cannot be answered with "the"
 //!   current one; within the reuse interval (10 s) a spent token gets a fresh token of
 //!   the same session instead. After it, presenting a spent token ends the session.
-//! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute per
-//!   e-mail and per client IP: the TCP peer's, or behind a reverse proxy (and only with
+//! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute (that many
+//!   at once, then one more every minute / rate; see [`limiter`]) per e-mail and per
+//!   client IP: the TCP peer's, or behind a reverse proxy (and only with
 //!   `--trust-forwarded-for`) the last X-Forwarded-For entry.
 //! - A redeemed recovery link also confirms the e-mail (it reached the mailbox). Asking
 //!   for a new link invalidates the previous one.
@@ -43,7 +44,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::extract::Json;
+use crate::extract::AuthJson as Json;
 use crate::state::AppState;
 use error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
 
@@ -146,14 +147,11 @@ pub fn auth_url(state: &AppState) -> String {
 }
 
 /// Counts an attempt at `action` (`sign-in`, `sign-up`, `recover`: each has its own
-/// allowance) against the per-e-mail and per-IP limits; 429 past them. The IP is the
-/// TCP peer's unless `--trust-forwarded-for` says a proxy sets X-Forwarded-For.
+/// allowance) against the per-e-mail and per-IP limits; 429 past them. `email` is the
+/// checked, lower-cased address. The IP is the TCP peer's unless `--trust-forwarded-for`
+/// says a proxy sets X-Forwarded-For.
 pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthResult<()> {
-    let keys = [
-        format!("{action} email:{}", email.trim().to_lowercase()),
-        format!("{action} ip:{ip}"),
-    ];
-    state.limiter.hit(&keys).map_err(|secs| {
+    state.limiter.hit(action, email, ip).map_err(|secs| {
         tracing::warn!(%ip, action, "rate limit reached");
         AuthError {
             inner: crate::error::ApiError::too_many(

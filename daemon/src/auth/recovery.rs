@@ -15,10 +15,11 @@ use radar_api::auth::AuthSession;
 use radar_store::{OneTimeKind, Redeemed, User};
 use serde::Deserialize;
 
+use super::account::email_of;
 use super::caller::{ApiKey, ClientIp};
 use super::error::{AuthError, AuthResult};
 use super::session::session_answer;
-use crate::extract::{Json, Query};
+use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
 
 /// `?redirect_to=`.
@@ -118,18 +119,13 @@ pub async fn post_recover(
     Query(q): Query<RedirectQuery>,
     Json(body): Json<RecoverBody>,
 ) -> AuthResult<Json<serde_json::Value>> {
-    let email = body
-        .email
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default()
-        .to_lowercase();
-    if email.is_empty() {
+    if body.email.as_deref().is_none_or(|e| e.trim().is_empty()) {
         return Err(AuthError::bad_request(
             "validation_failed",
             "Password recovery requires an email.",
         ));
     }
+    let email = email_of(body.email.as_deref())?;
     super::limit(&state, "recover", &email, peer)?;
     if let Some(user) = state.store.user_by_email(&email)? {
         send_link(
@@ -168,18 +164,7 @@ pub async fn post_resend(
             "Only type \"signup\" can be resent.",
         ));
     }
-    let email = body
-        .email
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default()
-        .to_lowercase();
-    if email.is_empty() {
-        return Err(AuthError::bad_request(
-            "validation_failed",
-            "An email address is required.",
-        ));
-    }
+    let email = email_of(body.email.as_deref())?;
     super::limit(&state, "recover", &email, peer)?;
     if let Some(user) = state
         .store

@@ -13,9 +13,8 @@ use serde::Deserialize;
 
 use super::caller::{ApiKey, Caller, ClientIp};
 use super::error::{AuthError, AuthResult};
-use super::password;
 use super::tokens::{AUDIENCE, AmrEntry, Claims};
-use crate::extract::{Json, Query};
+use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
 
 /// The answer to a successful sign-in: a new access token for the grant's session.
@@ -95,23 +94,18 @@ async fn sign_in(
     peer: std::net::IpAddr,
     body: TokenBody,
 ) -> AuthResult<Json<AuthSession>> {
-    let email = body
-        .email
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default()
-        .to_lowercase();
     let password = body.password.unwrap_or_default();
-    if email.is_empty() || password.is_empty() {
+    if body.email.as_deref().is_none_or(|e| e.trim().is_empty()) || password.is_empty() {
         return Err(AuthError::bad_request(
             "validation_failed",
             "Both email and password are required.",
         ));
     }
+    let email = super::account::email_of(body.email.as_deref())?;
     super::limit(state, "sign-in", &email, peer)?;
     let user = state.store.user_by_email(&email)?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
-    if !password::verify(password, stored).await? {
+    if !state.passwords.verify(password, stored).await? {
         return Err(invalid_credentials());
     }
     let user = user.ok_or_else(invalid_credentials)?;
