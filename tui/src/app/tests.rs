@@ -502,7 +502,6 @@ fn marks_made_while_the_server_is_down_are_kept_and_sent_when_it_is_back() {
 
 #[test]
 fn waiting_marks_of_another_account_stay_unsent() {
-    let now = Instant::now();
     let mut app = free();
     app.pending.add(crate::pending::PendingMark {
         user_id: "someone-else".into(),
