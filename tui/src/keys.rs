@@ -1,7 +1,8 @@
 //! The reader's keys: one table ([`TABLE`]) says, for each place the reader can be in,
 //! which command each key runs and how the help overlay describes it. Key handling
 //! ([`KeyMap::command`]) and the help ([`KeyMap::help`]) both read it, so they cannot
-//! disagree, and `keys.toml` (see [`crate::keyconfig`]) changes it by command name.
+//! disagree. Commands carry names and keys parse from text so that a key file can
+//! change them later; no such file is read yet.
 
 use std::collections::BTreeMap;
 
