@@ -110,14 +110,21 @@ mod tests {
             content: String::new(),
             url: Some("https://example.com/a?b=1".into()),
             published_date: Utc::now(),
-            source: None,
+            source: Some("Example".into()),
         };
         let link = url::Url::parse(&share_link(&item)).unwrap();
         let pairs: std::collections::HashMap<_, _> = link.query_pairs().into_owned().collect();
         assert_eq!(pairs["url"], "https://example.com/a?b=1");
         assert_eq!(pairs["title"], "A & B");
         assert_eq!(pairs["summary"].len(), 100);
-        assert_eq!(source(&item), "Example");
+        assert_eq!(source(&item), "Example", "the server's name");
+        assert_eq!(
+            source(&NewsItem {
+                source: None,
+                ..item.clone()
+            }),
+            "Source"
+        );
         assert_eq!(drop_text(&item), item.summary);
     }
 }
