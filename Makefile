@@ -3,7 +3,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test web lint test-rust test-web test-e2e test-node bench
+.PHONY: run test web lint test-rust test-web test-e2e test-node test-contract bench
 
 # Installs the front end's packages when the lock file changes.
 web/node_modules/.installed: web/package-lock.json
@@ -23,6 +23,7 @@ lint: web/node_modules/.installed
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(NPM) --prefix web run typecheck
 	$(NPM) --prefix web run lint
+	$(NPM) --prefix web run check:api-types
 
 test-rust: web
 	$(CARGO) test --workspace
@@ -42,8 +43,13 @@ test-node: tests/node/node_modules/.installed
 	$(CARGO) build -p radar-cli
 	RADAR_BIN=$(CURDIR)/target/debug/radar $(NPM) --prefix tests/node test
 
+# The API contract fuzzed by schemathesis (--checks all) against the real daemon.
+test-contract:
+	$(CARGO) build -p radar-cli
+	RADAR_BIN=$(CURDIR)/target/debug/radar bash tests/contract/run.sh
+
 # Every test of the project, with the checks CI makes.
-test: lint test-rust test-web test-e2e test-node
+test: lint test-rust test-web test-e2e test-node test-contract
 
 bench:
 	bash bench/run.sh

@@ -1,7 +1,9 @@
 //! The admin commands (issue 7): every command with and without a running daemon on the
 //! same data directory, exit codes 0/1/2, the admin socket's mode and lifetime, a command
 //! while the daemon serves requests with nothing lost, and item imports with valid,
-//! duplicate and invalid lines.
+//! duplicate and invalid lines. Issue 15: the commands behave like Unix tools (a closed
+//! pipe ends them quietly with 0, a missing store is refused, dates read the same on the
+//! command line and in imports, an empty import fails, a wait for the lock says so).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -345,7 +347,10 @@ async fn every_command(dir: &Path) {
     let list = cli(dir, &["summaries", "list", "--json"]).await.ok_json();
     assert_eq!(list.as_array().unwrap().len(), 1);
     let shown = cli(dir, &["summaries", "show", "2026-W47"]).await;
-    assert!(shown.stdout.contains("Weekly AI News Summary"), "{shown:?}");
+    assert!(
+        shown.stdout.starts_with("AI this week: chips & compute\n"),
+        "the title names the week's topic: {shown:?}"
+    );
     assert_eq!(cli(dir, &["summaries", "remove", "2026-W47"]).await.code, 0);
     assert_eq!(cli(dir, &["summaries", "show", "2026-W47"]).await.code, 1);
 
@@ -610,7 +615,7 @@ async fn users_delete_removes_every_record() {
 async fn exit_codes_are_0_1_and_2() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("data");
-    assert_eq!(cli(&dir, &["users", "list"]).await.code, 0);
+    assert_eq!(cli(&dir, &["users", "list", "--create"]).await.code, 0);
     let missing = cli(&dir, &["users", "show", "nobody@example.com"]).await;
     assert_eq!(missing.code, 1);
     assert!(
@@ -638,12 +643,15 @@ async fn exit_codes_are_0_1_and_2() {
         .code,
         2
     );
-    assert_eq!(
-        cli(&dir, &["summaries", "generate", "--week", "2026-W99"])
-            .await
-            .code,
-        1
-    );
+    // A malformed or impossible week is a usage error like any other bad argument.
+    for week in ["foo", "2026-W99"] {
+        let out = cli(&dir, &["summaries", "generate", "--week", week]).await;
+        assert_eq!(out.code, 2, "{out:?}");
+        assert!(
+            out.stderr.contains("YYYY-Www") || out.stderr.contains("no ISO week"),
+            "{out:?}"
+        );
+    }
     for group in [
         "users",
         "waitlist",
@@ -663,7 +671,7 @@ async fn exit_codes_are_0_1_and_2() {
 async fn a_stale_socket_is_replaced_and_ignored() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("data");
-    std::fs::create_dir_all(&dir).unwrap();
+    drop(radar_store::Store::open(&dir, radar_store::Options::default()).unwrap());
     // A socket file nobody listens on, as a crash leaves it.
     drop(std::os::unix::net::UnixListener::bind(dir.join("admin.sock")).unwrap());
     assert!(dir.join("admin.sock").exists());
@@ -850,6 +858,14 @@ async fn a_store_held_by_a_starting_daemon_is_waited_for() {
         json!([]),
         "the command waits instead of failing on the lock"
     );
+    // Issue 15: the wait is never silent; it names the lock it waits for.
+    let lock = dir.join("db").display().to_string();
+    assert!(
+        out.stderr
+            .contains("waiting up to 10 s for the store lock on")
+            && out.stderr.contains(&lock),
+        "{out:?}"
+    );
     assert!(
         started.elapsed() >= std::time::Duration::from_millis(1000),
         "it did wait"
@@ -870,6 +886,7 @@ async fn a_store_held_by_a_starting_daemon_is_waited_for() {
         out.stderr.contains("in use by another process") && out.stderr.contains("try again"),
         "{out:?}"
     );
+    assert!(out.stderr.contains("waiting up to 0.3 s"), "{out:?}");
 }
 
 /// The report of importing the fixture with valid, duplicate and invalid lines.
@@ -1018,6 +1035,278 @@ async fn import_reports_added_updated_skipped_and_invalid_lines() {
     let missing = cli(&dir2, &["items", "import", "/nonexistent/file.jsonl"]).await;
     assert_eq!(missing.code, 1);
     assert!(missing.stderr.contains("cannot read"), "{missing:?}");
+}
+
+/// Runs `radar --data DIR ARGS...` with its standard output already closed by the
+/// reader, as `| head -1` leaves it once it has its line: the command's first write fails.
+fn with_closed_stdout(dir: &Path, args: &[&str]) -> Out {
+    let mut child = radar(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run radar");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::new(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Regression (issue 15): `radar items list --limit 300 | head -1` panicked with "failed
+/// printing to stdout: Broken pipe" and exit 101; so did `feeds list` and `feeds export-opml`.
+#[tokio::test]
+async fn a_closed_pipe_ends_every_printing_command_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    let lines: String = (0..300)
+        .map(|i| {
+            format!(
+                "{}\n",
+                json!({"title": format!("Story {i}"), "summary": "S.", "url": format!("https://pipe.example/{i}"), "published_date": "2026-11-20"})
+            )
+        })
+        .collect();
+    assert_eq!(
+        cli_with(&dir, &["items", "import", "-"], &lines, &[])
+            .await
+            .code,
+        0
+    );
+    cli(&dir, &["feeds", "add", "https://feeds.example/rss"])
+        .await
+        .ok_json_or_text();
+    cli_with(
+        &dir,
+        &["users", "create", "ada@example.com", "--password-stdin"],
+        "secret-1",
+        &[],
+    )
+    .await
+    .ok_json_or_text();
+    for args in [
+        &["items", "list", "--limit", "300"][..],
+        &["items", "list", "--limit", "300", "--json"],
+        &["feeds", "list"],
+        &["feeds", "export-opml"],
+        &["users", "list"],
+        &["users", "show", "ada@example.com"],
+        &["waitlist", "list", "--csv"],
+        &["subscribers", "list"],
+        &["summaries", "list"],
+        &["outbox", "list"],
+    ] {
+        let out = with_closed_stdout(&dir, args);
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        assert!(
+            !out.stderr.contains("panicked") && !out.stderr.contains("Broken pipe"),
+            "{args:?}: {out:?}"
+        );
+    }
+    // The pipeline of the report itself.
+    let piped = std::process::Command::new("bash")
+        .args([
+            "-c",
+            r#""$0" --data "$1" items list --limit 300 | head -1; exit "${PIPESTATUS[0]}""#,
+            crate::util::radar_bin(),
+        ])
+        .arg(&dir)
+        .env("RADAR_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(
+        piped.status.success(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&piped.stdout).trim_end(),
+        "ID                PUBLISHED         SOURCE  TITLE"
+    );
+    assert!(piped.stderr.is_empty(), "{piped:?}");
+}
+
+/// Regression (issue 15): a mistyped `--data` silently made an empty store and answered
+/// "no accounts".
+#[tokio::test]
+async fn a_missing_store_is_refused_unless_the_command_creates_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let typo = tmp.path().join("dtaa");
+    for args in [
+        &["users", "list"][..],
+        &["users", "show", "ada@example.com"],
+        &["items", "list"],
+        &["feeds", "list"],
+        &["feeds", "fetch"],
+        &["summaries", "generate"],
+        &["outbox", "list"],
+        &["waitlist", "list"],
+    ] {
+        let out = cli(&typo, args).await;
+        assert_eq!(out.code, 2, "{args:?}: {out:?}");
+        assert!(
+            out.stderr
+                .contains(&format!("no Radar store in {}", typo.display()))
+                && out.stderr.contains("--create"),
+            "{args:?}: {out:?}"
+        );
+        assert!(!typo.exists(), "{args:?} left nothing behind");
+    }
+    // --create asks for the empty store.
+    let created = cli(&typo, &["users", "list", "--create", "--json"]).await;
+    assert_eq!(created.ok_json(), json!([]));
+    assert!(typo.join("db").is_dir());
+    assert_eq!(cli(&typo, &["outbox", "list"]).await.code, 0);
+
+    // Commands that put data in a store start one.
+    for (name, args, stdin) in [
+        (
+            "add",
+            &["items", "add", "--title", "T", "--summary", "S."][..],
+            "",
+        ),
+        (
+            "import",
+            &["items", "import", "-"],
+            "{\"title\":\"T\",\"summary\":\"S.\",\"published_date\":\"2026-11-20\"}",
+        ),
+        ("feed", &["feeds", "add", "https://feeds.example/rss"], ""),
+        (
+            "user",
+            &["users", "create", "ada@example.com", "--password-stdin"],
+            "secret-1",
+        ),
+    ] {
+        let dir = tmp.path().join(name);
+        let out = cli_with(&dir, args, stdin, &[]).await;
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        assert!(dir.join("db").is_dir(), "{args:?}");
+    }
+}
+
+/// Regression (issue 15): `"published_date":"2026-11-20"` failed an import with "premature
+/// end of input" while `items add --published 2026-11-20` took it.
+#[tokio::test]
+async fn dates_read_the_same_in_items_add_and_import() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    let forms = [
+        ("2026-11-20", "2026-11-20T00:00:00Z"),
+        ("2026-11-20 10:00", "2026-11-20T10:00:00Z"),
+        ("2026-11-20T10:00:30", "2026-11-20T10:00:30Z"),
+        ("2026-11-20T12:00:00+02:00", "2026-11-20T10:00:00Z"),
+    ];
+    for (i, (written, stored)) in forms.iter().enumerate() {
+        let id = format!("add-{i}");
+        let added = cli(
+            &dir,
+            &[
+                "items",
+                "add",
+                "--id",
+                &id,
+                "--title",
+                "T",
+                "--summary",
+                "S.",
+                "--published",
+                written,
+                "--json",
+            ],
+        )
+        .await
+        .ok_json();
+        assert_eq!(added["item"]["published_date"], *stored, "{written}");
+    }
+    let lines: String = forms
+        .iter()
+        .enumerate()
+        .map(|(i, (written, _))| {
+            format!(
+                "{}\n",
+                json!({"id": format!("import-{i}"), "title": "T", "summary": "S.", "published_date": written})
+            )
+        })
+        .collect();
+    let report = cli_with(&dir, &["items", "import", "-", "--json"], &lines, &[])
+        .await
+        .ok_json();
+    assert_eq!(report["added"], 4, "{report}");
+    let items = cli(&dir, &["items", "list", "--json"]).await.ok_json();
+    for (i, (written, stored)) in forms.iter().enumerate() {
+        let date = |id: String| {
+            items
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|it| it["id"] == id)
+                .map(|it| it["published_date"].clone())
+        };
+        assert_eq!(
+            date(format!("import-{i}")),
+            Some(json!(stored)),
+            "{written}"
+        );
+    }
+
+    // A wrong date names the field and the accepted forms, in both places.
+    let add = cli(
+        &dir,
+        &[
+            "items",
+            "add",
+            "--title",
+            "T",
+            "--summary",
+            "S.",
+            "--published",
+            "20.11.2026",
+        ],
+    )
+    .await;
+    assert_eq!(add.code, 2, "{add:?}");
+    assert!(
+        add.stderr.contains("--published")
+            && add.stderr.contains("YYYY-MM-DD HH:MM")
+            && add.stderr.contains("RFC 3339"),
+        "{add:?}"
+    );
+    let import = cli_with(
+        &dir,
+        &["items", "import", "-"],
+        "{\"title\":\"T\",\"summary\":\"S.\",\"published_date\":\"20.11.2026\"}\n",
+        &[],
+    )
+    .await;
+    assert_eq!(import.code, 1, "{import:?}");
+    assert!(
+        import
+            .stderr
+            .contains("line 1: published_date: \"20.11.2026\" is not a date; write YYYY-MM-DD"),
+        "{import:?}"
+    );
+}
+
+/// Regression (issue 15): an empty import file exited 0.
+#[tokio::test]
+async fn an_empty_import_is_a_failure() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    let file = tmp.path().join("empty.jsonl");
+    std::fs::write(&file, "").unwrap();
+    let out = cli(&dir, &["items", "import", file.to_str().unwrap()]).await;
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("holds no records"), "{out:?}");
+    let d = Daemon::start_with(&dir, &["--no-demo", "--no-feed-polling"], &[]);
+    for empty in ["\n\n", "[]"] {
+        let out = cli_with(&dir, &["items", "import", "-"], empty, &[]).await;
+        assert_eq!(out.code, 1, "{empty:?}: {out:?}");
+        assert!(out.stderr.contains("holds no records"), "{out:?}");
+    }
+    d.stop();
 }
 
 #[test]

@@ -175,9 +175,15 @@ async fn favourite_hidden_and_read_exclude_each_other_over_http() {
         let (status, body) = d
             .call("POST", &format!("/api/{list}/{id}"), Some(&t), None)
             .await;
+        let [favorite, hidden, read] = want;
         assert_eq!(
             (status, body),
-            (200, json!({"success": true, "clientSideOnly": false}))
+            (
+                200,
+                json!({"success": true, "clientSideOnly": false,
+                       "marks": {"favorite": favorite, "hidden": hidden, "read": read}})
+            ),
+            "the answer carries the item's marks now"
         );
         assert_eq!(lists().await, want, "after marking {list}");
     }
@@ -243,7 +249,8 @@ async fn bad_requests_get_json_errors() {
     let (_, empty) = d.get("/api/news", None).await;
     assert_eq!(
         empty,
-        json!({"items": [], "nextCursor": null, "hasMore": false, "limit": 5})
+        json!({"items": [], "nextCursor": null, "hasMore": false, "limit": 5,
+               "total": 0, "subscriber": false})
     );
 
     assert_eq!(

@@ -318,6 +318,26 @@ async fn free_key_gets_429_on_request_101_and_counters_survive_restart() {
     assert_eq!(header(&a, "x-ratelimit-remaining"), 9_999);
 }
 
+/// Counters live in memory and are checkpointed every second: after a crash, the counts
+/// of requests made well before it are still there.
+#[tokio::test]
+async fn counters_checkpointed_before_a_crash_survive_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let d = Daemon::start_with(&data, &["--no-demo", "--api-free-quota", "50"], &[]);
+    let key = key_of(&d, "free@example.com").await;
+    for _ in 0..20 {
+        assert_eq!(public(&d, Some(&key), "").await.status, 200);
+    }
+    // Several checkpoint intervals, so one has run after the last request.
+    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+    d.crash();
+
+    let d = Daemon::start_with(&data, &["--no-demo", "--api-free-quota", "50"], &[]);
+    let a = public(&d, Some(&key), "").await;
+    assert_eq!(header(&a, "x-ratelimit-remaining"), 29);
+}
+
 #[tokio::test]
 async fn quotas_are_configurable() {
     let dir = tempfile::tempdir().unwrap();

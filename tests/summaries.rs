@@ -1,6 +1,7 @@
 //! Weekly summaries (issue 7) on the demo data: the previous week's summary has that
-//! week's dates and item count and content drawn from that week only; an empty week is
-//! reported; the LLM path against a local stub (success, failure, timeout, each failure
+//! week's dates and item count and content drawn from that week only (issue 15: a title
+//! naming its topics, no lead repeated below, every story linked to its source); an empty
+//! week is reported; the LLM path against a local stub (success, failure, timeout, each failure
 //! falling back to the local summariser); the daemon's summary schedule.
 
 use std::sync::{Arc, Mutex};
@@ -76,7 +77,12 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
     assert_eq!(g["method"], "local");
     let s = &g["summary"];
     assert_eq!(s["id"], label.as_str());
-    assert_eq!(s["title"], "Weekly AI News Summary");
+    // Issue 15: the title says what the week was about.
+    let title = s["title"].as_str().unwrap();
+    assert!(
+        title.starts_with("AI this week: ") && title != "Weekly AI News Summary",
+        "{title}"
+    );
     assert_eq!(
         s["start_date"]
             .as_str()
@@ -102,33 +108,57 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
         "{s}"
     );
 
-    // Every sentence of the content comes from an item of that week.
-    let week_text: Vec<String> = week_items
-        .iter()
-        .map(|i| {
-            strip_citations(&format!(
-                "{} {}",
-                i["summary"].as_str().unwrap(),
-                i["content"].as_str().unwrap()
-            ))
-        })
-        .collect();
+    // Every sentence of the content comes from an item of that week, and each story is
+    // followed by its source's link (issue 15), the link of the item it comes from.
+    let own_text = |i: &Value| {
+        strip_citations(&format!(
+            "{}. {} {}",
+            i["title"].as_str().unwrap(),
+            i["summary"].as_str().unwrap(),
+            i["content"].as_str().unwrap()
+        ))
+    };
     let content = s["content"].as_array().unwrap();
     assert!(content.len() >= 2, "{s}");
-    let mut checked = 0;
+    // Issue 15: the lead story is not repeated word for word below.
+    let lead = s["summary"].as_str().unwrap().split_once(". ").unwrap().1;
+    let mut linked = 0;
     for p in content {
         let p = p.as_str().unwrap();
         assert!(!p.contains("[1]"), "citation markers are stripped: {p}");
+        assert!(!p.contains(lead), "the lead {lead:?} again in {p:?}");
         let body = p.split_once(": ").map_or(p, |(_, b)| b);
-        for sentence in sentences(body) {
-            assert!(
-                week_text.iter().any(|t| t.contains(&sentence)),
-                "not from the week's items: {sentence:?}"
-            );
-            checked += 1;
+        for (story, url) in cited_stories(body) {
+            let Some(url) = url else {
+                // The end of a paragraph: only stories without a link of their own.
+                for sentence in sentences(&story) {
+                    assert!(
+                        week_items.iter().any(|i| i["url"].is_null()
+                            && own_text(i).contains(sentence.trim_end_matches('.'))),
+                        "{sentence:?} has no link in {p:?}"
+                    );
+                }
+                continue;
+            };
+            let item = week_items
+                .iter()
+                .find(|i| i["url"] == url.as_str())
+                .unwrap_or_else(|| panic!("{url} is no item of the week"));
+            for sentence in sentences(&story) {
+                let sentence = sentence.trim_end_matches('.');
+                // A story without a link of its own may come before a cited one.
+                let unlinked = week_items
+                    .iter()
+                    .any(|i| i["url"].is_null() && own_text(i).contains(sentence));
+                assert!(
+                    own_text(item).contains(sentence) || unlinked,
+                    "{sentence:?} is not from {url}"
+                );
+            }
+            linked += 1;
         }
     }
-    assert!(checked >= 3);
+    assert!(linked >= 3, "{s}");
 
     // The same week again from the same items: the same text (deterministic).
     let again = cli(&dir, &["summaries", "generate", "--force", "--json"])
@@ -161,8 +191,33 @@ async fn a_week_without_items_is_reported() {
         json!([])
     );
     let bad = cli(&dir, &["summaries", "generate", "--week", "last-week"]).await;
-    assert_eq!(bad.code, 1);
+    assert_eq!(bad.code, 2, "a malformed week is a usage error: {bad:?}");
     assert!(bad.stderr.contains("YYYY-Www"), "{bad:?}");
+}
+
+/// The stories of a summary paragraph: each one's text and the link cited after it, as
+/// in "A sentence. (Source: https://...) Another. (Other: https://...)".
+fn cited_stories(body: &str) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    let mut rest = body;
+    while !rest.trim().is_empty() {
+        let cite = rest.find(" (").filter(|&at| {
+            let inner = &rest[at + 2..];
+            inner
+                .find(')')
+                .is_some_and(|end| inner[..end].contains(": http"))
+        });
+        let Some(at) = cite else {
+            out.push((rest.trim().to_string(), None));
+            break;
+        };
+        let inner = &rest[at + 2..];
+        let end = inner.find(')').unwrap();
+        let url = inner[..end].split_once(": ").unwrap().1.to_string();
+        out.push((rest[..at].trim().to_string(), Some(url)));
+        rest = &inner[end + 1..];
+    }
+    out
 }
 
 /// What the LLM stub does and saw.
@@ -194,7 +249,7 @@ async fn chat(
         }
         _ => axum::Json(json!({
             "id": "chatcmpl-1",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "The gist of the week.\n\nModels paragraph.\n\nChips paragraph."}}]
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "Title: Agents and chips lead the week\nThe gist of the week.\n\nModels paragraph.\n\nChips paragraph."}}]
         }))
         .into_response(),
     }
@@ -228,11 +283,26 @@ async fn the_llm_summariser_and_its_fallback() {
         .await
         .ok_json();
     assert_eq!(ok["method"], "llm");
+    assert_eq!(ok["summary"]["title"], "Agents and chips lead the week");
     assert_eq!(ok["summary"]["summary"], "The gist of the week.");
+    let content = ok["summary"]["content"].as_array().unwrap();
     assert_eq!(
-        ok["summary"]["content"],
-        json!(["Models paragraph.", "Chips paragraph."])
+        content[..2],
+        [json!("Models paragraph."), json!("Chips paragraph.")]
     );
+    // Issue 15: whatever the model wrote, the content links the week's stories.
+    let sources = content[2].as_str().unwrap();
+    assert!(sources.starts_with("Sources: "), "{sources}");
+    for i in week_items.iter().filter(|i| i["url"].is_string()) {
+        assert!(
+            sources.contains(&format!(
+                "{} ({})",
+                i["title"].as_str().unwrap(),
+                i["url"].as_str().unwrap()
+            )),
+            "{sources}"
+        );
+    }
     assert_eq!(ok["summary"]["article_count"], week_items.len());
     assert_eq!(ok["summary"]["id"], label.as_str());
     {
@@ -244,6 +314,13 @@ async fn the_llm_summariser_and_its_fallback() {
         assert!(
             prompt.contains(week_items[0]["title"].as_str().unwrap()),
             "the prompt lists the week's items"
+        );
+        assert!(
+            week_items
+                .iter()
+                .filter_map(|i| i["url"].as_str())
+                .all(|url| prompt.contains(url)),
+            "and their links"
         );
     }
 
@@ -264,6 +341,13 @@ async fn the_llm_summariser_and_its_fallback() {
         "{failed:?}"
     );
     assert!(!v["summary"]["content"].as_array().unwrap().is_empty());
+    assert!(
+        v["summary"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("AI this week: "),
+        "the local summariser names the week's topics: {v}"
+    );
 
     // The endpoint hangs: the timeout ends the wait, and the local one stands in.
     *stub.mode.lock().unwrap() = "slow";

@@ -7,6 +7,9 @@ mod util;
 /// The foundation: demo data, the news feed, its caps, marks and durability.
 mod foundation;
 
+/// The reading loop: refilled feeds, paging, subscription changes per request, the item reader, takeaways.
+mod reading_loop;
+
 /// The web app served from the binary: routes, 404 status, caching, compression.
 mod web;
 
@@ -33,3 +36,9 @@ mod feeds;
 
 /// Weekly summaries on the demo data: dates, counts, content from the week, empty weeks, the LLM stub and fallback.
 mod summaries;
+
+/// Hardening: connection timeouts and cap, early 413, bounded hashing memory, private files, synced writes, one e-mail rule.
+mod hardening;
+
+/// Full-text search: the query syntax, caps, hidden items, highlights, feed updates, reindex and rebuilds on start.
+mod search;

@@ -306,7 +306,7 @@ async fn subscriber_reads_more_and_past_five_drops() {
     tui.type_text("correct horse");
     tui.keys(&["Enter"]);
     tui.wait_for("Radar Premium");
-    tui.wait_for("m: Read More");
+    tui.wait_for("M: Read More");
     // Key takeaways: subscribers, Feed only.
     tui.keys(&["t"]);
     tui.wait_for("Personalized Key Takeaways");
@@ -319,12 +319,17 @@ async fn subscriber_reads_more_and_past_five_drops() {
     tui.wait_until("the 20th item selected", |s| {
         selected_row(s).contains(&first[19])
     });
-    tui.keys(&["m"]);
-    tui.wait_for(&second[0]);
-    tui.keys(&["G"]);
-    tui.wait_until("the 40th item selected", |s| {
-        selected_row(s).contains(&second[19])
-    });
+    tui.keys(&["M"]);
+    // The next page is appended under the 20th row; G reaches its end once it is in.
+    let deadline = Instant::now() + WAIT;
+    while !selected_row(&tui.screen()).contains(&second[19]) {
+        assert!(
+            Instant::now() < deadline,
+            "Read More did not bring the 40th item"
+        );
+        tui.keys(&["G"]);
+        std::thread::sleep(Duration::from_millis(100));
+    }
 
     tui.keys(&["2"]);
     tui.wait_for("1 / 40");
@@ -351,8 +356,8 @@ fn a_server_that_is_down_gives_a_message_and_a_retry_key() {
     let tui = Tmux::start("http://127.0.0.1:9", dir.path());
     tui.wait_for("Error loading news");
     tui.wait_for("Cannot reach the Radar server at http://127.0.0.1:9");
-    tui.wait_for("Press R to try again.");
-    tui.keys(&["R"]);
+    tui.wait_for("Press r to try again.");
+    tui.keys(&["r"]);
     tui.wait_for("Error loading news");
     tui.keys(&["q"]);
     tui.wait_for("EXITED 0");
@@ -473,7 +478,7 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
             std::thread::sleep(Duration::from_millis(50));
         }
     };
-    tui.keys(&["Enter"]);
+    tui.keys(&["o"]);
     wait_opened("the story", &|o| o.lines().any(|l| l == url));
     tui.keys(&["s"]);
     tui.wait_for("Shared on LinkedIn");

@@ -44,6 +44,17 @@ pub struct Daemon {
 impl Daemon {
     /// Starts `radar serve` on `data` with extra arguments and environment.
     pub fn start_with(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> Daemon {
+        Self::start_under(&[], data, args, envs)
+    }
+
+    /// As [`Daemon::start_with`], with `radar` run by a wrapper command (`strace ...`,
+    /// `sh -c '...; exec "$0" "$@"'`) that ends by running its arguments.
+    pub fn start_under(
+        wrapper: &[&str],
+        data: &Path,
+        args: &[&str],
+        envs: &[(&str, &str)],
+    ) -> Daemon {
         std::fs::create_dir_all(data).unwrap();
         let log = data.with_extension("log");
         let stderr = std::fs::OpenOptions::new()
@@ -52,6 +63,15 @@ impl Daemon {
             .open(&log)
             .unwrap();
         let mut cmd = radar(data);
+        if let Some((program, rest)) = wrapper.split_first() {
+            let radar = cmd;
+            cmd = Command::new(program);
+            cmd.args(rest)
+                .arg(radar.get_program())
+                .args(radar.get_args())
+                .env("RADAR_LOG", "warn")
+                .env_remove("RADAR_ADDR");
+        }
         cmd.args(["serve", "--addr", "127.0.0.1:0"]).args(args);
         for (k, v) in envs {
             cmd.env(k, v);
@@ -95,6 +115,11 @@ impl Daemon {
     /// Starts `radar serve --no-demo` on `data`.
     pub fn start(data: &Path) -> Daemon {
         Self::start_with(data, &["--no-demo"], &[])
+    }
+
+    /// The daemon's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The absolute URL of a path.

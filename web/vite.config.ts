@@ -3,11 +3,16 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
+import { preloadRoutes } from './scripts/preload-routes';
 
 const daemon = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    preloadRoutes({ '/app': 'src/app/routes/app.tsx', '/tv-mode': 'src/app/routes/tv-mode.tsx' }, '@supabase/auth-js/dist/module/index.js'),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

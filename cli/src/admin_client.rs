@@ -3,6 +3,7 @@
 //! here. Either way the same `radar_daemon::admin::execute` does the work, so there is
 //! never a second writer and never a "lock held" failure.
 
+use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,6 +29,7 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
         .and_then(|v| v.parse().ok())
         .map_or(STARTUP_WAIT, Duration::from_millis);
     let deadline = Instant::now() + wait;
+    let mut waiting: Option<LockWait> = None;
     loop {
         if let Some(answer) = try_daemon(data, &req, slow).await? {
             return answer.map_err(explain);
@@ -42,7 +44,8 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
             }
             Err(e) if is_lock_error(&e) && Instant::now() < deadline => {
                 // A daemon has the store but its socket is not up yet (it is starting or
-                // stopping): ask again shortly.
+                // stopping), or another command works on it: say so, ask again shortly.
+                waiting.get_or_insert_with(|| LockWait::show(data, wait));
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
             Err(e) if is_lock_error(&e) => bail!(
@@ -56,6 +59,36 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
                 return Err(anyhow!(e))
                     .with_context(|| format!("cannot open the store in {}", data.display()));
             }
+        }
+    }
+}
+
+/// What the user sees while a command waits for the store's lock: a spinner on a
+/// terminal, else one line on stderr, so the wait is never silent.
+struct LockWait(Option<ProgressBar>);
+
+impl LockWait {
+    fn show(data: &Path, wait: Duration) -> Self {
+        let what = format!(
+            "waiting up to {} s for the store lock on {}: another radar process holds it",
+            wait.as_secs_f32(),
+            data.join("db").display()
+        );
+        if std::io::stderr().is_terminal() {
+            let s = ProgressBar::new_spinner().with_message(what);
+            s.enable_steady_tick(Duration::from_millis(120));
+            Self(Some(s))
+        } else {
+            eprintln!("{what}");
+            Self(None)
+        }
+    }
+}
+
+impl Drop for LockWait {
+    fn drop(&mut self) {
+        if let Some(s) = self.0.take() {
+            s.finish_and_clear();
         }
     }
 }

@@ -6,7 +6,7 @@ pub mod admin_client;
 pub mod commands;
 pub mod output;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
@@ -31,6 +31,10 @@ pub struct Global {
     /// Log filter, e.g. `info` or `radar_daemon=debug` (also RUST_LOG).
     #[arg(long, global = true, env = "RADAR_LOG")]
     pub log: Option<String>,
+    /// Start an empty store if the data directory holds none (serve, add, import and
+    /// `users create` start one anyway; other commands refuse a missing store).
+    #[arg(long, global = true)]
+    pub create: bool,
 }
 
 impl Global {
@@ -38,6 +42,23 @@ impl Global {
     pub fn data_dir(&self) -> PathBuf {
         self.data.clone().unwrap_or_else(default_data_dir)
     }
+}
+
+/// A mistake in the command line itself: `main` exits with status 2, as for clap's own.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Whether `data` holds a store (a running daemon always has one there).
+fn store_exists(data: &Path) -> bool {
+    data.join("db").is_dir()
 }
 
 /// The per-user data directory, following the XDG base directory convention.
@@ -87,8 +108,38 @@ pub fn install_logging(global: &Global) {
         .try_init();
 }
 
+impl Command {
+    /// Whether the command is one that puts data in a store, so may start a new one. The
+    /// others on a directory without a store are refused: a mistyped `--data` would
+    /// otherwise answer "no accounts" from an empty store made on the spot.
+    fn creates_data(&self) -> bool {
+        match self {
+            Command::Serve(_) | Command::Tui(_) => true,
+            Command::Users(a) => a.creates_data(),
+            Command::Items(a) => a.creates_data(),
+            Command::Feeds(a) => a.creates_data(),
+            Command::Waitlist(_)
+            | Command::Subscribers(_)
+            | Command::Summaries(_)
+            | Command::Outbox(_) => false,
+        }
+    }
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let data = cli.global.data_dir();
+    if !cli.command.creates_data() && !cli.global.create && !store_exists(&data) {
+        return Err(UsageError(format!(
+            "no Radar store in {}: check --data (or RADAR_DATA); `radar serve` starts one there, \
+             or pass --create to start an empty one",
+            data.display()
+        ))
+        .into());
+    }
+    if matches!(cli.command, Command::Serve(_)) {
+        radar_daemon::memory::tune_allocator();
+    }
     let runtime = tokio::runtime::Runtime::new()?;
     match cli.command {
         Command::Serve(mut config) => {

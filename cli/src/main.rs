@@ -10,9 +10,12 @@ fn main() -> std::process::ExitCode {
     }
     match radar_cli::run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
+        // The reader closed the pipe (`| head -1`): it has what it wanted.
+        Err(e) if radar_cli::output::is_broken_pipe(&e) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
+            let usage = e.downcast_ref::<radar_cli::UsageError>().is_some();
+            std::process::ExitCode::from(if usage { 2 } else { 1 })
         }
     }
 }

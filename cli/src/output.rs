@@ -1,12 +1,38 @@
 //! How admin answers are printed: aligned tables for people, JSON (`--json`) for scripts.
+//!
+//! Everything goes through [`out!`], never `println!`: `println!` panics when the reader
+//! closed the pipe (`radar items list | head -1`), where a Unix tool stops quietly. The
+//! write error travels up like any other and `main` ends with status 0 on a broken pipe.
 
 use chrono::{DateTime, Utc};
 use radar_daemon::admin::AdminResponse;
 
+/// `println!` that answers the write's `std::io::Result` instead of panicking.
+macro_rules! out {
+    () => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout())
+    }};
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)
+    }};
+}
+pub(crate) use out;
+
+/// Whether an error is stdout's reader having gone away: not a failure of the command.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Prints the answer's data as pretty JSON (`--json`).
 pub fn json(answer: &AdminResponse) -> anyhow::Result<()> {
     let value = serde_json::to_value(answer)?;
-    println!("{}", serde_json::to_string_pretty(&value["data"])?);
+    out!("{}", serde_json::to_string_pretty(&value["data"])?)?;
     Ok(())
 }
 
@@ -31,10 +57,9 @@ impl Table {
     }
 
     /// Prints the table, or `empty` when there are no rows.
-    pub fn print(&self, empty: &str) {
+    pub fn print(&self, empty: &str) -> std::io::Result<()> {
         if self.rows.is_empty() {
-            println!("{empty}");
-            return;
+            return out!("{empty}");
         }
         let mut widths: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
         for row in &self.rows {
@@ -55,12 +80,13 @@ impl Table {
                     }
                 })
                 .collect();
-            println!("{}", parts.join("  ").trim_end());
+            out!("{}", parts.join("  ").trim_end())
         };
-        line(self.headers.clone());
+        line(self.headers.clone())?;
         for row in &self.rows {
-            line(row.iter().map(String::as_str).collect());
+            line(row.iter().map(String::as_str).collect())?;
         }
+        Ok(())
     }
 }
 

@@ -2,20 +2,19 @@
 //! the first `GET /api/key`, the same afterwards, and replaced by `POST /api/key/rotate`
 //! when it leaks (the old key stops working at once; the day's quota is not reset).
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::{get, post};
-use radar_store::wire::ApiKeyBody;
+use radar_api::account::ApiKeyBody;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::Result;
 use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
 /// The API key routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/key", get(get_api_key))
-        .route("/api/key/rotate", post(post_api_key_rotate))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_api_key))
+        .routes(routes!(post_api_key_rotate))
 }
 
 /// The caller's API key, created on first request.

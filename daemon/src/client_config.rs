@@ -2,18 +2,17 @@
 //! The anonymous key comes from here rather than being built into the app, so one build
 //! serves every install.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::extract::Json;
 use crate::state::AppState;
 
 /// The config routes.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/config", get(get_config))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_config))
 }
 
 /// Public settings for clients.

@@ -32,6 +32,14 @@ pub struct Config {
     #[command(flatten)]
     pub auth: crate::auth::AuthConfig,
 
+    /// Client connection limits and timeouts.
+    #[command(flatten)]
+    pub connections: crate::connections::ConnectionConfig,
+
+    /// How many password hashes run and wait at once.
+    #[command(flatten)]
+    pub passwords: crate::auth::password::PasswordConfig,
+
     /// Feed polling and the weekly summary schedule.
     #[command(flatten)]
     pub ingest: crate::ingest::IngestConfig,

@@ -3,7 +3,6 @@
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
 /// An error answered to an HTTP client.
 #[derive(Debug)]
@@ -21,14 +20,7 @@ pub struct ApiError {
 /// The daemon's result type.
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
-/// The body of every error answer.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct ErrorBody {
-    /// Stable machine-readable code.
-    pub error: String,
-    /// Human-readable explanation.
-    pub message: String,
-}
+pub use radar_api::ErrorBody;
 
 impl ApiError {
     /// An error with any status and code.
@@ -51,6 +43,11 @@ impl ApiError {
     /// 403: authenticated, but not allowed.
     pub fn forbidden(message: impl Into<String>) -> Self {
         Self::new(StatusCode::FORBIDDEN, "forbidden", message)
+    }
+    /// 403 `subscription_required`: only subscribers may do this. Clients read the
+    /// account again when they see this code: the subscription may have just ended.
+    pub fn subscription_required(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, "subscription_required", message)
     }
     /// 404: the named thing does not exist.
     pub fn not_found(message: impl Into<String>) -> Self {
@@ -101,8 +98,8 @@ impl From<radar_store::Error> for ApiError {
             }
             E::Invalid(m) => Self::bad_request("invalid_request", m),
             E::Conflict(m) => Self::new(StatusCode::CONFLICT, "conflict", m),
-            E::Forbidden(m) => Self::new(StatusCode::FORBIDDEN, "subscription_required", m),
-            e @ (E::Storage(_) | E::Corrupt(_)) => Self::internal(e),
+            E::Forbidden(m) => Self::subscription_required(m),
+            e @ (E::Storage(_) | E::Corrupt(_) | E::Index(_)) => Self::internal(e),
         }
     }
 }

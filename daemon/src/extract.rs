@@ -1,13 +1,14 @@
 //! Extractors: who is calling, and request parts whose rejections answer in our JSON
 //! error shape instead of axum's plain text.
 
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use radar_store::User;
 
+use crate::auth::error::AuthError;
 use crate::auth::tokens::Claims;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -82,6 +83,24 @@ impl<T: serde::Serialize> IntoResponse for Json<T> {
     }
 }
 
+/// A JSON answer whose bytes were written already (a feed page assembled from the
+/// stored items); the handler's annotation still names the schema it follows.
+#[derive(Debug, Clone)]
+pub struct RawJson(pub std::sync::Arc<[u8]>);
+
+impl IntoResponse for RawJson {
+    fn into_response(self) -> Response {
+        (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            )],
+            axum::body::Bytes::from_owner(self.0),
+        )
+            .into_response()
+    }
+}
+
 /// `axum::extract::Query` with our error shape on a bad query string.
 #[derive(Debug, Clone, Copy, Default, FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
@@ -91,6 +110,52 @@ pub struct Query<T>(pub T);
 #[derive(Debug, Clone, Copy, Default, FromRequestParts)]
 #[from_request(via(axum::extract::Path), rejection(ApiError))]
 pub struct Path<T>(pub T);
+
+/// `Json` for `/auth/v1`: a bad body is answered in the auth protocol's error shape.
+#[derive(Debug, Clone, Copy, Default, FromRequest)]
+#[from_request(via(axum::Json), rejection(AuthError))]
+pub struct AuthJson<T>(pub T);
+
+impl<T: serde::Serialize> IntoResponse for AuthJson<T> {
+    fn into_response(self) -> Response {
+        axum::Json(self.0).into_response()
+    }
+}
+
+/// `Query` for `/auth/v1`, with the auth protocol's error shape.
+#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(AuthError))]
+pub struct AuthQuery<T>(pub T);
+
+/// A raw request body (signed webhooks), refused in our error shape when too large.
+#[derive(Debug, Clone, Default)]
+pub struct RawBody(pub axum::body::Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for RawBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        Ok(Self(axum::body::Bytes::from_request(req, state).await?))
+    }
+}
+
+impl From<JsonRejection> for AuthError {
+    fn from(r: JsonRejection) -> Self {
+        ApiError::from(r).into()
+    }
+}
+
+impl From<QueryRejection> for AuthError {
+    fn from(r: QueryRejection) -> Self {
+        ApiError::from(r).into()
+    }
+}
+
+impl From<BytesRejection> for ApiError {
+    fn from(r: BytesRejection) -> Self {
+        ApiError::new(r.status(), "invalid_body", r.body_text())
+    }
+}
 
 impl From<JsonRejection> for ApiError {
     /// A body that is not JSON, or JSON of the wrong shape, is a bad request (400); a

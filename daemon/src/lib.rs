@@ -9,16 +9,19 @@ pub mod api_key;
 pub mod auth;
 pub mod client_config;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod extract;
 pub mod ingest;
 pub mod mail;
 pub mod marks;
+pub mod memory;
 pub mod news;
 pub mod openapi;
 pub mod payments;
 pub mod profile;
 pub mod public_api;
+pub mod search;
 pub mod state;
 pub mod summarize;
 pub mod user_metadata;
@@ -26,20 +29,27 @@ pub mod waitlist;
 pub mod web;
 pub mod weekly;
 
+use std::sync::Arc;
+
 use anyhow::Context;
-use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
+use axum::{Extension, Router};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
 
 pub use config::Config;
 pub use error::{ApiError, Result};
 pub use state::AppState;
 
-/// The whole HTTP application for a state.
-pub fn app(state: AppState) -> Router {
-    Router::new()
+/// Every documented route: the reader's API, payments, the public news API and the auth
+/// service. Each resource's router declares a route and its OpenAPI entry together.
+pub fn api_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .merge(client_config::router())
         .merge(news::router())
         .merge(marks::router())
@@ -50,8 +60,15 @@ pub fn app(state: AppState) -> Router {
         .merge(weekly::router())
         .merge(payments::router())
         .merge(public_api::router())
+        .merge(search::router())
         .merge(openapi::router())
         .nest("/auth/v1", auth::router())
+}
+
+/// The whole HTTP application for a state: the documented routes and the web app.
+pub fn app(state: AppState) -> Router {
+    let (api, doc) = api_router().split_for_parts();
+    api.layer(Extension(Arc::new(openapi::finish(doc))))
         .merge(web::router())
         .method_not_allowed_fallback(|| async {
             ApiError::new(
@@ -60,7 +77,15 @@ pub fn app(state: AppState) -> Router {
                 "This endpoint does not accept that method.",
             )
         })
+        .layer(DefaultBodyLimit::max(state.config.connections.max_body))
+        .layer(RequestBodyTimeoutLayer::new(
+            state.config.connections.body_timeout,
+        ))
         .layer(CompressionLayer::new())
+        .layer(axum::middleware::from_fn_with_state(
+            state.config.connections.max_body,
+            connections::refuse_oversized_body,
+        ))
         .layer(CatchPanicLayer::custom(
             |_: Box<dyn std::any::Any + Send>| {
                 use axum::response::IntoResponse;
@@ -76,7 +101,8 @@ pub fn app(state: AppState) -> Router {
 /// flushed before returning.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
     config.payments.validate()?;
-    std::fs::create_dir_all(&config.data_dir).with_context(|| {
+    // Private from its first moment: 0700, and files 0600 whatever the umask.
+    radar_store::make_private(&config.data_dir).with_context(|| {
         format!(
             "cannot create the data directory {}",
             config.data_dir.display()
@@ -87,6 +113,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         radar_store::Options {
             cache_bytes: config.cache_mb * 1024 * 1024,
             complimentary: config.complimentary.clone(),
+            ..Default::default()
         },
     )
     .with_context(|| {
@@ -111,26 +138,48 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     // The admin socket is up before the address line, so a command run right after it goes through the daemon.
     let background =
         admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
+    let quota_checkpoints = tokio::spawn(checkpoint_quotas(store.clone()));
     let state = AppState::new(config, store.clone(), tokens, bound);
     // Handlers are installed before the address is announced, so a signal sent by anyone
     // who has read that line stops the daemon cleanly instead of killing it.
     let shutdown = shutdown_signal()?;
 
-    // Tests and scripts read these two lines to find the port and the key.
-    println!("listening on http://{bound}");
-    println!("anon key: {}", state.tokens.anon_key);
+    // Tests and scripts read these two lines to find the port and the key. A reader that
+    // stops reading (`radar serve | head -1`) must not stop the daemon: write errors are
+    // ignored, where `println!` would panic.
+    {
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout();
+        let _ = writeln!(stdout, "listening on http://{bound}");
+        let _ = writeln!(stdout, "anon key: {}", state.tokens.anon_key);
+    }
     tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
 
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await?;
+    let limits = state.config.connections.clone();
+    connections::serve(listener, app(state), &limits, shutdown).await;
     background.stop().await;
+    quota_checkpoints.abort();
+    store.checkpoint_quotas(chrono::Utc::now())?;
     store.flush()?;
     tracing::info!("stopped; store flushed");
     Ok(())
+}
+
+/// Writes the public API's quota counters to disk every few moments (the store counts in
+/// memory; see `radar_store::quotas`), on the blocking pool since it syncs.
+async fn checkpoint_quotas(store: radar_store::Store) {
+    let mut tick = tokio::time::interval(radar_store::QUOTA_CHECKPOINT_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let store = store.clone();
+        match tokio::task::spawn_blocking(move || store.checkpoint_quotas(chrono::Utc::now())).await
+        {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::error!(error = %e, "cannot save the API quota counters"),
+            Err(e) => tracing::error!(error = %e, "the quota checkpoint stopped"),
+        }
+    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM. The handlers are registered when this is called, not

@@ -1,64 +1,53 @@
 //! Favourites, Trash (hidden), read and shared items of the signed-in user
 //! (spec section 7). The mutual exclusion of the three marks is the store's rule.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::{get, post};
-use radar_store::{Mark, NewsItem, SharedItem};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use radar_api::{
+    ItemMarks, Mark, MarkResult, NewsItem, ReadCheck, ShareBody, ShareResult, SharedItem,
+};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
 use crate::extract::{AuthUser, Json, Path};
 use crate::state::AppState;
 
 /// The mark routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/favorites", get(get_favorites))
-        .route(
-            "/api/favorites/{news_id}",
-            post(post_favorite).delete(delete_favorite),
-        )
-        .route("/api/hidden", get(get_hidden))
-        .route(
-            "/api/hidden/{news_id}",
-            post(post_hidden).delete(delete_hidden),
-        )
-        .route("/api/read", get(get_read))
-        .route("/api/read/{news_id}", post(post_read).delete(delete_read))
-        .route("/api/read/check/{news_id}", get(get_read_check))
-        .route("/api/shared", get(get_shared))
-        .route("/api/shared/{news_id}", post(post_shared))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_favorites))
+        .routes(routes!(post_favorite, delete_favorite))
+        .routes(routes!(get_hidden))
+        .routes(routes!(post_hidden, delete_hidden))
+        .routes(routes!(get_read))
+        .routes(routes!(post_read, delete_read))
+        .routes(routes!(get_read_check))
+        .routes(routes!(get_shared))
+        .routes(routes!(post_shared))
 }
-
-/// Answer of every mark change. `clientSideOnly` is false: the change is stored.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MarkResult {
-    /// Always true on a 200 answer.
-    pub success: bool,
-    /// False: the server stored the change (the client refetches its lists).
-    pub client_side_only: bool,
-}
-
-const STORED: MarkResult = MarkResult {
-    success: true,
-    client_side_only: false,
-};
 
 fn list(state: &AppState, caller: &AuthUser, mark: Mark) -> Result<Json<Vec<NewsItem>>> {
     Ok(Json(state.store.marked_items(&caller.user.id, mark)?))
 }
 
+/// The answer of a stored change: the item's marks now, so a client can draw them.
+fn stored(marks: ItemMarks) -> Json<MarkResult> {
+    Json(MarkResult {
+        success: true,
+        client_side_only: false,
+        marks,
+    })
+}
+
 fn set(state: &AppState, caller: &AuthUser, item: &str, mark: Mark) -> Result<Json<MarkResult>> {
-    state.store.set_mark(&caller.user.id, item, mark)?;
-    Ok(Json(STORED))
+    Ok(stored(state.store.set_mark(&caller.user.id, item, mark)?))
 }
 
 fn clear(state: &AppState, caller: &AuthUser, item: &str, mark: Mark) -> Result<Json<MarkResult>> {
-    state.store.clear_mark(&caller.user.id, item, mark)?;
-    Ok(Json(STORED))
+    Ok(stored(state.store.clear_mark(
+        &caller.user.id,
+        item,
+        mark,
+    )?))
 }
 
 /// The caller's favourites, most recently added first.
@@ -145,13 +134,6 @@ pub async fn delete_read(
     clear(&s, &caller, &id, Mark::Read)
 }
 
-/// Answer of `GET /api/read/check/{id}`.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct ReadCheck {
-    /// Whether the caller has read the item.
-    pub read: bool,
-}
-
 /// Whether the caller has read an item.
 #[utoipa::path(get, path = "/api/read/check/{news_id}", responses((status = 200, body = ReadCheck), (status = 404, body = crate::error::ErrorBody)))]
 pub async fn get_read_check(
@@ -167,20 +149,6 @@ pub async fn get_read_check(
     }))
 }
 
-/// Body of `POST /api/shared/{id}`.
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct ShareBody {
-    /// Where the item was shared; only `linkedin` is offered.
-    pub platform: String,
-}
-
-/// Answer of a recorded share.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct ShareResult {
-    /// Always true on a 200 answer.
-    pub success: bool,
-}
-
 /// Records that the caller shared an item.
 #[utoipa::path(post, path = "/api/shared/{news_id}", request_body = ShareBody, responses(
     (status = 200, body = ShareResult), (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
@@ -190,16 +158,8 @@ pub async fn post_shared(
     Path(id): Path<String>,
     Json(body): Json<ShareBody>,
 ) -> Result<Json<ShareResult>> {
-    if body.platform != "linkedin" {
-        return Err(ApiError::bad_request(
-            "invalid_platform",
-            format!(
-                "Sharing on {:?} is not offered; use \"linkedin\".",
-                body.platform
-            ),
-        ));
-    }
-    s.store.record_share(&caller.user.id, &id, &body.platform)?;
+    s.store
+        .record_share(&caller.user.id, &id, body.platform.as_str())?;
     Ok(Json(ShareResult { success: true }))
 }
 

@@ -1,18 +1,22 @@
-//! `GET /api/news`: the caller's feed, capped by the server (see `radar_store::feed`).
+//! The reader's stream: `GET /api/news` (the caller's feed, capped by the server, see
+//! `radar_store::feed`), one item for the in-app reader, and its key takeaways.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
-use radar_store::{FeedPage, Viewer};
+use radar_api::{FeedPage, NewsItem, Takeaways};
+use radar_store::Viewer;
 use serde::Deserialize;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::error::Result;
-use crate::extract::{Json, MaybeAuthUser, Query};
+use crate::error::{ApiError, Result};
+use crate::extract::{AuthUser, Json, MaybeAuthUser, Path, Query, RawJson};
 use crate::state::AppState;
 
 /// The news routes.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/news", get(get_news))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_news))
+        .routes(routes!(get_news_item))
+        .routes(routes!(get_takeaways))
 }
 
 /// Query of `GET /api/news`.
@@ -23,25 +27,70 @@ pub struct NewsQuery {
     pub cursor: Option<String>,
 }
 
-/// The caller's feed: newest first, without items they hid or read; 5 items for
-/// anonymous and free callers, pages of 20 for subscribers.
-#[utoipa::path(get, path = "/api/news", params(NewsQuery), responses(
-    (status = 200, body = FeedPage),
-    (status = 400, body = crate::error::ErrorBody, description = "Malformed query or cursor"),
-    (status = 401, body = crate::error::ErrorBody, description = "Invalid or expired token"),
-    (status = 403, body = crate::error::ErrorBody, description = "A cursor from a free account"),
-))]
-pub async fn get_news(
-    State(state): State<AppState>,
-    MaybeAuthUser(caller): MaybeAuthUser,
-    Query(q): Query<NewsQuery>,
-) -> Result<Json<FeedPage>> {
-    let viewer = match &caller {
+/// Who is asking, as the store's rules see them; the server decides on every request.
+fn viewer(state: &AppState, caller: Option<&AuthUser>) -> Viewer {
+    match caller {
         Some(c) => Viewer {
             user_id: Some(c.user.id.clone()),
             subscriber: state.store.is_subscriber(&c.user),
         },
         None => Viewer::default(),
-    };
-    Ok(Json(state.store.feed_page(&viewer, q.cursor.as_deref())?))
+    }
+}
+
+/// The caller's feed: newest first, without items they hid or read; 5 items for
+/// anonymous and free callers, pages of 20 for subscribers. The answer says how to go on
+/// (see `FeedPage`), so clients need not know either number.
+#[utoipa::path(get, path = "/api/news", tag = "news", params(NewsQuery), responses(
+    (status = 200, body = FeedPage),
+    (status = 400, body = crate::error::ErrorBody, description = "Malformed query or cursor"),
+    (status = 401, body = crate::error::ErrorBody, description = "Invalid or expired token"),
+    (status = 403, body = crate::error::ErrorBody, description = "A cursor from a caller who is not a subscriber (`subscription_required`)"),
+))]
+pub async fn get_news(
+    State(state): State<AppState>,
+    MaybeAuthUser(caller): MaybeAuthUser,
+    Query(q): Query<NewsQuery>,
+) -> Result<RawJson> {
+    let viewer = viewer(&state, caller.as_ref());
+    Ok(RawJson(
+        state.store.feed_page_json(&viewer, q.cursor.as_deref())?,
+    ))
+}
+
+/// One item, for the in-app reader and its deep links. Subscribers may open any item;
+/// other callers the items of their first feed page and those in their own lists.
+#[utoipa::path(get, path = "/api/news/{news_id}", tag = "news", params(("news_id" = String, Path)), responses(
+    (status = 200, body = NewsItem),
+    (status = 401, body = crate::error::ErrorBody, description = "Invalid or expired token"),
+    (status = 403, body = crate::error::ErrorBody, description = "Beyond a free caller's allowance (`subscription_required`)"),
+    (status = 404, body = crate::error::ErrorBody, description = "No such item"),
+))]
+pub async fn get_news_item(
+    State(state): State<AppState>,
+    MaybeAuthUser(caller): MaybeAuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<NewsItem>> {
+    let viewer = viewer(&state, caller.as_ref());
+    Ok(Json(state.store.readable_item(&viewer, &id)?))
+}
+
+/// Personalised key takeaways of an item (subscribers), ranked by the reader's resume.
+#[utoipa::path(get, path = "/api/news/{news_id}/takeaways", tag = "news", params(("news_id" = String, Path)), responses(
+    (status = 200, body = Takeaways),
+    (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
+    (status = 403, body = crate::error::ErrorBody, description = "Not a subscriber (`subscription_required`)"),
+    (status = 404, body = crate::error::ErrorBody, description = "No such item"),
+))]
+pub async fn get_takeaways(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+) -> Result<Json<Takeaways>> {
+    if !state.store.is_subscriber(&caller.user) {
+        return Err(ApiError::subscription_required(
+            "Key takeaways are for subscribers. Subscribe to unlock them.",
+        ));
+    }
+    Ok(Json(state.store.takeaways(&caller.user.id, &id)?))
 }

@@ -1,120 +1,57 @@
 //! `GET /api/openapi.json`: an OpenAPI 3.1 document of every endpoint, generated from the
 //! handlers' `#[utoipa::path]` annotations, so outside tools can read and test the API.
 //!
+//! Routes are declared once: each resource's router registers its handlers with
+//! utoipa-axum's `routes!`, which adds the route and its OpenAPI entry together, so a
+//! route cannot exist without its entry. The committed copy `web/openapi.json`, from
+//! which the web app's types are generated, is checked against this document by a test.
+//!
 //! Security is stated per operation: calls that need a signed-in user carry the `bearer`
 //! scheme (the access token of `/auth/v1`), the public news API the `api_key` scheme
-//! (`X-API-Key`). The `/auth/v1` routes are listed from their annotations where they have
-//! them; any of them still without one is listed by [`AUTH_ROUTES`] with a summary, so the
-//! document never misses an endpoint.
+//! (`X-API-Key`).
 
-use axum::Router;
-use axum::routing::get;
-use utoipa::openapi::path::{HttpMethod, OperationBuilder};
+use std::sync::Arc;
+
+use axum::Extension;
+use utoipa::openapi::OpenApi as Document;
 use utoipa::openapi::security::{
     ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme,
 };
-use utoipa::openapi::{OpenApi as Document, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::extract::Json;
 use crate::state::AppState;
 
-/// The document's source: every annotated handler.
+/// The document's frame: its title and description. Paths come from the routers
+/// themselves (see [`crate::api_router`]), where each route is declared once with its
+/// annotation.
 #[derive(OpenApi)]
-#[openapi(
-    info(title = "Radar API", description = "The JSON API of Radar, an AI-news reader: the reader's calls (spec section 7), payments, the public news API and the auth service."),
-    paths(
-        crate::client_config::get_config,
-        crate::news::get_news,
-        crate::marks::get_favorites,
-        crate::marks::post_favorite,
-        crate::marks::delete_favorite,
-        crate::marks::get_hidden,
-        crate::marks::post_hidden,
-        crate::marks::delete_hidden,
-        crate::marks::get_read,
-        crate::marks::post_read,
-        crate::marks::delete_read,
-        crate::marks::get_read_check,
-        crate::marks::post_shared,
-        crate::marks::get_shared,
-        crate::waitlist::get_waitlist_status,
-        crate::waitlist::post_waitlist_join,
-        crate::profile::get_profile,
-        crate::profile::patch_profile,
-        crate::api_key::get_api_key,
-        crate::api_key::post_api_key_rotate,
-        crate::user_metadata::get_user_metadata,
-        crate::weekly::get_weekly_archive,
-        crate::weekly::get_weekly_summary,
-        crate::payments::create_checkout_session,
-        crate::payments::verify_subscription,
-        crate::payments::checkout::get_checkout_page,
-        crate::payments::checkout::post_checkout_pay,
-        crate::payments::stripe::post_stripe_webhook,
-        crate::public_api::get_public_news,
-        get_openapi,
-    ),
-    modifiers(&Security, &AuthRoutes),
-)]
+#[openapi(info(
+    title = "Radar API",
+    description = "The JSON API of Radar, an AI-news reader: the reader's calls (spec section 7), payments, the public news API and the auth service."
+))]
 pub struct ApiDoc;
 
-/// The `/auth/v1` endpoints (method, path, summary), listed when not annotated.
-pub const AUTH_ROUTES: &[(&str, &str, &str)] = &[
-    (
-        "post",
-        "/auth/v1/signup",
-        "Signs a new user up (e-mail and password); answers a session.",
-    ),
-    (
-        "post",
-        "/auth/v1/token",
-        "Signs in (grant_type=password) or refreshes a session (grant_type=refresh_token).",
-    ),
-    (
-        "post",
-        "/auth/v1/logout",
-        "Signs out: ends the session of the bearer token.",
-    ),
-    ("get", "/auth/v1/user", "The signed-in user."),
-    (
-        "put",
-        "/auth/v1/user",
-        "Changes the signed-in user's password or metadata.",
-    ),
-    ("post", "/auth/v1/recover", "Sends a password reset e-mail."),
-    (
-        "post",
-        "/auth/v1/resend",
-        "Sends the sign-up confirmation link again.",
-    ),
-    (
-        "get",
-        "/auth/v1/verify",
-        "Follows an e-mailed link (recovery, sign-up confirmation).",
-    ),
-    (
-        "post",
-        "/auth/v1/verify",
-        "Verifies a one-time token from an e-mail.",
-    ),
-    (
-        "get",
-        "/auth/v1/settings",
-        "The auth service's public settings.",
-    ),
-    ("get", "/auth/v1/health", "Liveness of the auth service."),
-    (
-        "get",
-        "/auth/v1/authorize",
-        "OAuth sign-in (Google sign-in is disabled).",
-    ),
-];
+/// The whole document: every route of [`crate::api_router`], with security stated.
+pub fn document() -> Document {
+    let (_, doc) = crate::api_router().split_for_parts();
+    finish(doc)
+}
+
+/// States each operation's security scheme, and the answers every operation of its
+/// kind can give besides its own (see [`Statuses`]).
+pub fn finish(mut doc: Document) -> Document {
+    Security.modify(&mut doc);
+    Statuses.modify(&mut doc);
+    doc
+}
 
 /// Paths that need no bearer token (everything else under `/api` does).
 const PUBLIC_PATHS: &[&str] = &[
     "/api/config",
     "/api/news",
+    "/api/news/{news_id}",
     "/api/openapi.json",
     "/api/stripe/webhook",
     "/api/v1/news",
@@ -160,51 +97,121 @@ impl Modify for Security {
     }
 }
 
-struct AuthRoutes;
+/// Answers that come from layers and shared extractors rather than from a handler, so
+/// they are stated here once for every operation they apply to, each with its
+/// surface's error body (`ErrorBody` under `/api`, `AuthErrorBody` under `/auth/v1`):
+/// - a request body: 400 (not JSON of the right shape), 413 (over `--max-body`), 415
+///   (JSON without its content type); any parameter: 400;
+/// - a bearer token or API key: 401; `/auth/v1` calls with the `apikey`: 401; those of
+///   a signed-in user: 403 when the session has ended;
+/// - sign-in, sign-up and mailed links: 429 with Retry-After (rate limit); routes that
+///   hash a password: 503 with Retry-After (the hashing pool is full).
+struct Statuses;
 
-impl Modify for AuthRoutes {
+/// `/auth/v1` operations that check a password, and those that count attempts.
+const HASHING: &[(&str, &str)] = &[
+    ("post", "/auth/v1/signup"),
+    ("post", "/auth/v1/token"),
+    ("put", "/auth/v1/user"),
+];
+const RATE_LIMITED: &[(&str, &str)] = &[
+    ("post", "/auth/v1/signup"),
+    ("post", "/auth/v1/token"),
+    ("post", "/auth/v1/recover"),
+    ("post", "/auth/v1/resend"),
+];
+/// `/auth/v1` operations of a signed-in user: an ended session is 403 `session_not_found`.
+const AUTH_SESSION: &[(&str, &str)] = &[
+    ("post", "/auth/v1/logout"),
+    ("get", "/auth/v1/user"),
+    ("put", "/auth/v1/user"),
+];
+/// `/auth/v1` operations open without the `apikey` (the mailed link, health, settings).
+const AUTH_WITHOUT_KEY: &[(&str, &str)] = &[
+    ("get", "/auth/v1/verify"),
+    ("get", "/auth/v1/health"),
+    ("get", "/auth/v1/settings"),
+    ("get", "/auth/v1/authorize"),
+];
+
+impl Modify for Statuses {
     fn modify(&self, doc: &mut Document) {
-        for (method, path, summary) in AUTH_ROUTES {
-            let method = match *method {
-                "get" => HttpMethod::Get,
-                "put" => HttpMethod::Put,
-                _ => HttpMethod::Post,
-            };
-            let listed = doc
-                .paths
-                .get_path_item(path)
-                .is_some_and(|item| match method {
-                    HttpMethod::Get => item.get.is_some(),
-                    HttpMethod::Put => item.put.is_some(),
-                    _ => item.post.is_some(),
-                });
-            if !listed {
-                let op = OperationBuilder::new()
-                    .tag("auth")
-                    .summary(Some(*summary))
-                    .response(
-                        "200",
-                        ResponseBuilder::new()
-                            .description("Success (Supabase Auth / GoTrue protocol)"),
-                    )
-                    .response("400", ResponseBuilder::new().description("Bad request"))
-                    .build();
-                doc.paths.add_path_operation(path, vec![method], op);
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        for (path, item) in doc.paths.paths.iter_mut() {
+            let auth = path.starts_with("/auth/v1");
+            let body = if auth { "AuthErrorBody" } else { "ErrorBody" };
+            let ops = [
+                ("get", &mut item.get),
+                ("post", &mut item.post),
+                ("put", &mut item.put),
+                ("patch", &mut item.patch),
+                ("delete", &mut item.delete),
+            ];
+            for (method, op) in ops {
+                let Some(op) = op else { continue };
+                let key = (method, path.as_str());
+                let mut add = |status: &str, why: &str| {
+                    op.responses
+                        .responses
+                        .entry(status.to_string())
+                        .or_insert_with(|| {
+                            ResponseBuilder::new()
+                                .description(why)
+                                .content(
+                                    "application/json",
+                                    ContentBuilder::new()
+                                        .schema(Some(Ref::from_schema_name(body)))
+                                        .build(),
+                                )
+                                .build()
+                                .into()
+                        });
+                };
+                let json_body = op
+                    .request_body
+                    .as_ref()
+                    .is_some_and(|b| b.content.contains_key("application/json"));
+                if op.request_body.is_some() {
+                    add("400", "The body is not JSON of the expected shape");
+                    add("413", "The body is larger than the server accepts");
+                }
+                if json_body {
+                    add("415", "The body is not sent as application/json");
+                }
+                if op.parameters.as_ref().is_some_and(|p| !p.is_empty()) {
+                    add("400", "A parameter is malformed");
+                }
+                if op.security.is_some() || (auth && !AUTH_WITHOUT_KEY.contains(&key)) {
+                    add("401", "Missing or invalid credentials");
+                }
+                if AUTH_SESSION.contains(&key) {
+                    add("403", "The session has ended");
+                }
+                if RATE_LIMITED.contains(&key) {
+                    add(
+                        "429",
+                        "Too many attempts for this e-mail or client; see Retry-After",
+                    );
+                }
+                if HASHING.contains(&key) {
+                    add("503", "Too many sign-ins at once; see Retry-After");
+                }
             }
         }
     }
 }
 
-/// The OpenAPI route.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/openapi.json", get(get_openapi))
+/// The OpenAPI route. The document it serves is built once by the application and
+/// reaches the handler as an extension.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_openapi))
 }
 
 /// This document.
 #[utoipa::path(get, path = "/api/openapi.json", tag = "meta", responses(
     (status = 200, content_type = "application/json", description = "An OpenAPI 3.1 document")))]
-pub async fn get_openapi() -> Json<Document> {
-    Json(ApiDoc::openapi())
+pub async fn get_openapi(Extension(doc): Extension<Arc<Document>>) -> Json<Document> {
+    Json(doc.as_ref().clone())
 }
 
 #[cfg(test)]
@@ -213,18 +220,22 @@ mod tests {
 
     #[test]
     fn document_lists_every_route_with_security() {
-        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
+        let doc = serde_json::to_value(document()).unwrap();
         assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
         let paths = doc["paths"].as_object().unwrap();
         for p in [
             "/api/v1/news",
+            "/api/news/{news_id}/takeaways",
             "/api/weekly-summary/{id}",
             "/api/favorites/{news_id}",
             "/auth/v1/signup",
+            "/auth/v1/verify",
             "/checkout/{session_id}",
+            "/api/openapi.json",
         ] {
             assert!(paths.contains_key(p), "{p} missing");
         }
+        assert!(paths["/api/favorites/{news_id}"]["delete"].is_object());
         assert_eq!(
             paths["/api/key"]["get"]["security"][0]["bearer"],
             serde_json::json!([])
@@ -234,6 +245,11 @@ mod tests {
             serde_json::json!([])
         );
         assert!(paths["/api/config"]["get"].get("security").is_none());
+        assert!(
+            paths["/api/news/{news_id}"]["get"]
+                .get("security")
+                .is_none()
+        );
         for p in paths["/api/v1/news"]["get"]["parameters"]
             .as_array()
             .unwrap()
@@ -245,44 +261,24 @@ mod tests {
             );
         }
     }
-    /// Every `.route("...")` in the daemon's source (auth routes under `/auth/v1`; the
-    /// admin socket is not part of the HTTP API) is in the document, so a new route
-    /// without an annotation fails here.
+
+    /// `web/openapi.json` is the contract the web app's types are generated from: it must
+    /// be this document. After changing an annotation, run
+    /// `RADAR_UPDATE_OPENAPI=1 cargo test -p radar-daemon openapi` and then
+    /// `npm --prefix web run api-types`.
     #[test]
-    fn every_route_in_the_source_is_documented() {
-        let doc = serde_json::to_value(ApiDoc::openapi()).unwrap();
-        let paths = doc["paths"].as_object().unwrap();
-        let mut files = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")];
-        let mut seen = 0;
-        while let Some(f) = files.pop() {
-            if f.is_dir() {
-                files.extend(std::fs::read_dir(&f).unwrap().map(|e| e.unwrap().path()));
-                continue;
-            }
-            let rel = f.to_string_lossy().replace('\\', "/");
-            // This file only mentions the pattern; its own route is checked above.
-            if !rel.ends_with(".rs") || rel.contains("/admin/") || rel.ends_with("/openapi.rs") {
-                continue;
-            }
-            let src = std::fs::read_to_string(&f).unwrap();
-            let prefix = if rel.ends_with("/auth/mod.rs") {
-                "/auth/v1"
-            } else {
-                ""
-            };
-            // rustfmt may break `.route(` and its path onto two lines.
-            for part in src.split(".route(").skip(1) {
-                let Some(path) = part.trim_start().strip_prefix('"') else {
-                    continue;
-                };
-                let route = format!("{prefix}{}", &path[..path.find('"').unwrap()]);
-                assert!(
-                    paths.contains_key(&route),
-                    "{route} (in {rel}) is not in the OpenAPI document"
-                );
-                seen += 1;
-            }
+    fn the_web_apps_copy_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/openapi.json");
+        let current = serde_json::to_string_pretty(&document()).unwrap() + "\n";
+        if std::env::var_os("RADAR_UPDATE_OPENAPI").is_some() {
+            std::fs::write(&path, &current).unwrap();
         }
-        assert!(seen >= 30, "found only {seen} routes in the source");
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == current,
+            "web/openapi.json is not the daemon's OpenAPI document: run \
+             `RADAR_UPDATE_OPENAPI=1 cargo test -p radar-daemon openapi` and \
+             `npm --prefix web run api-types`, and commit both"
+        );
     }
 }

@@ -4,20 +4,19 @@
 //! with 413 `resume_too_long`; the request body itself is bounded by axum's default
 //! 2 MB body limit before it is parsed.
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::get;
+use radar_api::account::ProfileBody;
 use radar_store::MAX_RESUME_CHARS;
-use radar_store::wire::ProfileBody;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
 use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
 /// The profile routes.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/user/profile", get(get_profile).patch(patch_profile))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_profile, patch_profile))
 }
 
 /// The caller's profile; empty until they save one.

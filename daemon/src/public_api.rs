@@ -8,24 +8,28 @@
 //!   past the end answers no items (with the true `total`).
 //! - Key: missing or unknown is 401 (see `radar_store`'s `api_keys`).
 //! - Quota: per key owner per UTC day (`--api-free-quota`, default 100, and
-//!   `--api-premium-quota`, default 10,000, for subscribers), stored so it survives a
-//!   restart. Every request with a valid key counts, whatever its answer, except a refused
+//!   `--api-premium-quota`, default 10,000, for subscribers), counted in memory and
+//!   written to disk every second and on shutdown, so it survives a restart (a crash
+//!   forgets at most the last second's counts; see `radar_store`'s `quotas`). Every request with a valid key counts, whatever its answer, except a refused
 //!   one. Answers after the key check carry `X-RateLimit-Limit`, `X-RateLimit-Remaining`
 //!   (after this request) and `X-RateLimit-Reset` (Unix time in seconds of the next UTC
 //!   midnight, when the counter starts over); over quota is 429 `rate_limited` with
 //!   `Retry-After` in seconds until then.
 //! - Listing: `radar_store`'s `catalogue` walks a maintained index per sort order, so no
 //!   request loads or sorts every item.
+//! - Search: `q` (the search box's syntax, see `radar_store`'s `search`) lists the matching
+//!   items best first instead, with the same `page` and `limit` and `total` counting every
+//!   match; pages reach down to the best 10,000. `sort` and `order` do not apply with `q`
+//!   (400). A malformed `q` is 400 `invalid_query`.
 
-use axum::Router;
 use axum::extract::{FromRequestParts, RawQuery, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use chrono::Utc;
-use radar_store::wire::{Pagination, PublicItem, PublicPage};
-use radar_store::{QuotaUse, SortBy, SortOrder, User};
+use radar_api::public::{Pagination, PublicItem, PublicPage};
+use radar_store::{QuotaUse, SearchQuery, SortBy, SortOrder, User};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
 use crate::extract::Json;
@@ -49,8 +53,8 @@ pub const DEFAULT_LIMIT: u64 = 20;
 pub const MAX_LIMIT: u64 = 100;
 
 /// The public API routes.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/news", get(get_public_news))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_public_news))
 }
 
 /// A caller authenticated by `X-API-Key`: the key's owner.
@@ -94,6 +98,10 @@ pub struct PublicQuery {
     /// `desc` (default) or `asc`.
     #[param(required = false, value_type = String, pattern = "^(asc|desc)$", default = "desc")]
     pub order: SortOrder,
+    /// Search: words, "phrases", -exclusions, `source:NAME`, `after:`/`before:YYYY-MM-DD`;
+    /// results best first (then `sort` and `order` must be left out).
+    #[param(required = false, value_type = String)]
+    pub q: Option<SearchQuery>,
 }
 
 fn invalid(message: String) -> ApiError {
@@ -108,6 +116,7 @@ impl PublicQuery {
             limit: DEFAULT_LIMIT,
             sort: SortBy::default(),
             order: SortOrder::default(),
+            q: None,
         };
         let mut seen: Vec<String> = Vec::new();
         for (name, value) in url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes()) {
@@ -146,12 +155,31 @@ impl PublicQuery {
                         .parse()
                         .map_err(|e: radar_store::Error| invalid(e.to_string()))?
                 }
+                "q" => {
+                    q.q =
+                        Some(SearchQuery::parse(&value).map_err(|e| {
+                            ApiError::bad_request("invalid_query", format!("q: {e}"))
+                        })?);
+                }
                 other => {
                     return Err(invalid(format!(
-                        "{other} is not a parameter of this endpoint (page, limit, sort, order)"
+                        "{other} is not a parameter of this endpoint (page, limit, sort, order, q)"
                     )));
                 }
             }
+        }
+        if q.q.is_some()
+            && let Some(by) = seen.iter().find(|s| *s == "sort" || *s == "order")
+        {
+            return Err(invalid(format!(
+                "{by} does not apply with q: search results come best first; leave {by} out"
+            )));
+        }
+        if q.q.is_some() && q.page.saturating_mul(q.limit) > radar_store::MAX_DEPTH as u64 {
+            return Err(invalid(format!(
+                "page: a search serves its best {} results, so page × limit must stay within that; narrow the query instead",
+                radar_store::MAX_DEPTH
+            )));
         }
         Ok(q)
     }
@@ -214,7 +242,10 @@ pub async fn get_public_news(
 
 fn page(s: &AppState, raw: Option<&str>) -> Result<Json<PublicPage>> {
     let q = PublicQuery::parse(raw)?;
-    let (items, total) = s.store.public_page(q.sort, q.order, q.page, q.limit)?;
+    let (items, total) = match &q.q {
+        Some(search) => s.store.search_catalogue(search, q.page, q.limit)?,
+        None => s.store.public_page(q.sort, q.order, q.page, q.limit)?,
+    };
     let total_pages = total.div_ceil(q.limit);
     Ok(Json(PublicPage {
         pagination: Pagination {
@@ -263,5 +294,16 @@ mod tests {
         assert!(err("order=up").starts_with("order"));
         assert!(err("pgae=2").starts_with("pgae"));
         assert!(err("page=1&page=2").starts_with("page"));
+        assert!(err("q=").starts_with("q: the query is empty"));
+        assert!(err("q=ai&sort=title").starts_with("sort does not apply with q"));
+        assert!(err("order=asc&q=ai").starts_with("order does not apply with q"));
+        assert!(err("q=ai&page=101&limit=100").starts_with("page: a search serves"));
+        assert!(PublicQuery::parse(Some("q=ai&page=100&limit=100")).is_ok());
+        assert_eq!(
+            PublicQuery::parse(Some("q=%22open+weights%22&page=2"))
+                .unwrap()
+                .q,
+            Some(SearchQuery::parse("\"open weights\"").unwrap())
+        );
     }
 }

@@ -23,8 +23,8 @@ pub struct AppState {
     pub mailer: Arc<crate::mail::Mailer>,
     /// Sign-in attempts per e-mail and per client IP.
     pub limiter: Arc<crate::auth::limiter::RateLimiter>,
-    /// The e-mail send frequency limit of addresses without an account.
-    pub mail_pace: Arc<crate::auth::pace::UnknownAddressPace>,
+    /// The bounded pool passwords are hashed and checked on.
+    pub passwords: Arc<crate::auth::password::PasswordPool>,
 }
 
 impl AppState {
@@ -38,13 +38,11 @@ impl AppState {
         );
         let limiter = crate::auth::limiter::RateLimiter::new(
             config.auth.sign_in_rate,
-            std::time::Duration::from_secs(60),
+            crate::auth::limiter::MAX_KEYS,
         );
-        let mail_pace = crate::auth::pace::UnknownAddressPace::new(
-            std::time::Duration::from_secs(config.auth.email_frequency),
-        );
+        let passwords = crate::auth::password::PasswordPool::new(&config.passwords);
         Self {
-            mail_pace: Arc::new(mail_pace),
+            passwords: Arc::new(passwords),
             config: Arc::new(config),
             store,
             tokens: Arc::new(tokens),

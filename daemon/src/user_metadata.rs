@@ -6,18 +6,17 @@
 //! ("isActive, or a customerId exists"), so a revoked or ended subscription must not
 //! leave a customer id behind for them to see.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
-use radar_store::wire::UserMetadata;
+use radar_api::account::UserMetadata;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::Result;
 use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
 /// The user metadata route.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/user/metadata", get(get_user_metadata))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_user_metadata))
 }
 
 /// The caller's subscription state.

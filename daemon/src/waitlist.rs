@@ -1,20 +1,19 @@
 //! The premium waitlist of the signed-in user (spec sections 2 and 7): status and an
 //! idempotent join that keeps the first date.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::{get, post};
-use radar_store::wire::WaitlistStatus;
+use radar_api::account::WaitlistStatus;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::Result;
 use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
 /// The waitlist routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/waitlist/status", get(get_waitlist_status))
-        .route("/api/waitlist/join", post(post_waitlist_join))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_waitlist_status))
+        .routes(routes!(post_waitlist_join))
 }
 
 /// Whether the caller is on the waitlist, and since when.
@@ -35,5 +34,5 @@ pub async fn post_waitlist_join(
     caller: AuthUser,
 ) -> Result<Json<WaitlistStatus>> {
     let entry = s.store.join_waitlist(&caller.user)?;
-    Ok(Json(Some(&entry).into()))
+    Ok(Json(radar_store::WaitlistEntry::status(Some(&entry))))
 }

@@ -4,8 +4,12 @@
 //! a new release reaches browsers at once. A path that is one of the app's routes gets the
 //! app with 200; any other path gets the app too (it renders its 404 page) but with status
 //! 404, so crawlers and scripts learn the truth.
+//!
+//! `index.html` carries the client configuration (`GET /api/config`'s answer) inline, so the
+//! app starts its auth client without a round trip first.
 
 use axum::Router;
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::Embed;
@@ -51,7 +55,21 @@ pub fn router() -> Router<AppState> {
     Router::new().fallback(serve_app)
 }
 
-async fn serve_app(uri: Uri) -> Response {
+/// Where the app's `index.html` expects the inline configuration.
+const CONFIG_MARKER: &str = "<!--radar-config-->";
+
+/// `index.html` with the client configuration in a JSON script element. `<` is escaped so no
+/// value can close the element.
+fn with_config(index: &[u8], config: &impl serde::Serialize) -> Vec<u8> {
+    let html = String::from_utf8_lossy(index);
+    let json = serde_json::to_string(config)
+        .expect("the client config serializes")
+        .replace('<', "\\u003c");
+    let script = format!(r#"<script id="radar-config" type="application/json">{json}</script>"#);
+    html.replacen(CONFIG_MARKER, &script, 1).into_bytes()
+}
+
+async fn serve_app(State(state): State<AppState>, uri: Uri) -> Response {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") || path.starts_with("/auth/v1") {
         return ApiError::not_found(format!(
@@ -87,6 +105,7 @@ async fn serve_app(uri: Uri) -> Response {
     } else {
         StatusCode::NOT_FOUND
     };
+    let config = crate::client_config::get_config(State(state)).await.0;
     match Assets::get("index.html") {
         Some(index) => (
             status,
@@ -97,7 +116,7 @@ async fn serve_app(uri: Uri) -> Response {
                 ),
                 (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
             ],
-            index.data,
+            with_config(&index.data, &config),
         )
             .into_response(),
         None => ApiError::not_found("The web app is not built into this binary.").into_response(),
@@ -106,7 +125,21 @@ async fn serve_app(uri: Uri) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::is_app_route;
+    use super::{is_app_route, with_config};
+
+    #[test]
+    fn config_is_inlined_and_cannot_close_its_element() {
+        let index = b"<head><!--radar-config--></head>";
+        let html = String::from_utf8(with_config(
+            index,
+            &serde_json::json!({ "anonKey": "k</script><script>x" }),
+        ))
+        .unwrap();
+        assert_eq!(
+            html,
+            r#"<head><script id="radar-config" type="application/json">{"anonKey":"k\u003c/script>\u003cscript>x"}</script></head>"#
+        );
+    }
 
     #[test]
     fn app_routes_include_summary_deep_links_only() {

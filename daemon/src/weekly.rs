@@ -4,20 +4,19 @@
 //! says its premium check always allows access. So these calls need a signed-in user
 //! (401 otherwise) of any tier, free or subscriber; there is no 403 for free users.
 
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use radar_store::WeeklySummary;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
 use crate::extract::{AuthUser, Json, Path};
 use crate::state::AppState;
 
 /// The weekly summary routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/weekly-summary/archive", get(get_weekly_archive))
-        .route("/api/weekly-summary/{id}", get(get_weekly_summary))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_weekly_archive))
+        .routes(routes!(get_weekly_summary))
 }
 
 /// Every weekly summary, newest week first.

@@ -60,8 +60,8 @@ impl Store {
         Ok(ImportOutcome { id: up.id, status })
     }
 
-    /// Imports many items like [`Store::import_item`], with one flush per batch of 256
-    /// instead of one per item. Each input gets its own outcome (an invalid one its
+    /// Imports many items like [`Store::import_item`], with one transaction and one
+    /// flush per batch of [`crate::items::ITEMS_PER_TRANSACTION`] instead of one per item. Each input gets its own outcome (an invalid one its
     /// reason); a storage failure stops the import and is the outer error. Two inputs
     /// for the same id or URL are applied in order, so an exact repeat counts as unchanged.
     pub fn import_items(
@@ -69,7 +69,7 @@ impl Store {
         items: Vec<NewItem>,
         mut progress: impl FnMut(),
     ) -> Result<Vec<Result<ImportOutcome>>> {
-        const BATCH: usize = 256;
+        const BATCH: usize = crate::items::ITEMS_PER_TRANSACTION;
         let mut out: Vec<Option<Result<ImportOutcome>>> =
             std::iter::repeat_with(|| None).take(items.len()).collect();
         let mut pending: Vec<(usize, NewItem)> = Vec::new();
@@ -195,9 +195,7 @@ impl Store {
             self.remove_from_waitlist(id)?;
         }
         t.userid_profile.remove(id)?;
-        for key in t.quota_userday.scan_prefix(keys::prefix(id)).keys() {
-            t.quota_userday.remove(key?)?;
-        }
+        self.forget_quotas(id)?;
         for entry in t.userid_onetime.scan_prefix(keys::prefix(id)) {
             let (key, secret) = entry?;
             t.onetime_tokens.remove(secret)?;

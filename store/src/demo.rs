@@ -31,17 +31,16 @@ impl Store {
         }
         let items: Vec<DemoItem> = serde_json::from_str(DEMO_ITEMS)?;
         let now = Utc::now();
-        for d in &items {
-            self.upsert_item(NewItem {
-                id: Some(d.id.clone()),
-                title: d.title.clone(),
-                summary: d.summary.clone(),
-                short: d.short.clone(),
-                content: d.content.clone(),
-                url: d.url.clone(),
-                published_date: now - Duration::hours(d.age_hours),
-            })?;
-        }
+        // One batch: one flush and one search index commit for the whole set.
+        self.upsert_items(items.iter().map(|d| NewItem {
+            id: Some(d.id.clone()),
+            title: d.title.clone(),
+            summary: d.summary.clone(),
+            short: d.short.clone(),
+            content: d.content.clone(),
+            url: d.url.clone(),
+            published_date: now - Duration::hours(d.age_hours),
+        }))?;
         self.t.meta.insert("demo_loaded", &[1])?;
         self.flush()?;
         Ok(items.len())

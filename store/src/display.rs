@@ -31,13 +31,26 @@ pub fn strip_citations(text: &str) -> String {
     out
 }
 
+/// A host name as people read it: internationalised labels (`xn--...`, as URLs carry
+/// them) decoded to Unicode. A label that does not decode stays as it is.
+pub fn unicode_host(host: &str) -> String {
+    let (unicode, result) = idna::domain_to_unicode(host);
+    if result.is_ok() {
+        unicode
+    } else {
+        host.to_string()
+    }
+}
+
 /// The source name of a URL: its second-level domain, capitalised.
 ///
 /// `https://www.theverge.com/x` gives `Theverge`; `https://news.bbc.co.uk` gives `Bbc`
 /// (a two-letter second level under a country code counts as part of the suffix).
-/// No URL, an unparsable one or one without a host gives `None`.
+/// Internationalised domains read in Unicode: `https://xn--r8jz45g.example/` gives
+/// `例え` rather than `Xn--r8jz45g`. No URL, an unparsable one or one without a host
+/// gives `None`.
 pub fn source_name(url: Option<&str>) -> Option<String> {
-    let host = url::Url::parse(url?).ok()?.host_str()?.to_ascii_lowercase();
+    let host = unicode_host(&url::Url::parse(url?).ok()?.host_str()?.to_ascii_lowercase());
     if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
         return Some(host);
     }
@@ -92,6 +105,16 @@ mod tests {
             source_name(Some("http://localhost:8080/")).as_deref(),
             Some("Localhost")
         );
+        assert_eq!(
+            source_name(Some("https://www.xn--r8jz45g.xn--zckzah/")).as_deref(),
+            Some("例え"),
+            "punycode labels read in Unicode"
+        );
+        assert_eq!(
+            source_name(Some("https://bücher.example/x")).as_deref(),
+            Some("Bücher")
+        );
+        assert_eq!(unicode_host("xn--invalid-"), "xn--invalid-");
         assert_eq!(source_name(Some("not a url")), None);
         assert_eq!(source_name(Some("mailto:someone@example.com")), None);
         assert_eq!(source_name(None), None);

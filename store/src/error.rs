@@ -24,6 +24,9 @@ pub enum Error {
     /// A stored record no longer decodes.
     #[error("corrupt record: {0}")]
     Corrupt(#[from] serde_json::Error),
+    /// The search index failed (I/O, a damaged file); `radar items reindex` rebuilds it.
+    #[error("search index error: {0}")]
+    Index(String),
 }
 
 /// The store's result type.

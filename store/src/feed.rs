@@ -1,13 +1,21 @@
 //! The feed a caller sees (spec sections 4, 6 and 9): newest first, without the items the
 //! caller hid or read, capped at five for anonymous and free callers, in pages of twenty
 //! for subscribers.
+//!
+//! A page is assembled from the items' stored JSON, which is their wire form, without
+//! parsing it; "hidden or read?" is answered by the reader's cached set (see
+//! `out_of_feed`); and the first page of everyone who is not a subscriber and has hidden
+//! and read nothing is built once per change of the items and then served as it is.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
-use crate::{Error, NewsItem, Result, Store};
+use crate::out_of_feed::OutSet;
+use crate::{Error, FeedPage, Mark, NewsItem, Result, Store, from_json, keys};
 
 /// Items an anonymous or free caller may read in the feed, Drops and TV mode.
 pub const FREE_LIMIT: usize = 5;
@@ -23,27 +31,133 @@ pub struct Viewer {
     pub subscriber: bool,
 }
 
-/// One page of the feed.
-///
-/// `hasMore` says whether more items remain after this page, for every caller (a free
-/// caller uses it to show Subscribe Now); `nextCursor` is given only to subscribers, who
-/// may pass it back as `?cursor=` for the next page.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FeedPage {
-    /// The items, newest first.
-    pub items: Vec<NewsItem>,
-    /// Opaque position after the last item; null when there is nothing more to read.
-    pub next_cursor: Option<String>,
-    /// Whether more items remain after these.
-    pub has_more: bool,
-    /// The most items a page holds for this caller (5 or 20).
-    pub limit: usize,
+/// A page before it is written out: the items as stored JSON, and the rest of
+/// [`FeedPage`].
+struct RawPage {
+    items: Vec<sled::IVec>,
+    next_cursor: Option<String>,
+    has_more: bool,
+    limit: usize,
+    total: u64,
+    subscriber: bool,
+}
+
+impl RawPage {
+    /// The page as `FeedPage` JSON, the items' bytes copied as they are.
+    fn to_json(&self) -> Vec<u8> {
+        let size: usize = self.items.iter().map(|i| i.len() + 1).sum();
+        let mut out = Vec::with_capacity(size + 128);
+        out.extend_from_slice(b"{\"items\":[");
+        for (n, item) in self.items.iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(item);
+        }
+        out.extend_from_slice(b"],\"nextCursor\":");
+        serde_json::to_writer(&mut out, &self.next_cursor).expect("writing to a Vec");
+        out.extend_from_slice(
+            format!(
+                ",\"hasMore\":{},\"limit\":{},\"total\":{},\"subscriber\":{}}}",
+                self.has_more, self.limit, self.total, self.subscriber
+            )
+            .as_bytes(),
+        );
+        out
+    }
+
+    fn parse(self) -> Result<FeedPage> {
+        Ok(FeedPage {
+            items: self
+                .items
+                .iter()
+                .map(|i| from_json::<NewsItem>(i))
+                .collect::<Result<_>>()?,
+            next_cursor: self.next_cursor,
+            has_more: self.has_more,
+            limit: self.limit,
+            total: self.total,
+            subscriber: self.subscriber,
+        })
+    }
+}
+
+/// What a caller who is not a subscriber hears when they ask past their allowance.
+fn beyond_allowance() -> Error {
+    Error::Forbidden(format!(
+        "Free accounts read the newest {FREE_LIMIT} items. Subscribe to read more."
+    ))
 }
 
 impl Store {
     /// The caller's feed page after `cursor` (from a previous page's `nextCursor`).
     pub fn feed_page(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<FeedPage> {
+        self.raw_page(viewer, cursor)?.parse()
+    }
+
+    /// [`Store::feed_page`] as its JSON answer, assembled from the stored items' bytes.
+    pub fn feed_page_json(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<Arc<[u8]>> {
+        let out = self.viewer_out_of_feed(viewer)?;
+        if cursor.is_none() && !viewer.subscriber && out.is_empty() {
+            return self.shared_first_page(viewer);
+        }
+        Ok(self.raw_page_with(viewer, cursor, &out)?.to_json().into())
+    }
+
+    /// The first page every caller who is not a subscriber and has nothing hidden or read
+    /// sees, built at most once per item generation.
+    fn shared_first_page(&self, viewer: &Viewer) -> Result<Arc<[u8]>> {
+        let generation = self.mem.items_generation.load(Ordering::Acquire);
+        if let Some((g, page)) = &*self.mem.first_page.lock().expect("page lock")
+            && *g == generation
+        {
+            return Ok(page.clone());
+        }
+        let page: Arc<[u8]> = self
+            .raw_page_with(viewer, None, &OutSet::default())?
+            .to_json()
+            .into();
+        // Items that changed while it was built bumped the generation: it is not stored
+        // under the new one, and the next caller builds it again.
+        *self.mem.first_page.lock().expect("page lock") = Some((generation, page.clone()));
+        Ok(page)
+    }
+
+    /// The ids the viewer took out of their feed (none for anonymous callers).
+    fn viewer_out_of_feed(&self, viewer: &Viewer) -> Result<OutSet> {
+        match &viewer.user_id {
+            Some(user) => self
+                .mem
+                .out_of_feed
+                .get_or_load(user, || self.load_out_of_feed(user)),
+            None => Ok(OutSet::default()),
+        }
+    }
+
+    /// Reads a reader's hidden and read ids from disk.
+    fn load_out_of_feed(&self, user: &str) -> Result<HashSet<Box<str>>> {
+        let mut ids = HashSet::new();
+        for tree in [&self.t.userid_hidden, &self.t.userid_read] {
+            for key in tree.scan_prefix(keys::prefix(user)).keys() {
+                if let Some(id) = keys::last_part(&key?) {
+                    ids.insert(id.into());
+                }
+            }
+        }
+        Ok(ids)
+    }
+
+    fn raw_page(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<RawPage> {
+        let out = self.viewer_out_of_feed(viewer)?;
+        self.raw_page_with(viewer, cursor, &out)
+    }
+
+    fn raw_page_with(
+        &self,
+        viewer: &Viewer,
+        cursor: Option<&str>,
+        out: &OutSet,
+    ) -> Result<RawPage> {
         let limit = if viewer.subscriber {
             SUBSCRIBER_PAGE
         } else {
@@ -51,11 +165,7 @@ impl Store {
         };
         let before = match cursor {
             None => None,
-            Some(_) if !viewer.subscriber => {
-                return Err(Error::Forbidden(format!(
-                    "free accounts read the newest {FREE_LIMIT} items; subscribe to read more"
-                )));
-            }
+            Some(_) if !viewer.subscriber => return Err(beyond_allowance()),
             Some(c) => Some(
                 URL_SAFE_NO_PAD
                     .decode(c)
@@ -66,24 +176,63 @@ impl Store {
                     })?,
             ),
         };
-        let hidden_or_read = |id: &str| -> Result<bool> {
-            Ok(match &viewer.user_id {
-                Some(user) => self.is_hidden_or_read(user, id)?,
-                None => false,
-            })
-        };
         let (items, last_key, has_more) =
-            self.items_newest_first(before.as_deref(), |id| Ok(!hidden_or_read(id)?), limit)?;
+            self.item_json_newest_first(before.as_deref(), |id| !out.contains(id), limit)?;
         let next_cursor = match (viewer.subscriber && has_more, last_key) {
             (true, Some(k)) => Some(URL_SAFE_NO_PAD.encode(k)),
             _ => None,
         };
-        Ok(FeedPage {
+        Ok(RawPage {
             items,
             next_cursor,
             has_more,
             limit,
+            total: self.reachable(viewer, limit)?,
+            subscriber: viewer.subscriber,
         })
+    }
+
+    /// How many items the viewer can reach from the first page: every item they neither
+    /// hid nor read, and for a caller who is not a subscriber at most one page. Counted
+    /// from the item counter and the viewer's mark counts, without walking any list.
+    fn reachable(&self, viewer: &Viewer, limit: usize) -> Result<u64> {
+        let out_of_feed = match &viewer.user_id {
+            Some(user) => self.mark_counts(user)?.out_of_feed(),
+            None => 0,
+        };
+        let visible = self.item_count()?.saturating_sub(out_of_feed);
+        Ok(if viewer.subscriber {
+            visible
+        } else {
+            visible.min(limit as u64)
+        })
+    }
+}
+
+impl Store {
+    /// One item for the in-app reader. Subscribers may open any item; other callers the
+    /// items of their first feed page and the ones in their own lists (Favs, Read, Trash,
+    /// Shared), so a deep link cannot walk past the free allowance.
+    pub fn readable_item(&self, viewer: &Viewer, id: &str) -> Result<NewsItem> {
+        let item = self.item(id)?.ok_or(Error::NotFound("item"))?;
+        if viewer.subscriber {
+            return Ok(item);
+        }
+        if let Some(user) = &viewer.user_id {
+            let marks = self.item_marks(user, id)?;
+            if Mark::ALL.into_iter().any(|m| marks.has(m)) || self.has_shared(user, id)? {
+                return Ok(item);
+            }
+        }
+        if self
+            .feed_page(viewer, None)?
+            .items
+            .iter()
+            .any(|i| i.id == id)
+        {
+            return Ok(item);
+        }
+        Err(beyond_allowance())
     }
 }
 
@@ -185,5 +334,117 @@ mod tests {
             )
             .unwrap();
         assert_eq!(&theirs.items[0].id, newest);
+    }
+
+    #[test]
+    fn total_is_what_the_viewer_can_reach() {
+        let (_d, store) = test_store();
+        let ids = fill(&store, 30);
+        let sub = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: true,
+        };
+        let free = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: false,
+        };
+        assert_eq!(store.feed_page(&sub, None).unwrap().total, 30);
+        assert_eq!(
+            store.feed_page(&free, None).unwrap().total,
+            FREE_LIMIT as u64
+        );
+        for id in &ids[..27] {
+            store.set_mark("u1", id, Mark::Read).unwrap();
+        }
+        let page = store.feed_page(&free, None).unwrap();
+        assert_eq!((page.total, page.items.len()), (3, 3));
+        assert!(!page.has_more && !page.subscriber);
+        assert!(store.feed_page(&sub, None).unwrap().subscriber);
+    }
+
+    #[test]
+    fn a_free_viewer_opens_only_items_within_reach() {
+        let (_d, store) = test_store();
+        let ids = fill(&store, 30);
+        let free = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: false,
+        };
+        let newest = ids.last().unwrap();
+        assert_eq!(&store.readable_item(&free, newest).unwrap().id, newest);
+        assert!(matches!(
+            store.readable_item(&free, &ids[0]),
+            Err(Error::Forbidden(_))
+        ));
+        store.set_mark("u1", &ids[0], Mark::Favorite).unwrap();
+        assert!(store.readable_item(&free, &ids[0]).is_ok());
+        assert!(matches!(
+            store.readable_item(&Viewer::default(), &ids[0]),
+            Err(Error::Forbidden(_))
+        ));
+        assert!(matches!(
+            store.readable_item(&free, "nope"),
+            Err(Error::NotFound(_))
+        ));
+    }
+
+    #[test]
+    fn the_assembled_json_is_the_typed_page() {
+        let (_d, store) = test_store();
+        let ids = fill(&store, 30);
+        store.set_mark("u1", &ids[29], Mark::Read).unwrap();
+        for viewer in [
+            Viewer::default(),
+            Viewer {
+                user_id: Some("u1".into()),
+                subscriber: true,
+            },
+            Viewer {
+                user_id: Some("u2".into()),
+                subscriber: false,
+            },
+        ] {
+            let typed = store.feed_page(&viewer, None).unwrap();
+            let json = store.feed_page_json(&viewer, None).unwrap();
+            let parsed: FeedPage = serde_json::from_slice(&json).unwrap();
+            assert_eq!(parsed, typed);
+            assert_eq!(
+                serde_json::from_slice::<serde_json::Value>(&json).unwrap(),
+                serde_json::to_value(&typed).unwrap(),
+                "same fields, same names"
+            );
+        }
+    }
+
+    #[test]
+    fn the_shared_first_page_follows_item_and_mark_changes() {
+        let (_d, store) = test_store();
+        let ids = fill(&store, 10);
+        let free = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: false,
+        };
+        let first = |v: &Viewer| -> Vec<String> {
+            let page: FeedPage =
+                serde_json::from_slice(&store.feed_page_json(v, None).unwrap()).unwrap();
+            page.items.into_iter().map(|i| i.id).collect()
+        };
+        assert_eq!(first(&Viewer::default())[0], ids[9]);
+        let newer = store
+            .upsert_item(crate::items::tests::new_item(
+                "Newest",
+                None,
+                "2026-02-01T00:00:00Z",
+            ))
+            .unwrap()
+            .id;
+        assert_eq!(first(&Viewer::default())[0], newer, "an item write is seen");
+        store.set_mark("u1", &newer, Mark::Hidden).unwrap();
+        assert_eq!(first(&free)[0], ids[9], "the reader's own marks are seen");
+        assert_eq!(first(&Viewer::default())[0], newer);
+        store.clear_mark("u1", &newer, Mark::Hidden).unwrap();
+        assert_eq!(first(&free)[0], newer);
+        store.remove_item(&newer).unwrap();
+        assert_eq!(first(&Viewer::default())[0], ids[9]);
     }
 }

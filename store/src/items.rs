@@ -1,7 +1,9 @@
 //! The catalogue of news items and the indexes that keep listings cheap.
 //!
 //! An item lives once in `items`; `published_itemid` orders it by date, `title_itemid`
-//! by title and `url_itemid` finds it by source URL. All four change in one transaction.
+//! by title and `url_itemid` finds it by source URL. All four change in one transaction,
+//! which also marks the item pending for the search index; every write method updates
+//! that index (see `search`) after sled has the write and before it returns.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -9,32 +11,7 @@ use sha2::{Digest, Sha256};
 use sled::Transactional;
 use utoipa::ToSchema;
 
-use crate::{Error, Result, Store, display, from_json, keys, to_json};
-
-/// A news item as stored and served (spec section 3).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct NewsItem {
-    /// Stable identifier.
-    pub id: String,
-    /// Headline.
-    pub title: String,
-    /// A paragraph or two.
-    pub summary: String,
-    /// Brief text for Drops; may be empty, then clients show the summary.
-    #[serde(default)]
-    pub short: String,
-    /// The full text, paragraphs separated by blank lines.
-    #[serde(default)]
-    pub content: String,
-    /// Link to the original, when there is one.
-    #[serde(default)]
-    pub url: Option<String>,
-    /// When the source published it (RFC 3339 on the wire).
-    pub published_date: DateTime<Utc>,
-    /// Source name derived from the URL's host (see [`display::source_name`]).
-    #[serde(default)]
-    pub source: Option<String>,
-}
+use crate::{Error, NewsItem, Result, Store, display, from_json, keys, to_json};
 
 /// An item to add or update: without an id, it is matched by URL, or else created.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
@@ -74,12 +51,18 @@ const MAX_TITLE: usize = 500;
 const MAX_TEXT: usize = 200_000;
 
 impl NewItem {
-    /// Checks the fields and normalises them (trimmed text, empty URL as none).
+    /// Checks the fields and normalises them: text trimmed and without citation markers
+    /// (spec section 3's display rule, applied once here so no client has to), an empty
+    /// URL as none.
     pub fn validate(mut self) -> Result<Self> {
-        self.title = self.title.trim().to_string();
-        self.summary = self.summary.trim().to_string();
-        self.short = self.short.trim().to_string();
-        self.content = self.content.trim().to_string();
+        for text in [
+            &mut self.title,
+            &mut self.summary,
+            &mut self.short,
+            &mut self.content,
+        ] {
+            *text = display::strip_citations(text).trim().to_string();
+        }
         if self.title.is_empty() {
             return Err(Error::Invalid("title must not be empty".into()));
         }
@@ -128,6 +111,10 @@ impl NewItem {
     }
 }
 
+/// How many items one transaction of a bulk write holds: big enough that a sync and a
+/// commit are paid for rarely, small enough that sled's transaction stays cheap to hold.
+pub const ITEMS_PER_TRANSACTION: usize = 1024;
+
 /// The id of a new item: derived from its URL, so the same story imported twice is one
 /// item; random when there is no URL.
 fn new_id(url: Option<&str>) -> String {
@@ -140,92 +127,130 @@ fn new_id(url: Option<&str>) -> String {
 impl Store {
     /// Adds an item, or updates the one with the same id or URL. Durable on return.
     pub fn upsert_item(&self, new: NewItem) -> Result<Upserted> {
-        let done = self.upsert_unflushed(new)?;
-        self.flush()?;
-        Ok(done)
+        let mut done = self.upsert_items([new])?;
+        Ok(done.pop().expect("one item in, one out"))
     }
 
-    /// Upserts many items with one flush at the end (imports, feed fetches, benchmarks):
-    /// each item is its own transaction, and all are durable when this returns. A failing
-    /// item stops the batch; the ones before it are kept.
+    /// Upserts many items (imports, feed fetches, benchmarks): one sled transaction per
+    /// [`ITEMS_PER_TRANSACTION`], then one flush and one search index commit at the end, so
+    /// a bulk write pays for a sync once rather than per item. All are durable and
+    /// searchable when this returns. An invalid item stops the batch; the ones before it are
+    /// kept. Two items for the same id or URL are applied in order.
     pub fn upsert_items(&self, items: impl IntoIterator<Item = NewItem>) -> Result<Vec<Upserted>> {
-        let done = items
-            .into_iter()
-            .map(|i| self.upsert_unflushed(i))
-            .collect::<Result<Vec<_>>>();
+        let mut done = Vec::new();
+        let mut failed = None;
+        let mut chunk = Vec::new();
+        for item in items {
+            match item.validate() {
+                Ok(item) => chunk.push(item),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if chunk.len() == ITEMS_PER_TRANSACTION {
+                done.extend(self.upsert_unflushed(&std::mem::take(&mut chunk))?);
+            }
+        }
+        if !chunk.is_empty() {
+            done.extend(self.upsert_unflushed(&chunk)?);
+        }
         self.flush()?;
-        done
+        let ids: Vec<String> = done.iter().map(|d| d.id.clone()).collect();
+        self.index_items(&ids)?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(done),
+        }
     }
 
-    fn upsert_unflushed(&self, new: NewItem) -> Result<Upserted> {
-        let new = new.validate()?;
+    /// Writes validated items and their index entries in one transaction, each marked
+    /// pending for the search index.
+    fn upsert_unflushed(&self, batch: &[NewItem]) -> Result<Vec<Upserted>> {
         let t = &self.t;
-        let by_url = match &new.url {
-            Some(u) => t
-                .url_itemid
-                .get(u)?
-                .map(|v| String::from_utf8_lossy(&v).into_owned()),
-            None => None,
-        };
-        let id = new
-            .id
-            .clone()
-            .or(by_url)
-            .unwrap_or_else(|| new_id(new.url.as_deref()));
-        let item = NewsItem {
-            source: display::source_name(new.url.as_deref()),
-            id: id.clone(),
-            title: new.title,
-            summary: new.summary,
-            short: new.short,
-            content: new.content,
-            url: new.url,
-            published_date: new.published_date,
-        };
-        let created = (
+        let markers = batch
+            .iter()
+            .map(|_| Ok(self.db.generate_id()?.to_be_bytes()))
+            .collect::<Result<Vec<_>>>()?;
+        let done = (
             &t.items,
             &t.published_itemid,
             &t.title_itemid,
             &t.url_itemid,
             &t.meta,
+            &t.search_pending,
         )
-            .transaction(|(items, published, titles, urls, meta)| {
-                let old = items.insert(id.as_bytes(), to_json(&item))?;
-                if let Some(old) = &old {
-                    let old: NewsItem = from_json(old)?;
-                    published.remove(keys::published(old.published_date, &old.id))?;
-                    titles.remove(keys::title(&old.title, &old.id))?;
-                    if let Some(u) = &old.url {
-                        urls.remove(u.as_bytes())?;
+            .transaction(|(items, published, titles, urls, meta, pending)| {
+                let mut count = keys::u64_from(meta.get("item_count")?.as_deref());
+                let mut done = Vec::with_capacity(batch.len());
+                for (new, marker) in batch.iter().zip(&markers) {
+                    let by_url = match &new.url {
+                        Some(u) => urls
+                            .get(u.as_bytes())?
+                            .map(|v| String::from_utf8_lossy(&v).into_owned()),
+                        None => None,
+                    };
+                    let id = new
+                        .id
+                        .clone()
+                        .or(by_url)
+                        .unwrap_or_else(|| new_id(new.url.as_deref()));
+                    let item = NewsItem {
+                        source: display::source_name(new.url.as_deref()),
+                        id: id.clone(),
+                        title: new.title.clone(),
+                        summary: new.summary.clone(),
+                        short: new.short.clone(),
+                        content: new.content.clone(),
+                        url: new.url.clone(),
+                        published_date: new.published_date,
+                    };
+                    pending.insert(id.as_bytes(), marker)?;
+                    let old = items.insert(id.as_bytes(), to_json(&item))?;
+                    if let Some(old) = &old {
+                        let old: NewsItem = from_json(old)?;
+                        published.remove(keys::published(old.published_date, &old.id))?;
+                        titles.remove(keys::title(&old.title, &old.id))?;
+                        if let Some(u) = &old.url {
+                            urls.remove(u.as_bytes())?;
+                        }
+                    } else {
+                        count += 1;
                     }
-                } else {
-                    let count = keys::u64_from(meta.get("item_count")?.as_deref());
-                    meta.insert("item_count", &keys::u64_value(count + 1))?;
+                    published.insert(keys::published(item.published_date, &item.id), &[])?;
+                    titles.insert(keys::title(&item.title, &item.id), &[])?;
+                    if let Some(u) = &item.url {
+                        urls.insert(u.as_bytes(), item.id.as_bytes())?;
+                    }
+                    done.push(Upserted {
+                        id,
+                        created: old.is_none(),
+                    });
                 }
-                published.insert(keys::published(item.published_date, &item.id), &[])?;
-                titles.insert(keys::title(&item.title, &item.id), &[])?;
-                if let Some(u) = &item.url {
-                    urls.insert(u.as_bytes(), item.id.as_bytes())?;
-                }
-                Ok(old.is_none())
+                meta.insert("item_count", &keys::u64_value(count))?;
+                Ok(done)
             })?;
-        Ok(Upserted { id, created })
+        self.items_changed();
+        Ok(done)
     }
 
     /// Removes an item and its index entries. Durable on return.
     pub fn remove_item(&self, id: &str) -> Result<()> {
         let t = &self.t;
+        let marker = self.db.generate_id()?.to_be_bytes();
         (
             &t.items,
             &t.published_itemid,
             &t.title_itemid,
             &t.url_itemid,
             &t.meta,
+            &t.search_pending,
         )
-            .transaction(|(items, published, titles, urls, meta)| {
+            .transaction(|(items, published, titles, urls, meta, pending)| {
                 let Some(old) = items.remove(id.as_bytes())? else {
                     return Err(Error::NotFound("item").into());
                 };
+                pending.insert(id.as_bytes(), &marker)?;
                 let old: NewsItem = from_json(&old)?;
                 published.remove(keys::published(old.published_date, &old.id))?;
                 titles.remove(keys::title(&old.title, &old.id))?;
@@ -236,7 +261,11 @@ impl Store {
                 meta.insert("item_count", &keys::u64_value(count.saturating_sub(1)))?;
                 Ok(())
             })?;
-        self.flush()
+        // After the item is gone, so no mark can be set on it while its marks are cleared.
+        self.items_changed();
+        self.forget_item_marks(id)?;
+        self.flush()?;
+        self.index_items(&[id.to_string()])
     }
 
     /// The stored item a new one would update: the one with its id, else the one with
@@ -269,33 +298,35 @@ impl Store {
         Ok(keys::u64_from(self.t.meta.get("item_count")?.as_deref()))
     }
 
-    /// Items newest first, starting after `before` (a `published_itemid` key), for as long
-    /// as `keep` accepts them. The walk reads only index keys until an item is kept.
-    pub(crate) fn items_newest_first(
+    /// Up to `limit` items newest first, after the `before` key of `published_itemid`
+    /// (from the start when none), skipping ids `keep` refuses, as their stored JSON
+    /// (which is their wire form). Answers the items, the key of the last one and whether
+    /// more kept items follow.
+    pub(crate) fn item_json_newest_first(
         &self,
         before: Option<&[u8]>,
-        mut keep: impl FnMut(&str) -> Result<bool>,
+        mut keep: impl FnMut(&str) -> bool,
         limit: usize,
-    ) -> Result<(Vec<NewsItem>, Option<Vec<u8>>, bool)> {
+    ) -> Result<(Vec<sled::IVec>, Option<Vec<u8>>, bool)> {
         let range = match before {
             Some(k) => self.t.published_itemid.range(..k.to_vec()),
             None => self.t.published_itemid.iter(),
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(limit.min(64));
         let mut last_key = None;
-        for entry in range.rev() {
-            let (key, _) = entry?;
+        for key in range.keys().rev() {
+            let key = key?;
             let Some(id) = keys::published_item_id(&key) else {
                 continue;
             };
-            if !keep(id)? {
+            if !keep(id) {
                 continue;
             }
             if out.len() == limit {
                 return Ok((out, last_key, true));
             }
-            if let Some(item) = self.item(id)? {
-                out.push(item);
+            if let Some(json) = self.t.items.get(id)? {
+                out.push(json);
                 last_key = Some(key.to_vec());
             }
         }

@@ -6,7 +6,10 @@
 //! enforced here, inside sled transactions, and never only in a handler. Every listing
 //! walks an index in key order (see [`keys`]), so no request scans all items or all users.
 //!
-//! Writes are durable when a method returns: each ends with a flush of sled's log.
+//! Writes are durable when a method returns: each ends with [`Store::flush`], a group
+//! commit (see `group_commit`) that puts the write on disk with `fdatasync` and shares
+//! one sync among the writers that arrive together. The data directory and every file
+//! in it are private to the user running Radar (see [`make_private`]).
 #![deny(missing_docs)]
 
 pub mod display;
@@ -15,12 +18,16 @@ pub mod keys;
 
 mod admin;
 mod demo;
+mod email;
 mod feed;
 mod feeds;
+mod group_commit;
 mod items;
 mod marks;
+mod out_of_feed;
 mod outbox;
-mod pkce;
+mod private;
+mod search;
 mod sessions;
 mod users;
 
@@ -30,33 +37,34 @@ mod payments;
 mod profiles;
 mod quotas;
 mod summaries;
+mod takeaways;
 mod waitlist;
-pub mod wire;
 
 pub use admin::{ImportOutcome, ImportStatus};
+pub use email::{EmailProblem, MAX_EMAIL_LEN, check_email, normalize_email};
 pub use error::{Error, Result};
-pub use feed::{FREE_LIMIT, FeedPage, SUBSCRIBER_PAGE, Viewer};
+pub use feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
 pub use feeds::{Feed, validate_feed_url};
-pub use items::{NewItem, NewsItem, Upserted};
-pub use marks::{Mark, SharedItem};
+pub use items::{NewItem, Upserted};
 pub use outbox::Mail;
-pub use pkce::{ChallengeMethod, Exchanged, PkceChallenge};
+pub use private::{DIR_MODE, FILE_MODE, make_private};
+/// The items, marks and pages the store keeps and returns are the API contract's own types.
+pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
+pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
-pub use users::{
-    Issued, OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata,
-    normalize_email,
-};
+pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata};
 
 pub use api_keys::API_KEY_PREFIX;
 pub use catalogue::{SortBy, SortOrder};
 pub use payments::{CheckoutSession, CheckoutStatus};
 pub use profiles::{MAX_RESUME_CHARS, Profile};
-pub use quotas::QuotaUse;
+pub use quotas::{CHECKPOINT_EVERY as QUOTA_CHECKPOINT_EVERY, QuotaUse};
 pub use summaries::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
 pub use waitlist::WaitlistEntry;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// How to open the store.
 #[derive(Debug, Clone)]
@@ -66,6 +74,9 @@ pub struct Options {
     /// User ids or e-mails that are always treated as subscribers (spec section 6's
     /// "one hard-coded special user", made configurable).
     pub complimentary: Vec<String>,
+    /// Hidden and read item ids kept in memory for recently active readers (about 60
+    /// bytes each), so feed pages need no mark lookups.
+    pub out_of_feed_ids: usize,
 }
 
 impl Default for Options {
@@ -73,6 +84,7 @@ impl Default for Options {
         Self {
             cache_bytes: 64 * 1024 * 1024,
             complimentary: Vec::new(),
+            out_of_feed_ids: 250_000,
         }
     }
 }
@@ -96,6 +108,12 @@ pub(crate) struct Trees {
     pub userid_hidden: sled::Tree,
     /// As `userid_favorites`, for read items.
     pub userid_read: sled::Tree,
+    /// keys::join(item id, user id) -> one byte naming the user's mark on the item (`f`,
+    /// `h`, `r`): finds every mark of an item when it is removed.
+    pub itemuser_mark: sled::Tree,
+    /// user id -> the user's counts of favourite, hidden and read items (three big-endian
+    /// u64), kept in the transaction of every mark change: the feed's `total` in one read.
+    pub userid_markcounts: sled::Tree,
     /// keys::join(user id, item id) -> SharedRecord JSON (latest share wins).
     pub userid_shared: sled::Tree,
     /// user id -> User JSON.
@@ -137,10 +155,6 @@ pub(crate) struct Trees {
     pub onetime_tokens: sled::Tree,
     /// keys::join(user id, kind) -> keys::secret(token): the one live token per kind.
     pub userid_onetime: sled::Tree,
-    /// keys::secret(PKCE authorization code) -> AuthCodeRecord JSON.
-    pub authcodes: sled::Tree,
-    /// keys::join(user id, purpose) -> keys::secret(code): the one live code per purpose.
-    pub userid_authcode: sled::Tree,
     /// mail id -> Mail JSON (the outbox).
     pub mails: sled::Tree,
     /// keys::published(kept at, mail id) -> (), for the outbox newest first.
@@ -151,19 +165,41 @@ pub(crate) struct Trees {
     pub feedurl_feedid: sled::Tree,
     /// keys::join(feed id, entry guid) -> item id, so a feed's entry updates its item.
     pub feedguid_itemid: sled::Tree,
+    /// item id -> a marker unique to the write (sled's `generate_id`, big-endian): items
+    /// written in sled whose search index entry may not be committed yet (see `search`).
+    pub search_pending: sled::Tree,
+}
+
+/// What the store keeps in memory besides sled's own page cache: derived from the trees,
+/// never the only copy of anything.
+pub(crate) struct Memory {
+    /// Each recently active reader's hidden and read item ids.
+    pub out_of_feed: out_of_feed::OutOfFeedCache,
+    /// Bumped by every item write: a page built at an older generation is stale.
+    pub items_generation: AtomicU64,
+    /// The first feed page of every caller who is not a subscriber and has hidden and
+    /// read nothing (anonymous callers among them), as JSON, with its generation.
+    pub first_page: Mutex<Option<(u64, Arc<[u8]>)>>,
 }
 
 /// A handle to the store; cheap to clone, safe to share between threads.
 #[derive(Clone)]
 pub struct Store {
     db: sled::Db,
+    commit: Arc<group_commit::GroupCommit>,
     t: Arc<Trees>,
     opts: Arc<Options>,
+    mem: Arc<Memory>,
+    search: Arc<search::SearchIndex>,
+    quotas: Arc<quotas::QuotaCounters>,
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`.
+    /// Opens (or creates) the store in `dir`, which it makes private first: sled in
+    /// `dir/db`, the search index in `dir/search`, rebuilt here first when it is missing,
+    /// damaged or of an older format.
     pub fn open(dir: &Path, opts: Options) -> Result<Self> {
+        make_private(dir)?;
         let db = sled::Config::new()
             .path(dir.join("db"))
             .cache_capacity(opts.cache_bytes)
@@ -178,6 +214,8 @@ impl Store {
             userid_favorites: tree("userid_favorites")?,
             userid_hidden: tree("userid_hidden")?,
             userid_read: tree("userid_read")?,
+            itemuser_mark: tree("itemuser_mark")?,
+            userid_markcounts: tree("userid_markcounts")?,
             userid_shared: tree("userid_shared")?,
             users: tree("users")?,
             email_userid: tree("email_userid")?,
@@ -187,8 +225,6 @@ impl Store {
             sessionid_refresh: tree("sessionid_refresh")?,
             onetime_tokens: tree("onetime_tokens")?,
             userid_onetime: tree("userid_onetime")?,
-            authcodes: tree("authcodes")?,
-            userid_authcode: tree("userid_authcode")?,
             mails: tree("mails")?,
             sent_mailid: tree("sent_mailid")?,
             waitlist: tree("waitlist")?,
@@ -205,18 +241,43 @@ impl Store {
             feeds: tree("feeds")?,
             feedurl_feedid: tree("feedurl_feedid")?,
             feedguid_itemid: tree("feedguid_itemid")?,
+            search_pending: tree("search_pending")?,
         };
-        Ok(Self {
+        let commit = group_commit::GroupCommit::new(&dir.join("db"))?;
+        let (search, rebuild) = search::SearchIndex::open(dir)?;
+        let store = Self {
             db,
+            commit: Arc::new(commit),
             t: Arc::new(t),
+            mem: Arc::new(Memory {
+                out_of_feed: out_of_feed::OutOfFeedCache::new(opts.out_of_feed_ids),
+                items_generation: AtomicU64::new(0),
+                first_page: Mutex::new(None),
+            }),
             opts: Arc::new(opts),
-        })
+            search: Arc::new(search),
+            quotas: Arc::new(quotas::QuotaCounters::new()),
+        };
+        store.index_marks_once()?;
+        store.open_search(rebuild)?;
+        Ok(store)
     }
 
-    /// Makes every write so far durable (fsync of sled's log).
+    /// Makes every write so far durable: returns once a sync that started after the
+    /// call is done (`fdatasync` of sled's log, shared with concurrent callers).
     pub fn flush(&self) -> Result<()> {
-        self.db.flush()?;
-        Ok(())
+        self.commit.sync(&self.db)
+    }
+
+    /// How many syncs the store has made since it opened (each may have covered many
+    /// writes); for tests and benchmarks of group commit.
+    pub fn syncs(&self) -> u64 {
+        self.commit.syncs()
+    }
+
+    /// Notes that items changed, so pages cached from before are not served again.
+    pub(crate) fn items_changed(&self) {
+        self.mem.items_generation.fetch_add(1, Ordering::Release);
     }
 
     /// The options the store was opened with.

@@ -5,38 +5,71 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sled::Transactional;
-use utoipa::ToSchema;
 
-use crate::{Error, NewsItem, Result, Store, from_json, keys, to_json};
+use radar_api::ItemMarks;
 
-/// One of the three mutually exclusive marks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mark {
-    /// In Favs.
-    Favorite,
-    /// In Trash, out of the feed.
-    Hidden,
-    /// Read, out of the feed.
-    Read,
-}
-
-/// A shared item with when and where it was last shared.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SharedItem {
-    /// The item.
-    #[serde(flatten)]
-    pub item: NewsItem,
-    /// When the user last shared it.
-    pub shared_at: DateTime<Utc>,
-    /// Where it was shared ("linkedin").
-    pub platform: String,
-}
+use crate::{Error, Mark, NewsItem, Result, SharedItem, Store, from_json, keys, to_json};
 
 #[derive(Serialize, Deserialize)]
 struct ShareRecord {
     at: DateTime<Utc>,
     platform: String,
+}
+
+/// How many items of each mark a user has: three big-endian u64 (favourite, hidden,
+/// read), the value of `userid_markcounts`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct MarkCounts([u64; 3]);
+
+impl MarkCounts {
+    fn slot(mark: Mark) -> usize {
+        match mark {
+            Mark::Favorite => 0,
+            Mark::Hidden => 1,
+            Mark::Read => 2,
+        }
+    }
+
+    fn from_bytes(bytes: Option<&[u8]>) -> Self {
+        let mut counts = [0; 3];
+        if let Some(b) = bytes {
+            for (i, c) in counts.iter_mut().enumerate() {
+                *c = keys::u64_from(b.get(i * 8..));
+            }
+        }
+        Self(counts)
+    }
+
+    fn to_bytes(self) -> [u8; 24] {
+        let mut out = [0; 24];
+        for (i, c) in self.0.iter().enumerate() {
+            out[i * 8..i * 8 + 8].copy_from_slice(&keys::u64_value(*c));
+        }
+        out
+    }
+
+    fn add(&mut self, mark: Mark, delta: i64) {
+        let c = &mut self.0[Self::slot(mark)];
+        *c = c.saturating_add_signed(delta);
+    }
+
+    /// Items out of the user's feed (hidden or read).
+    pub(crate) fn out_of_feed(self) -> u64 {
+        self.0[1] + self.0[2]
+    }
+}
+
+/// The byte that names a mark in `itemuser_mark`.
+fn mark_byte(mark: Mark) -> u8 {
+    match mark {
+        Mark::Favorite => b'f',
+        Mark::Hidden => b'h',
+        Mark::Read => b'r',
+    }
+}
+
+fn mark_of_byte(b: u8) -> Option<Mark> {
+    Mark::ALL.into_iter().find(|m| mark_byte(*m) == b)
 }
 
 impl Store {
@@ -48,46 +81,80 @@ impl Store {
         }
     }
 
-    /// Marks an item, clearing the other two marks atomically. Unknown items are refused.
-    pub fn set_mark(&self, user: &str, item: &str, mark: Mark) -> Result<()> {
+    /// Marks an item, clearing the other two marks atomically, and answers the item's
+    /// marks now. Unknown items are refused.
+    pub fn set_mark(&self, user: &str, item: &str, mark: Mark) -> Result<ItemMarks> {
+        self.change_mark(user, item, mark, true)
+    }
+
+    /// Removes one mark and leaves the others alone, and answers the item's marks now.
+    /// Unknown items are refused; clearing a mark the item does not have is not an error.
+    pub fn clear_mark(&self, user: &str, item: &str, mark: Mark) -> Result<ItemMarks> {
+        self.change_mark(user, item, mark, false)
+    }
+
+    /// One transaction over the three mark trees, the item's reverse index and the user's
+    /// counts, so the counts always equal the marks.
+    fn change_mark(&self, user: &str, item: &str, mark: Mark, on: bool) -> Result<ItemMarks> {
         let key = keys::join(user.as_bytes(), item.as_bytes());
+        let reverse = keys::join(item.as_bytes(), user.as_bytes());
         let now = keys::time(Utc::now());
         let t = &self.t;
-        (
+        // Held until the cache has the change, so the cache sees changes in commit order.
+        let mut cached = self.mem.out_of_feed.lock(user);
+        let marks = (
             &t.items,
             &t.userid_favorites,
             &t.userid_hidden,
             &t.userid_read,
+            &t.itemuser_mark,
+            &t.userid_markcounts,
         )
-            .transaction(|(items, fav, hid, read)| {
+            .transaction(|(items, fav, hid, read, itemuser, counts_tree)| {
                 if items.get(item.as_bytes())?.is_none() {
                     return Err(Error::NotFound("item").into());
                 }
+                let mut counts =
+                    MarkCounts::from_bytes(counts_tree.get(user.as_bytes())?.as_deref());
+                let mut now_marked = ItemMarks::default();
                 for (m, tree) in [
                     (Mark::Favorite, fav),
                     (Mark::Hidden, hid),
                     (Mark::Read, read),
                 ] {
-                    if m == mark {
-                        tree.insert(key.as_slice(), &now)?;
+                    let had = if m == mark && on {
+                        tree.insert(key.as_slice(), &now)?.is_some()
+                    } else if m == mark || on {
+                        // Setting a mark clears the other two; clearing touches only its own.
+                        tree.remove(key.as_slice())?.is_some()
                     } else {
-                        tree.remove(key.as_slice())?;
+                        let had = tree.get(key.as_slice())?.is_some();
+                        if had {
+                            now_marked.set(m);
+                        }
+                        continue;
+                    };
+                    let has = m == mark && on;
+                    if has {
+                        now_marked.set(m);
+                    }
+                    match (had, has) {
+                        (false, true) => counts.add(m, 1),
+                        (true, false) => counts.add(m, -1),
+                        _ => {}
                     }
                 }
-                Ok(())
+                match Mark::ALL.into_iter().find(|m| now_marked.has(*m)) {
+                    Some(m) => itemuser.insert(reverse.as_slice(), &[mark_byte(m)])?,
+                    None => itemuser.remove(reverse.as_slice())?,
+                };
+                counts_tree.insert(user.as_bytes(), &counts.to_bytes())?;
+                Ok(now_marked)
             })?;
-        self.flush()
-    }
-
-    /// Removes one mark and leaves the others alone. Unknown items are refused; clearing a
-    /// mark the item does not have is not an error.
-    pub fn clear_mark(&self, user: &str, item: &str, mark: Mark) -> Result<()> {
-        if !self.item_exists(item)? {
-            return Err(Error::NotFound("item"));
-        }
-        self.mark_tree(mark)
-            .remove(keys::join(user.as_bytes(), item.as_bytes()))?;
-        self.flush()
+        cached.apply(user, item, marks.hidden || marks.read);
+        drop(cached);
+        self.flush()?;
+        Ok(marks)
     }
 
     /// Whether the item carries the mark for this user.
@@ -97,10 +164,32 @@ impl Store {
             .contains_key(keys::join(user.as_bytes(), item.as_bytes()))?)
     }
 
+    /// The user's marks on one item.
+    pub fn item_marks(&self, user: &str, item: &str) -> Result<ItemMarks> {
+        let key = keys::join(item.as_bytes(), user.as_bytes());
+        let mut marks = ItemMarks::default();
+        if let Some(m) = self
+            .t
+            .itemuser_mark
+            .get(key)?
+            .and_then(|v| v.first().copied().and_then(mark_of_byte))
+        {
+            marks.set(m);
+        }
+        Ok(marks)
+    }
+
     /// Whether the item is out of this user's feed.
     pub fn is_hidden_or_read(&self, user: &str, item: &str) -> Result<bool> {
         let key = keys::join(user.as_bytes(), item.as_bytes());
         Ok(self.t.userid_hidden.contains_key(&key)? || self.t.userid_read.contains_key(&key)?)
+    }
+
+    /// How many items of each mark the user has (one read, whatever the number of marks).
+    pub(crate) fn mark_counts(&self, user: &str) -> Result<MarkCounts> {
+        Ok(MarkCounts::from_bytes(
+            self.t.userid_markcounts.get(user.as_bytes())?.as_deref(),
+        ))
     }
 
     /// The user's items with this mark, most recently marked first. Walks only this
@@ -136,6 +225,14 @@ impl Store {
         self.flush()
     }
 
+    /// Whether the user shared the item.
+    pub fn has_shared(&self, user: &str, item: &str) -> Result<bool> {
+        Ok(self
+            .t
+            .userid_shared
+            .contains_key(keys::join(user.as_bytes(), item.as_bytes()))?)
+    }
+
     /// The user's shared items, newest share first.
     pub fn shared_items(&self, user: &str) -> Result<Vec<SharedItem>> {
         let mut out = Vec::new();
@@ -167,10 +264,96 @@ impl Store {
             &self.t.userid_shared,
         ] {
             for key in tree.scan_prefix(keys::prefix(user)).keys() {
-                tree.remove(key?)?;
+                let key = key?;
+                if let Some(item) = keys::last_part(&key) {
+                    self.t
+                        .itemuser_mark
+                        .remove(keys::join(item.as_bytes(), user.as_bytes()))?;
+                }
+                tree.remove(key)?;
+            }
+        }
+        self.t.userid_markcounts.remove(user.as_bytes())?;
+        self.mem.out_of_feed.forget(user);
+        Ok(())
+    }
+
+    /// Deletes every user's marks of a removed item, keeping their counts right. Walks
+    /// only the item's own keys of the reverse index. Shares of a removed item stay until
+    /// the account goes; the Shared list skips items that no longer exist.
+    pub(crate) fn forget_item_marks(&self, item: &str) -> Result<()> {
+        for entry in self.t.itemuser_mark.scan_prefix(keys::prefix(item)) {
+            let (key, _) = entry?;
+            let Some(user) = keys::last_part(&key) else {
+                continue;
+            };
+            let user = user.to_string();
+            for mark in Mark::ALL {
+                self.clear_mark_of_removed(&user, item, mark)?;
             }
         }
         Ok(())
+    }
+
+    /// `clear_mark` for an item that no longer exists.
+    fn clear_mark_of_removed(&self, user: &str, item: &str, mark: Mark) -> Result<()> {
+        let key = keys::join(user.as_bytes(), item.as_bytes());
+        let reverse = keys::join(item.as_bytes(), user.as_bytes());
+        let t = &self.t;
+        let mut cached = self.mem.out_of_feed.lock(user);
+        (self.mark_tree(mark), &t.itemuser_mark, &t.userid_markcounts).transaction(
+            |(tree, itemuser, counts_tree)| {
+                if tree.remove(key.as_slice())?.is_some() {
+                    let mut counts =
+                        MarkCounts::from_bytes(counts_tree.get(user.as_bytes())?.as_deref());
+                    counts.add(mark, -1);
+                    counts_tree.insert(user.as_bytes(), &counts.to_bytes())?;
+                }
+                itemuser.remove(reverse.as_slice())?;
+                Ok::<_, sled::transaction::ConflictableTransactionError<Error>>(())
+            },
+        )?;
+        if mark.leaves_feed() {
+            cached.apply(user, item, false);
+        }
+        Ok(())
+    }
+
+    /// Builds the reverse index and the counts from the mark trees, once, for a store
+    /// written before they existed; marks of items that no longer exist are dropped.
+    pub(crate) fn index_marks_once(&self) -> Result<()> {
+        const DONE: &str = "marks_indexed_v1";
+        if self.t.meta.contains_key(DONE)? {
+            return Ok(());
+        }
+        let mut counts: std::collections::HashMap<String, MarkCounts> = Default::default();
+        for mark in Mark::ALL {
+            for key in self.mark_tree(mark).iter().keys() {
+                let key = key?;
+                let Some(at) = key.iter().position(|b| *b == keys::SEP) else {
+                    continue;
+                };
+                let (user, item) = (&key[..at], &key[at + 1..]);
+                if !self.t.items.contains_key(item)? {
+                    self.mark_tree(mark).remove(&key)?;
+                    continue;
+                }
+                self.t
+                    .itemuser_mark
+                    .insert(keys::join(item, user), &[mark_byte(mark)])?;
+                counts
+                    .entry(String::from_utf8_lossy(user).into_owned())
+                    .or_default()
+                    .add(mark, 1);
+            }
+        }
+        for (user, c) in counts {
+            self.t
+                .userid_markcounts
+                .insert(user.as_bytes(), &c.to_bytes())?;
+        }
+        self.t.meta.insert(DONE, &[1])?;
+        self.flush()
     }
 }
 
@@ -241,5 +424,78 @@ mod tests {
         store.forget_marks("u1").unwrap();
         assert!(store.marked_items("u1", Mark::Favorite).unwrap().is_empty());
         assert_eq!(store.marked_items("u10", Mark::Favorite).unwrap().len(), 1);
+    }
+
+    fn counts(store: &Store, user: &str) -> [u64; 3] {
+        store.mark_counts(user).unwrap().0
+    }
+
+    #[test]
+    fn counts_and_answers_follow_every_change() {
+        let (_d, store) = test_store();
+        let a = store
+            .upsert_item(new_item("A", None, "2026-01-01T00:00:00Z"))
+            .unwrap()
+            .id;
+        let b = store
+            .upsert_item(new_item("B", None, "2026-01-02T00:00:00Z"))
+            .unwrap()
+            .id;
+        let now = store.set_mark("u", &a, Mark::Favorite).unwrap();
+        assert!(now.favorite && !now.hidden && !now.read);
+        assert_eq!(counts(&store, "u"), [1, 0, 0]);
+        store.set_mark("u", &a, Mark::Read).unwrap();
+        store.set_mark("u", &a, Mark::Read).unwrap();
+        assert_eq!(counts(&store, "u"), [0, 0, 1], "setting twice counts once");
+        store.set_mark("u", &b, Mark::Hidden).unwrap();
+        assert_eq!(counts(&store, "u"), [0, 1, 1]);
+        assert_eq!(store.mark_counts("u").unwrap().out_of_feed(), 2);
+        // Clearing a mark the item does not have changes nothing and reports the others.
+        let now = store.clear_mark("u", &b, Mark::Favorite).unwrap();
+        assert!(now.hidden);
+        assert_eq!(counts(&store, "u"), [0, 1, 1]);
+        assert_eq!(store.item_marks("u", &b).unwrap(), now);
+        store.clear_mark("u", &b, Mark::Hidden).unwrap();
+        assert_eq!(counts(&store, "u"), [0, 0, 1]);
+        assert_eq!(counts(&store, "someone else"), [0, 0, 0]);
+    }
+
+    #[test]
+    fn removing_an_item_clears_its_marks_for_everyone() {
+        let (_d, store) = test_store();
+        let a = store
+            .upsert_item(new_item("A", None, "2026-01-01T00:00:00Z"))
+            .unwrap()
+            .id;
+        store.set_mark("u1", &a, Mark::Read).unwrap();
+        store.set_mark("u2", &a, Mark::Favorite).unwrap();
+        store.remove_item(&a).unwrap();
+        assert_eq!(counts(&store, "u1"), [0, 0, 0]);
+        assert_eq!(counts(&store, "u2"), [0, 0, 0]);
+        assert!(!store.has_mark("u1", &a, Mark::Read).unwrap());
+        assert_eq!(store.t.itemuser_mark.len(), 0);
+    }
+
+    #[test]
+    fn a_store_from_before_the_counts_gets_them_once() {
+        let (_d, store) = test_store();
+        let a = store
+            .upsert_item(new_item("A", None, "2026-01-01T00:00:00Z"))
+            .unwrap()
+            .id;
+        store.set_mark("u", &a, Mark::Hidden).unwrap();
+        // As an older version left it: marks only, and one of an item since removed.
+        store
+            .t
+            .userid_read
+            .insert(keys::join(b"u", b"gone"), &keys::time(Utc::now()))
+            .unwrap();
+        store.t.itemuser_mark.clear().unwrap();
+        store.t.userid_markcounts.clear().unwrap();
+        store.t.meta.remove("marks_indexed_v1").unwrap();
+        store.index_marks_once().unwrap();
+        assert_eq!(counts(&store, "u"), [0, 1, 0]);
+        assert!(store.item_marks("u", &a).unwrap().hidden);
+        assert!(!store.has_mark("u", "gone", Mark::Read).unwrap());
     }
 }

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use sled::Transactional;
 
 use crate::users::User;
-use crate::wire::SubscriptionStatus;
 use crate::{Error, Result, Store, from_json, keys, to_json};
+use radar_api::account::SubscriptionStatus;
 
 /// Where a checkout session stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

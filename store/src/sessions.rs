@@ -2,20 +2,11 @@
 //! the session (sign-out, password change, refresh-token reuse) makes every access and
 //! refresh token of it invalid at once.
 //!
-//! Refresh tokens rotate as the Supabase Auth service (GoTrue) rotates them: each is
-//! spent by one refresh, which hands out its child, the session's new active token.
-//! Presenting a spent token again is answered, not punished, when it is an honest retry:
-//! - the parent of the active token (a client that did not save the last answer) gets
-//!   the active token, however long ago it was spent;
-//! - any spent token within the reuse interval (tabs refreshing at once) gets the
-//!   active token too;
-//! - otherwise it is real reuse (a stolen copy): the whole session ends.
-//!
-//! The store keeps only each token's SHA-256 ([`keys::secret`]), so a copy of the
-//! database cannot resume anyone's session. To answer a retry with the active token all
-//! the same, each spent token's record keeps its child sealed with a key derived from the
-//! spent token itself: only who presents that token can open it, and the chain leads to
-//! the active one.
+//! Refresh tokens rotate: each is spent by one refresh, which hands out the next. The
+//! store keeps only their SHA-256 ([`keys::secret`]), so a copy of the database cannot
+//! resume anyone's session. A spent token presented again within the grace window (two
+//! tabs refreshing at the same moment) gets a fresh token of the same session; presented
+//! later, it is taken as stolen and the whole session ends (reuse detection).
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -60,21 +51,9 @@ struct RefreshRecord {
     /// session ends.
     #[serde(default)]
     used_at: Option<DateTime<Utc>>,
-    /// The token this one was spent for, sealed with a key only this token gives.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    child: Option<SealedChild>,
 }
 
-/// A spent token's child: `sealed` is the child's 32 random bytes XOR a key derived
-/// from the parent token ([`child_key`]), which is used for this one child only.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct SealedChild {
-    /// base64url of the sealed bytes.
-    sealed: String,
-}
-
-/// A session with a refresh token to hand to the client, which exists only here (the
-/// store keeps its hash).
+/// A session with a new refresh token, which exists only here (the store keeps its hash).
 #[derive(Debug, Clone)]
 pub struct SessionGrant {
     /// The session.
@@ -88,15 +67,11 @@ pub struct SessionGrant {
 /// What presenting a refresh token gave.
 #[derive(Debug, Clone)]
 pub enum Refresh {
-    /// The token was the active one: it is spent now and its child is the new active
-    /// token, which the grant carries.
+    /// The token was spent and a new one issued.
     Rotated(Box<SessionGrant>),
-    /// An honest retry with a spent token (see the module doc): the grant carries the
-    /// session's active token, unchanged.
-    Retried(Box<SessionGrant>),
-    /// Unknown or malformed token, or its session has ended.
+    /// Unknown token, or its session has ended.
     NotFound,
-    /// A spent token presented outside the rules: its session is now ended.
+    /// The token was spent before, outside the grace window: its session is now ended.
     AlreadyUsed,
 }
 
@@ -113,60 +88,8 @@ pub enum LogoutScope {
 
 /// A new random secret token: 32 bytes, base64url without padding.
 pub(crate) fn new_secret() -> String {
-    encode_secret(&rand::random::<[u8; 32]>())
-}
-
-fn encode_secret(bytes: &[u8; 32]) -> String {
     use base64::Engine;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-}
-
-/// Whether `token` has the shape of a token from [`new_secret`] (43 base64url
-/// characters); anything else is refused without a lookup.
-fn well_formed(token: &str) -> bool {
-    token.len() == 43
-        && token
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// The one-use key that seals a token's child: SHA-256 of the token under its own
-/// label, so it is unrelated to the token's stored hash ([`keys::secret`]).
-fn child_key(parent: &str) -> [u8; 32] {
-    use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    h.update(b"radar refresh-token child\0");
-    h.update(parent.as_bytes());
-    h.finalize().into()
-}
-
-/// XORs two 32-byte strings (sealing and opening are the same operation).
-fn xor(a: &[u8; 32], b: &[u8; 32]) -> [u8; 32] {
-    std::array::from_fn(|i| a[i] ^ b[i])
-}
-
-fn seal_child(parent: &str, child: &str) -> SealedChild {
-    use base64::Engine;
-    let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    let raw: [u8; 32] = engine
-        .decode(child)
-        .ok()
-        .and_then(|v| v.try_into().ok())
-        .expect("children come from new_secret");
-    SealedChild {
-        sealed: engine.encode(xor(&raw, &child_key(parent))),
-    }
-}
-
-/// Opens the child of `parent`; none when the record is damaged.
-fn open_child(parent: &str, sealed: &SealedChild) -> Option<String> {
-    use base64::Engine;
-    let bytes: [u8; 32] = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(&sealed.sealed)
-        .ok()?
-        .try_into()
-        .ok()?;
-    Some(encode_secret(&xor(&bytes, &child_key(parent))))
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>())
 }
 
 /// Removes, inside a transaction, a session with its index entry and the refresh
@@ -216,7 +139,6 @@ impl Store {
             session_id: session.id.clone(),
             created_at: now,
             used_at: None,
-            child: None,
         };
         let t = &self.t;
         let user = (
@@ -250,14 +172,9 @@ impl Store {
         })
     }
 
-    /// Presents a refresh token (see the module doc for the rules): the active token is
-    /// spent for its child; an honest retry gets the active token; real reuse ends the
-    /// session. `reuse_interval` is how long after its spending a token still counts as
-    /// a retry.
-    pub fn refresh_session(&self, token: &str, reuse_interval: Duration) -> Result<Refresh> {
-        if !well_formed(token) {
-            return Ok(Refresh::NotFound);
-        }
+    /// Spends a refresh token and issues the next one (see the module doc for the grace
+    /// window and reuse detection).
+    pub fn refresh_session(&self, token: &str, grace: Duration) -> Result<Refresh> {
         let hash = keys::secret(token);
         let Some(raw) = self.t.refresh_tokens.get(hash)? else {
             return Ok(Refresh::NotFound);
@@ -270,7 +187,6 @@ impl Store {
         let stale = self.stale_token_keys(&token_keys, now)?;
         enum Outcome {
             Rotated(Box<(Session, User)>),
-            Retried(Box<(Session, User, String)>),
             NotFound,
             AlreadyUsed,
         }
@@ -297,58 +213,8 @@ impl Store {
                         return Ok(Outcome::NotFound);
                     };
                     let user: User = from_json(&raw)?;
-                    session.refreshed_at = Some(now);
-                    let Some(spent_at) = record.used_at else {
-                        // The active token: spend it for its child.
-                        record.used_at = Some(now);
-                        record.child = Some(seal_child(token, &next));
-                        refresh.insert(&hash, to_json(&record))?;
-                        for k in &stale {
-                            sessionid_refresh.remove(k.as_slice())?;
-                            refresh.remove(&k[k.len() - 32..])?;
-                        }
-                        let fresh = RefreshRecord {
-                            session_id: session.id.clone(),
-                            created_at: now,
-                            used_at: None,
-                            child: None,
-                        };
-                        refresh.insert(&next_hash, to_json(&fresh))?;
-                        sessionid_refresh
-                            .insert(keys::join(session.id.as_bytes(), &next_hash), &[])?;
-                        sessions.insert(session.id.as_bytes(), to_json(&session))?;
-                        return Ok(Outcome::Rotated(Box::new((session, user))));
-                    };
-                    // A spent token: follow its children to the active token.
-                    let mut holder = token.to_string();
-                    let mut sealed = record.child.clone();
-                    let mut steps = 0;
-                    let active = loop {
-                        let Some(child) = sealed.as_ref().and_then(|c| open_child(&holder, c))
-                        else {
-                            break None;
-                        };
-                        let Some(raw) = refresh.get(keys::secret(&child))? else {
-                            break None;
-                        };
-                        let child_record: RefreshRecord = from_json(&raw)?;
-                        steps += 1;
-                        if child_record.session_id != session.id || steps > token_keys.len() {
-                            break None;
-                        }
-                        if child_record.used_at.is_none() {
-                            break Some(child);
-                        }
-                        holder = child;
-                        sealed = child_record.child;
-                    };
-                    let honest = steps == 1 || now - spent_at <= reuse_interval;
-                    match active {
-                        Some(active) if honest => {
-                            sessions.insert(session.id.as_bytes(), to_json(&session))?;
-                            Ok(Outcome::Retried(Box::new((session, user, active))))
-                        }
-                        _ => {
+                    match record.used_at {
+                        Some(used) if now - used > grace => {
                             remove_session_tx(
                                 sessions,
                                 userid_sessions,
@@ -357,27 +223,39 @@ impl Store {
                                 &session,
                                 &token_keys,
                             )?;
-                            Ok(Outcome::AlreadyUsed)
+                            return Ok(Outcome::AlreadyUsed);
+                        }
+                        Some(_) => {} // a parallel refresh within the grace window
+                        None => {
+                            record.used_at = Some(now);
+                            refresh.insert(&hash, to_json(&record))?;
                         }
                     }
+                    for k in &stale {
+                        sessionid_refresh.remove(k.as_slice())?;
+                        refresh.remove(&k[k.len() - 32..])?;
+                    }
+                    let fresh = RefreshRecord {
+                        session_id: session.id.clone(),
+                        created_at: now,
+                        used_at: None,
+                    };
+                    refresh.insert(&next_hash, to_json(&fresh))?;
+                    sessionid_refresh.insert(keys::join(session.id.as_bytes(), &next_hash), &[])?;
+                    session.refreshed_at = Some(now);
+                    sessions.insert(session.id.as_bytes(), to_json(&session))?;
+                    Ok(Outcome::Rotated(Box::new((session, user))))
                 },
             )?;
         self.flush()?;
-        let grant = |session, user, refresh_token| {
-            Box::new(SessionGrant {
-                session,
-                user,
-                refresh_token,
-            })
-        };
         Ok(match outcome {
             Outcome::Rotated(b) => {
                 let (session, user) = *b;
-                Refresh::Rotated(grant(session, user, next))
-            }
-            Outcome::Retried(b) => {
-                let (session, user, active) = *b;
-                Refresh::Retried(grant(session, user, active))
+                Refresh::Rotated(Box::new(SessionGrant {
+                    session,
+                    user,
+                    refresh_token: next,
+                }))
             }
             Outcome::NotFound => Refresh::NotFound,
             Outcome::AlreadyUsed => {
@@ -564,15 +442,8 @@ mod tests {
         }
     }
 
-    fn retry(store: &Store, token: &str, grace: Duration) -> Option<SessionGrant> {
-        match store.refresh_session(token, grace).unwrap() {
-            Refresh::Retried(g) => Some(*g),
-            _ => None,
-        }
-    }
-
     #[test]
-    fn refresh_tokens_rotate_and_the_parent_of_the_active_one_gets_it_back() {
+    fn refresh_tokens_rotate_and_are_single_use() {
         let (_d, store) = test_store();
         let u = user(&store);
         let first = store.sign_in(&u.id, "password").unwrap();
@@ -587,13 +458,7 @@ mod tests {
         let second = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
         assert_eq!(second.session.id, first.session.id);
         assert_ne!(second.refresh_token, first.refresh_token);
-        // The client lost the answer: the spent parent gets the active token, at any time.
-        std::thread::sleep(std::time::Duration::from_millis(5));
-        let again = retry(&store, &first.refresh_token, Duration::zero()).unwrap();
-        assert_eq!(again.refresh_token, second.refresh_token);
-        assert_eq!(again.session.id, first.session.id);
-        // Once the active token moved on, the grandparent is real reuse: the session ends.
-        let third = rotate(&store, &second.refresh_token, Duration::zero()).unwrap();
+        // Spent and past the (zero) grace window: reuse ends the session.
         std::thread::sleep(std::time::Duration::from_millis(5));
         assert!(matches!(
             store
@@ -604,56 +469,26 @@ mod tests {
         assert!(store.session(&first.session.id).unwrap().is_none());
         assert!(matches!(
             store
-                .refresh_session(&third.refresh_token, Duration::zero())
+                .refresh_session(&second.refresh_token, Duration::zero())
                 .unwrap(),
             Refresh::NotFound
         ));
-        for junk in ["nonsense", "", &"a".repeat(43), &"é".repeat(22)] {
-            assert!(matches!(
-                store.refresh_session(junk, Duration::zero()).unwrap(),
-                Refresh::NotFound
-            ));
-        }
+        assert!(matches!(
+            store.refresh_session("nonsense", Duration::zero()).unwrap(),
+            Refresh::NotFound
+        ));
     }
 
     #[test]
-    fn within_the_reuse_interval_any_spent_token_gets_the_active_one() {
+    fn a_parallel_refresh_within_the_grace_window_gets_a_token_of_the_same_session() {
         let (_d, store) = test_store();
         let u = user(&store);
         let first = store.sign_in(&u.id, "password").unwrap();
         let a = rotate(&store, &first.refresh_token, Duration::seconds(10)).unwrap();
-        let b = rotate(&store, &a.refresh_token, Duration::seconds(10)).unwrap();
-        for spent in [&first.refresh_token, &a.refresh_token] {
-            let got = retry(&store, spent, Duration::seconds(10)).unwrap();
-            assert_eq!(got.refresh_token, b.refresh_token, "the active token");
-        }
-        assert!(rotate(&store, &b.refresh_token, Duration::seconds(10)).is_some());
-    }
-
-    #[test]
-    fn the_store_cannot_open_a_child_without_its_parent() {
-        let (_d, store) = test_store();
-        let u = user(&store);
-        let first = store.sign_in(&u.id, "password").unwrap();
-        let second = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
-        let raw = store
-            .t
-            .refresh_tokens
-            .get(keys::secret(&first.refresh_token))
-            .unwrap()
-            .unwrap();
-        let text = String::from_utf8(raw.to_vec()).unwrap();
-        assert!(!text.contains(&second.refresh_token), "{text}");
-        let record: RefreshRecord = from_json(&raw).unwrap();
-        let sealed = record.child.unwrap();
-        assert_eq!(
-            open_child(&first.refresh_token, &sealed).as_deref(),
-            Some(second.refresh_token.as_str())
-        );
-        assert_ne!(
-            open_child(&second.refresh_token, &sealed).as_deref(),
-            Some(second.refresh_token.as_str())
-        );
+        let b = rotate(&store, &first.refresh_token, Duration::seconds(10)).unwrap();
+        assert_eq!(a.session.id, b.session.id);
+        assert_ne!(a.refresh_token, b.refresh_token);
+        assert!(rotate(&store, &a.refresh_token, Duration::seconds(10)).is_some());
     }
 
     #[test]

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use sled::Transactional;
 use utoipa::ToSchema;
 
-use crate::pkce::PkceChallenge;
-use crate::{Error, Result, Store, from_json, keys, to_json, wire};
+use crate::email::normalize_email;
+use crate::{Error, Result, Store, from_json, keys, to_json};
 
 /// A subscription as spec section 3's user metadata has it, plus when it ends.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -49,33 +49,6 @@ pub struct User {
     /// Subscription state.
     #[serde(default)]
     pub subscription: Subscription,
-    /// When the last confirmation link was mailed (the send frequency limit counts from it).
-    #[serde(default)]
-    pub confirmation_sent_at: Option<DateTime<Utc>>,
-    /// When the last password-reset link was mailed.
-    #[serde(default)]
-    pub recovery_sent_at: Option<DateTime<Utc>>,
-}
-
-/// Trims and lower-cases an e-mail, and checks its shape.
-pub fn normalize_email(email: &str) -> Result<String> {
-    let e = email.trim().to_lowercase();
-    let valid = e.len() <= 254
-        && e.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty()
-                && !domain.is_empty()
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-        })
-        && !e.chars().any(|c| c.is_whitespace() || c.is_control());
-    if valid {
-        Ok(e)
-    } else {
-        Err(Error::Invalid(format!(
-            "{:?} is not a valid e-mail address",
-            email.trim()
-        )))
-    }
 }
 
 impl Store {
@@ -100,8 +73,6 @@ impl Store {
             last_sign_in_at: None,
             user_metadata,
             subscription: Subscription::default(),
-            confirmation_sent_at: None,
-            recovery_sent_at: None,
         };
         (&self.t.users, &self.t.email_userid).transaction(|(users, emails)| {
             if emails.get(email.as_bytes())?.is_some() {
@@ -120,12 +91,16 @@ impl Store {
         self.t.users.get(id)?.map(|v| from_json(&v)).transpose()
     }
 
-    /// One user by e-mail (any case, surrounding spaces ignored).
+    /// One user by e-mail (any case, surrounding spaces ignored). An address that breaks
+    /// today's rule is still looked up as given (within the length limit), so accounts
+    /// made before the rule tightened stay reachable by their operators.
     pub fn user_by_email(&self, email: &str) -> Result<Option<User>> {
-        let Ok(email) = normalize_email(email) else {
-            return Ok(None);
+        let key = match normalize_email(email) {
+            Ok(e) => e,
+            Err(_) if email.trim().len() <= crate::MAX_EMAIL_LEN => email.trim().to_lowercase(),
+            Err(_) => return Ok(None),
         };
-        match self.t.email_userid.get(email)? {
+        match self.t.email_userid.get(key)? {
             Some(id) => self.user(&String::from_utf8_lossy(&id)),
             None => Ok(None),
         }
@@ -206,105 +181,56 @@ struct OneTimeRecord {
     user_id: String,
     kind: OneTimeKind,
     expires_at: DateTime<Utc>,
-    /// The client's code challenge when it asked for a PKCE link.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pkce: Option<PkceChallenge>,
 }
 
 /// What redeeming a one-time token gave.
 #[derive(Debug, Clone)]
 pub enum Redeemed {
     /// The token was good and is now spent; the e-mail counts as confirmed.
-    Valid {
-        /// The user, confirmed.
-        user: User,
-        /// The code challenge of a PKCE link: the caller issues an authorization code
-        /// for it instead of a session.
-        pkce: Option<PkceChallenge>,
-    },
+    Valid(User),
     /// Unknown, already used, replaced by a newer one, or for another purpose.
     Invalid,
     /// It was good but its time ran out (it is spent now too).
     Expired,
 }
 
-/// What asking for a one-time token gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Issued {
-    /// The token to mail (`pkce_...` for a PKCE link).
-    Token(String),
-    /// A link of this kind was mailed less than the send interval ago: none is issued.
-    TooSoon {
-        /// Whole seconds until one may be asked for again (at least 1).
-        wait_secs: i64,
-    },
-}
-
-/// The prefix of a PKCE link's token, as the protocol has it.
-pub const PKCE_PREFIX: &str = "pkce_";
-
 /// The user-metadata keys the server owns; a client's `data` cannot set them.
 const SERVER_METADATA: [&str; 2] = ["subscription", "has_active_subscription"];
 
 impl Store {
-    /// Issues a one-time token (e-mailed link) for a user, valid for `ttl`, unless one of
-    /// the same kind was issued less than `interval` ago (the per-address send frequency
-    /// limit). It replaces the user's previous token of the same kind; only its hash is
-    /// stored, with the client's code challenge when `pkce` is given.
+    /// Issues a one-time token (e-mailed link) for a user, valid for `ttl`. It replaces
+    /// the user's previous token of the same kind; only its hash is stored.
     pub fn issue_one_time_token(
         &self,
         user_id: &str,
         kind: OneTimeKind,
         ttl: chrono::Duration,
-        interval: chrono::Duration,
-        pkce: Option<PkceChallenge>,
-    ) -> Result<Issued> {
-        let secret = crate::sessions::new_secret();
-        let token = match pkce {
-            Some(_) => format!("{PKCE_PREFIX}{secret}"),
-            None => secret,
-        };
+    ) -> Result<String> {
+        let token = crate::sessions::new_secret();
         let hash = keys::secret(&token);
-        let now = Utc::now();
         let record = OneTimeRecord {
             user_id: user_id.to_string(),
             kind,
-            expires_at: now + ttl,
-            pkce,
+            expires_at: Utc::now() + ttl,
         };
         let slot = keys::join(user_id.as_bytes(), kind_name(kind).as_bytes());
-        let issued = (
+        (
             &self.t.users,
             &self.t.onetime_tokens,
             &self.t.userid_onetime,
         )
             .transaction(|(users, tokens, slots)| {
-                let Some(raw) = users.get(user_id.as_bytes())? else {
+                if users.get(user_id.as_bytes())?.is_none() {
                     return Err(Error::NotFound("user").into());
-                };
-                let mut user: User = from_json(&raw)?;
-                let sent_at = match kind {
-                    OneTimeKind::Recovery => &mut user.recovery_sent_at,
-                    OneTimeKind::Confirmation => &mut user.confirmation_sent_at,
-                };
-                if let Some(last) = *sent_at
-                    && last + interval > now
-                {
-                    let left = (last + interval - now).num_milliseconds();
-                    return Ok(Issued::TooSoon {
-                        wait_secs: ((left + 999) / 1000).max(1),
-                    });
                 }
-                *sent_at = Some(now);
-                users.insert(user_id.as_bytes(), to_json(&user))?;
                 if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
                     tokens.remove(old)?;
                 }
                 tokens.insert(&hash, to_json(&record))?;
-                Ok(Issued::Token(token.clone()))
+                Ok(())
             })?;
         self.flush()?;
-        Ok(issued)
+        Ok(token)
     }
 
     /// Spends a one-time token of `kind`. A good one also confirms the user's e-mail
@@ -345,10 +271,7 @@ impl Store {
                     user.updated_at = now;
                     users.insert(record.user_id.as_bytes(), to_json(&user))?;
                 }
-                Ok(Redeemed::Valid {
-                    user,
-                    pkce: record.pkce,
-                })
+                Ok(Redeemed::Valid(user))
             })?;
         self.flush()?;
         Ok(out)
@@ -371,7 +294,7 @@ impl Store {
     }
 
     /// The user object of the auth protocol, with Radar's subscription fields.
-    pub fn auth_user(&self, user: &User) -> wire::AuthUser {
+    pub fn auth_user(&self, user: &User) -> radar_api::auth::AuthUser {
         let mut meta = user.user_metadata.clone();
         // The same subscription object as `GET /api/user/metadata`, so clients agree.
         meta.insert(
@@ -379,7 +302,7 @@ impl Store {
             serde_json::json!(self.subscription_status(user)),
         );
         meta.entry("avatar_url").or_insert(serde_json::Value::Null);
-        let identity = wire::AuthIdentity {
+        let identity = radar_api::auth::AuthIdentity {
             identity_id: user.id.clone(),
             id: user.id.clone(),
             user_id: user.id.clone(),
@@ -395,7 +318,7 @@ impl Store {
             created_at: user.created_at,
             updated_at: user.updated_at,
         };
-        wire::AuthUser {
+        radar_api::auth::AuthUser {
             id: user.id.clone(),
             aud: "authenticated".into(),
             role: "authenticated".into(),
@@ -404,7 +327,7 @@ impl Store {
             email_confirmed_at: user.email_confirmed_at,
             confirmed_at: user.email_confirmed_at,
             last_sign_in_at: user.last_sign_in_at,
-            app_metadata: wire::AuthAppMetadata {
+            app_metadata: radar_api::auth::AuthAppMetadata {
                 provider: "email".into(),
                 providers: vec!["email".into()],
             },
@@ -412,8 +335,6 @@ impl Store {
             identities: vec![identity],
             created_at: user.created_at,
             updated_at: user.updated_at,
-            confirmation_sent_at: user.confirmation_sent_at,
-            recovery_sent_at: user.recovery_sent_at,
             is_anonymous: false,
             has_active_subscription: self.is_subscriber(user),
         }
@@ -529,36 +450,18 @@ mod tests {
         assert!(!store.is_subscriber(&ended));
     }
 
-    /// Issues a token with no send interval.
-    fn issue(store: &Store, user: &str, kind: OneTimeKind, ttl: chrono::Duration) -> String {
-        issue_with(store, user, kind, ttl, None)
-    }
-
-    fn issue_with(
-        store: &Store,
-        user: &str,
-        kind: OneTimeKind,
-        ttl: chrono::Duration,
-        pkce: Option<PkceChallenge>,
-    ) -> String {
-        match store
-            .issue_one_time_token(user, kind, ttl, chrono::Duration::zero(), pkce)
-            .unwrap()
-        {
-            Issued::Token(t) => t,
-            other => panic!("{other:?}"),
-        }
-    }
-
     #[test]
     fn one_time_tokens_are_single_use_replaced_by_newer_and_expire() {
         let (_d, store) = test_store();
         let u = store
             .create_user("r@example.com", "h".into(), Default::default(), false)
             .unwrap();
-        let hour = chrono::Duration::hours(1);
-        let first = issue(&store, &u.id, OneTimeKind::Recovery, hour);
-        let second = issue(&store, &u.id, OneTimeKind::Recovery, hour);
+        let first = store
+            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1))
+            .unwrap();
+        let second = store
+            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1))
+            .unwrap();
         assert!(matches!(
             store
                 .redeem_one_time_token(&first, OneTimeKind::Recovery)
@@ -571,7 +474,7 @@ mod tests {
                 .unwrap(),
             Redeemed::Invalid
         ));
-        let Redeemed::Valid { user, pkce: None } = store
+        let Redeemed::Valid(user) = store
             .redeem_one_time_token(&second, OneTimeKind::Recovery)
             .unwrap()
         else {
@@ -581,76 +484,21 @@ mod tests {
             user.email_confirmed_at.is_some(),
             "a redeemed link confirms the e-mail"
         );
-        assert!(user.recovery_sent_at.is_some());
         assert!(matches!(
             store
                 .redeem_one_time_token(&second, OneTimeKind::Recovery)
                 .unwrap(),
             Redeemed::Invalid
         ));
-        let old = issue(
-            &store,
-            &u.id,
-            OneTimeKind::Recovery,
-            chrono::Duration::seconds(-1),
-        );
+        let old = store
+            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::seconds(-1))
+            .unwrap();
         assert!(matches!(
             store
                 .redeem_one_time_token(&old, OneTimeKind::Recovery)
                 .unwrap(),
             Redeemed::Expired
         ));
-    }
-
-    #[test]
-    fn a_kind_of_link_is_mailed_at_most_once_an_interval() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user("f@example.com", "h".into(), Default::default(), false)
-            .unwrap();
-        let hour = chrono::Duration::hours(1);
-        let minute = chrono::Duration::seconds(60);
-        let ask = |kind| {
-            store
-                .issue_one_time_token(&u.id, kind, hour, minute, None)
-                .unwrap()
-        };
-        assert!(matches!(ask(OneTimeKind::Recovery), Issued::Token(_)));
-        let Issued::TooSoon { wait_secs } = ask(OneTimeKind::Recovery) else {
-            panic!("a second link within the minute")
-        };
-        assert!((59..=60).contains(&wait_secs), "{wait_secs}");
-        assert!(
-            matches!(ask(OneTimeKind::Confirmation), Issued::Token(_)),
-            "each kind counts apart"
-        );
-    }
-
-    #[test]
-    fn pkce_links_carry_their_challenge_to_redemption() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user("p@example.com", "h".into(), Default::default(), false)
-            .unwrap();
-        let challenge = PkceChallenge {
-            challenge: "c".repeat(43),
-            method: crate::ChallengeMethod::Plain,
-        };
-        let token = issue_with(
-            &store,
-            &u.id,
-            OneTimeKind::Confirmation,
-            chrono::Duration::hours(1),
-            Some(challenge.clone()),
-        );
-        assert!(token.starts_with(PKCE_PREFIX), "{token}");
-        let Redeemed::Valid { pkce, .. } = store
-            .redeem_one_time_token(&token, OneTimeKind::Confirmation)
-            .unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(pkce, Some(challenge));
     }
 
     #[test]

@@ -11,8 +11,8 @@ use sled::Transactional;
 use utoipa::ToSchema;
 
 use crate::users::User;
-use crate::wire::WaitlistStatus;
 use crate::{Error, Result, Store, from_json, keys, to_json};
+use radar_api::account::WaitlistStatus;
 
 /// One user's place on the waitlist.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -28,8 +28,9 @@ pub struct WaitlistEntry {
     pub approved_at: Option<DateTime<Utc>>,
 }
 
-impl From<Option<&WaitlistEntry>> for WaitlistStatus {
-    fn from(entry: Option<&WaitlistEntry>) -> Self {
+impl WaitlistEntry {
+    /// The status answer for a user with this entry, or without one.
+    pub fn status(entry: Option<&WaitlistEntry>) -> WaitlistStatus {
         WaitlistStatus {
             is_on_waitlist: entry.is_some(),
             joined_at: entry.map(|e| e.joined_at),
@@ -70,7 +71,9 @@ impl Store {
 
     /// The user's waitlist status as the web app reads it.
     pub fn waitlist_status(&self, user_id: &str) -> Result<WaitlistStatus> {
-        Ok(self.waitlist_entry(user_id)?.as_ref().into())
+        Ok(WaitlistEntry::status(
+            self.waitlist_entry(user_id)?.as_ref(),
+        ))
     }
 
     /// Every waitlist entry in join order, first joiner first (for operators).

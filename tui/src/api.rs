@@ -1,11 +1,12 @@
-//! The daemon's HTTP API as the reader uses it. Request and answer types are the
-//! workspace's own (`radar_store` and `radar_store::wire`); this module only adds the
-//! calls and turns failures into messages for people.
+//! The daemon's HTTP API as the reader uses it. Request and answer types are the API
+//! contract's (`radar_api`); this module only adds the calls and turns failures into
+//! messages for people.
 
 use std::time::Duration;
 
-use radar_store::wire::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
-use radar_store::{FeedPage, Mark, NewsItem, SharedItem};
+use radar_api::account::UserMetadata;
+use radar_api::auth::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
+use radar_api::{FeedPage, Mark, MarkResult, NewsItem, SharedItem, Takeaways};
 use reqwest::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -26,6 +27,18 @@ impl ApiError {
     /// Whether the server refused the credentials.
     pub fn is_unauthorized(&self) -> bool {
         self.status == Some(401)
+    }
+
+    /// Whether the server said only subscribers may do this (403 `subscription_required`):
+    /// the reader's idea of its subscription is out of date.
+    pub fn is_subscription_required(&self) -> bool {
+        self.status == Some(403)
+    }
+
+    /// Whether the change never reached a working server (no answer, or the server
+    /// failed): the reader keeps it and sends it again later.
+    pub fn is_unsent(&self) -> bool {
+        self.status.is_none_or(|s| s >= 500)
     }
 }
 
@@ -50,15 +63,6 @@ pub struct Api {
     http: reqwest::Client,
     base: String,
     anon_key: OnceCell<String>,
-}
-
-/// The path segment of a mark's list.
-fn mark_path(mark: Mark) -> &'static str {
-    match mark {
-        Mark::Favorite => "favorites",
-        Mark::Hidden => "hidden",
-        Mark::Read => "read",
-    }
 }
 
 impl Api {
@@ -137,23 +141,58 @@ impl Api {
         self.send(req).await
     }
 
+    /// The first `pages` pages of the feed, each asked for with the previous one's
+    /// `nextCursor`, as one page: the items in order, and the last page's cursor and
+    /// state. This is how the reader refills what it has loaded after marks change.
+    pub async fn feed_pages(&self, token: Option<&str>, pages: usize) -> ApiResult<FeedPage> {
+        let mut all = self.feed(token, None).await?;
+        for _ in 1..pages {
+            let Some(cursor) = all.next_cursor.clone() else {
+                break;
+            };
+            let next = self.feed(token, Some(&cursor)).await?;
+            all.items.extend(next.items);
+            all.next_cursor = next.next_cursor;
+            all.has_more = next.has_more;
+            all.subscriber = next.subscriber;
+        }
+        Ok(all)
+    }
+
+    /// `GET /api/news/{id}/takeaways` (subscribers).
+    pub async fn takeaways(&self, token: &str, id: &str) -> ApiResult<Takeaways> {
+        let path = format!("/api/news/{}/takeaways", encode(id));
+        self.send(self.request(Method::GET, &path, Some(token)))
+            .await
+    }
+
+    /// `GET /api/user/metadata`: the server's word on the subscription.
+    pub async fn metadata(&self, token: &str) -> ApiResult<UserMetadata> {
+        self.send(self.request(Method::GET, "/api/user/metadata", Some(token)))
+            .await
+    }
+
     /// `GET /api/favorites`, `/api/hidden` or `/api/read`.
     pub async fn marked(&self, token: &str, mark: Mark) -> ApiResult<Vec<NewsItem>> {
         self.send(self.request(
             Method::GET,
-            &format!("/api/{}", mark_path(mark)),
+            &format!("/api/{}", mark.path_segment()),
             Some(token),
         ))
         .await
     }
 
-    /// `POST` (on) or `DELETE` (off) `/api/{mark}/{id}`.
-    pub async fn set_mark(&self, token: &str, mark: Mark, id: &str, on: bool) -> ApiResult<()> {
+    /// `POST` (on) or `DELETE` (off) `/api/{mark}/{id}`; answers the item's marks now.
+    pub async fn set_mark(
+        &self,
+        token: &str,
+        mark: Mark,
+        id: &str,
+        on: bool,
+    ) -> ApiResult<MarkResult> {
         let method = if on { Method::POST } else { Method::DELETE };
-        let path = format!("/api/{}/{}", mark_path(mark), encode(id));
-        self.send::<Value>(self.request(method, &path, Some(token)))
-            .await
-            .map(drop)
+        let path = format!("/api/{}/{}", mark.path_segment(), encode(id));
+        self.send(self.request(method, &path, Some(token))).await
     }
 
     /// `POST /api/shared/{id}` with `{"platform":"linkedin"}`.

@@ -1,10 +1,9 @@
-//! Drops (spec sections 2, 4 and 9): one story at a time; a free reader pressing next on
-//! the 5th story gets the paywall; each step locks the next one for 300 ms so a held key
-//! does not race through the stories.
+//! Drops (spec sections 2, 4 and 9): one story at a time; next on the last story the
+//! server allows gets the paywall (a free reader's 5th: the server's feed answer says
+//! more exist but gives no cursor); each step locks the next one for 300 ms so a held
+//! key does not race through the stories.
 
 use std::time::{Duration, Instant};
-
-use radar_store::FREE_LIMIT;
 
 /// How long after a step the next one is ignored.
 pub const STEP_LOCK: Duration = Duration::from_millis(300);
@@ -39,12 +38,14 @@ impl DropsState {
         *self = Self::default();
     }
 
-    /// Next story of `count`, at `now`.
-    pub fn next(&mut self, count: usize, subscriber: bool, now: Instant) -> Step {
+    /// Next story of `count`, at `now`. `allowance_reached` is the server's word that the
+    /// reader may not read past these stories (a feed answer with more items but no
+    /// cursor): then the step after the last story is the paywall.
+    pub fn next(&mut self, count: usize, allowance_reached: bool, now: Instant) -> Step {
         if self.paywall || count == 0 || self.locked_until.is_some_and(|t| now < t) {
             return Step::None;
         }
-        let step = if !subscriber && self.index + 1 >= FREE_LIMIT {
+        let step = if self.index + 1 >= count && allowance_reached {
             self.paywall = true;
             Step::Paywall
         } else if self.index + 1 >= count {
@@ -90,66 +91,57 @@ mod tests {
     use super::*;
 
     #[test]
-    fn free_reader_hits_the_paywall_after_the_fifth_story() {
+    fn the_paywall_follows_the_last_allowed_story() {
+        // The server gave five stories, more exist, no cursor: the allowance is reached.
         let mut d = DropsState::default();
         let mut now = Instant::now();
         for expected in 1..5 {
-            assert_eq!(d.next(20, false, now), Step::Advanced);
+            assert_eq!(d.next(5, true, now), Step::Advanced);
             assert_eq!(d.index, expected);
             now += STEP_LOCK;
         }
-        assert_eq!(d.next(20, false, now), Step::Paywall);
+        assert_eq!(d.next(5, true, now), Step::Paywall);
         assert!(d.paywall);
         assert_eq!(d.index, 4);
         now += STEP_LOCK;
-        assert_eq!(d.next(20, false, now), Step::None, "the paywall is the end");
+        assert_eq!(d.next(5, true, now), Step::None, "the paywall is the end");
         d.back();
         assert!(!d.paywall);
         assert_eq!(d.index, 4);
     }
 
     #[test]
-    fn subscriber_reads_on_until_the_last_story() {
+    fn without_the_allowance_reached_the_last_story_stays() {
+        // A subscriber at the end of what is loaded (or of everything): no paywall.
         let mut d = DropsState::default();
         let mut now = Instant::now();
         for _ in 0..6 {
-            d.next(7, true, now);
+            d.next(7, false, now);
             now += STEP_LOCK;
         }
         assert_eq!(d.index, 6);
         assert_eq!(
-            d.next(7, true, now),
+            d.next(7, false, now),
             Step::None,
             "the last story does not advance"
         );
         assert!(!d.paywall);
+        let mut empty = DropsState::default();
+        assert_eq!(empty.next(0, true, Instant::now()), Step::None);
     }
 
     #[test]
     fn steps_lock_for_300_ms() {
         let mut d = DropsState::default();
         let now = Instant::now();
-        assert_eq!(d.next(10, true, now), Step::Advanced);
+        assert_eq!(d.next(10, false, now), Step::Advanced);
         assert_eq!(
-            d.next(10, true, now + Duration::from_millis(299)),
+            d.next(10, false, now + Duration::from_millis(299)),
             Step::None
         );
         assert_eq!(d.index, 1);
-        assert_eq!(d.next(10, true, now + STEP_LOCK), Step::Advanced);
+        assert_eq!(d.next(10, false, now + STEP_LOCK), Step::Advanced);
         assert_eq!(d.index, 2);
-    }
-
-    #[test]
-    fn a_free_reader_with_fewer_stories_stops_at_the_paywall_too() {
-        // The server gives free readers 5 stories; next on the 5th shows the paywall
-        // rather than doing nothing.
-        let mut d = DropsState {
-            index: 4,
-            ..Default::default()
-        };
-        assert_eq!(d.next(5, false, Instant::now()), Step::Paywall);
-        let mut empty = DropsState::default();
-        assert_eq!(empty.next(0, false, Instant::now()), Step::None);
     }
 
     #[test]

@@ -1,8 +1,7 @@
 //! Dates and item text as the reader shows them (spec sections 3 and 4).
 
 use chrono::{DateTime, Utc};
-use radar_store::NewsItem;
-use radar_store::display::{source_name, strip_citations};
+use radar_api::NewsItem;
 
 use crate::strings;
 
@@ -29,22 +28,21 @@ pub fn date(at: DateTime<Utc>) -> String {
     at.format("%b %-d, %Y").to_string()
 }
 
-/// The item's source name, or 'Source'.
+/// The item's source name (the server derives it), or 'Source'.
 pub fn source(item: &NewsItem) -> String {
     item.source
         .clone()
-        .or_else(|| source_name(item.url.as_deref()))
         .unwrap_or_else(|| strings::SOURCE.to_string())
 }
 
-/// The title without citation markers.
+/// The title (the server has removed citation markers).
 pub fn title(item: &NewsItem) -> String {
-    strip_citations(&item.title)
+    item.title.clone()
 }
 
-/// The summary without citation markers.
+/// The summary.
 pub fn summary(item: &NewsItem) -> String {
-    strip_citations(&item.summary)
+    item.summary.clone()
 }
 
 /// What a drop shows: the short text, or else the summary.
@@ -52,7 +50,7 @@ pub fn drop_text(item: &NewsItem) -> String {
     if item.short.trim().is_empty() {
         summary(item)
     } else {
-        strip_citations(&item.short)
+        item.short.clone()
     }
 }
 
@@ -112,14 +110,21 @@ mod tests {
             content: String::new(),
             url: Some("https://example.com/a?b=1".into()),
             published_date: Utc::now(),
-            source: None,
+            source: Some("Example".into()),
         };
         let link = url::Url::parse(&share_link(&item)).unwrap();
         let pairs: std::collections::HashMap<_, _> = link.query_pairs().into_owned().collect();
         assert_eq!(pairs["url"], "https://example.com/a?b=1");
         assert_eq!(pairs["title"], "A & B");
         assert_eq!(pairs["summary"].len(), 100);
-        assert_eq!(source(&item), "Example");
+        assert_eq!(source(&item), "Example", "the server's name");
+        assert_eq!(
+            source(&NewsItem {
+                source: None,
+                ..item.clone()
+            }),
+            "Source"
+        );
         assert_eq!(drop_text(&item), item.summary);
     }
 }

@@ -33,14 +33,16 @@ pub mod api;
 pub mod app;
 pub mod drops;
 pub mod format;
+pub mod keys;
 pub mod load;
 pub mod marks;
+pub mod pending;
 #[cfg(test)]
 mod render_tests;
 pub mod runtime;
+pub mod search;
 pub mod session;
 pub mod strings;
-pub mod takeaways;
 pub mod terminal;
 #[cfg(test)]
 mod testing;
@@ -71,6 +73,11 @@ pub struct Args {
     /// Address of the Radar daemon.
     #[arg(long, env = "RADAR_SERVER", default_value = "http://127.0.0.1:8080")]
     pub server: String,
+    /// Seconds between re-reads of the subscription and retries of waiting marks
+    /// (for tests; 30 by default).
+    #[arg(long, env = "RADAR_TUI_RECHECK_SECS", default_value_t = 30, hide = true,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub recheck_secs: u64,
 }
 
 /// How often time moves on screen (TV countdown, status expiry).
@@ -86,18 +93,43 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let api = Arc::new(api::Api::new(&args.server)?);
-    let session_file = session::config_dir().map(|d| session::SessionFile::in_dir(&d));
+    let config = session::config_dir();
+    let session_file = config.as_deref().map(session::SessionFile::in_dir);
+    let pending_file = config.as_deref().map(pending::PendingFile::in_dir);
     let saved = session_file.as_ref().and_then(|f| f.load());
     let mut app = App::new(&args.server, saved, theme::Theme::from_env());
+    app.recheck_every = Duration::from_secs(args.recheck_secs);
+    let unreadable = match pending_file.as_ref().map(|f| (f, f.load())) {
+        Some((_, Ok(pending))) => {
+            app.pending = pending;
+            None
+        }
+        Some((f, Err(e))) => {
+            // Kept aside, not overwritten by the next mark: nothing is lost silently.
+            let aside = f.path().with_extension("json.damaged");
+            let _ = std::fs::rename(f.path(), &aside);
+            Some(strings::pending_unreadable(
+                &aside.display().to_string(),
+                &e.to_string(),
+            ))
+        }
+        None => None,
+    };
     app.start();
+    if let Some(text) = unreadable {
+        app.warn(text, Instant::now());
+    }
 
     let (tx, mut rx) = mpsc::unbounded_channel();
     let runtime = runtime::Runtime {
         api,
         session_file,
+        pending_file,
         tx: tx.clone(),
     };
     let (mut terminal, _restore) = terminal::init()?;
+    let size = terminal.size()?;
+    app.update(Action::Resize(size.width, size.height), Instant::now());
     terminal::spawn_input(tx);
     if std::env::var_os("RADAR_TUI_TEST_PANIC").is_some() {
         // For the end-to-end test of the panic hook: a task panics after the first frame.
@@ -110,7 +142,9 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
 
     loop {
-        runtime.run(&mut app);
+        if runtime.run(&mut app) {
+            terminal::suspend(&mut terminal)?;
+        }
         if app.quit {
             break;
         }

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use radar_store::{Mark, NewsItem};
+use radar_api::{Mark, NewsItem};
 
 use crate::load::Load;
 

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use radar_store::{Mark, SharedItem};
+use radar_api::{Mark, SharedItem};
 
 use crate::api::ApiError;
 use crate::app::{Action, App, View};
@@ -38,11 +38,11 @@ const ANONYMOUS_FEED_80X24: &str = "
  Radar                                               Not signed in · i: sign in 
  1 Feed │ 2 Drops │ 3 TV                                                        
 ╭ Feed ────────────────────────────────────────────────────────────────────────╮
-│▶   Jun 15, 2026 just now      Example0    Story number 0 about models        │
-│    Jun 15, 2026 1 hour ago    Example1    Story number 1 about models        │
-│    Jun 15, 2026 2 hours ago   Source      Story number 2 about models        │
-│    Jun 15, 2026 3 hours ago   Example3    Story number 3 about models        │
-│    Jun 15, 2026 4 hours ago   Example4    Story number 4 about models        │
+│▶   just now      Example0    Story number 0 about models                     │
+│    1 hour ago    Example1    Story number 1 about models                     │
+│    2 hours ago   Source      Story number 2 about models                     │
+│    3 hours ago   Example3    Story number 3 about models                     │
+│    4 hours ago   Example4    Story number 4 about models                     │
 ╰ Subscribe Now: http://127.0.0.1:8080/subscribe ──────────────────────────────╯
 ╭──────────────────────────────────────────────────────────────────────────────╮
 │Story number 0 about models                                                   │
@@ -57,7 +57,7 @@ const ANONYMOUS_FEED_80X24: &str = "
 │                                                                              │
 │                                                                              │
 │                                                                              │
-╰ o open · f favourite · r read · x hide · s share ────────────────────────────╯
+╰ Enter full text · o open · f favourite · m read · x hide · s share ──────────╯
  ?: help · q: quit                                                              ";
 
 #[test]
@@ -78,26 +78,23 @@ fn signed_out_feed_at_both_sizes() {
         assert_hides(s, "[1]");
         assert_hides(s, "[2]");
         assert_shows(s, "Subscribe Now: http://127.0.0.1:8080/subscribe");
-        if w < 100 {
-            assert_shows(
-                s,
-                "Summary of story 0. It explains what happened and why it matters.",
-            );
-        } else {
-            // Wide terminals put the detail beside the list: one row holds both.
-            assert!(
-                s[3].contains("Story number 0") && s[3].matches('│').count() >= 3,
-                "{}",
-                s[3]
-            );
-        }
+        // Below 140 columns the detail pane goes under the list: headlines keep room.
+        assert_shows(
+            s,
+            "Summary of story 0. It explains what happened and why it matters.",
+        );
+        assert!(
+            s[3].contains("Story number 0") && s[3].matches('│').count() == 2,
+            "{}",
+            s[3]
+        );
+        let _ = w;
     });
 }
 
 #[test]
-fn free_reader_feed_is_capped_at_five() {
-    let mut app = free();
-    feed(&mut app, page(items(8), 5, true, None));
+fn free_reader_feed_shows_what_the_server_sent() {
+    let app = free();
     at_both(&app, |s, _| {
         assert!(
             s[0].contains("free@example.com")
@@ -109,7 +106,10 @@ fn free_reader_feed_is_capped_at_five() {
         assert_hides(s, "Story number 5");
         assert_shows(s, "Subscribe Now");
         assert_hides(s, "Read More");
-        assert_shows(s, "o open · f favourite · r read · x hide · s share");
+        assert_shows(
+            s,
+            "Enter full text · o open · f favourite · m read · x hide · s share",
+        );
     });
 }
 
@@ -117,7 +117,7 @@ fn free_reader_feed_is_capped_at_five() {
 fn subscriber_feed_offers_read_more() {
     at_both(&subscriber(), |s, _| {
         assert!(s[0].contains("Radar Premium") && s[0].contains("sub@example.com"));
-        assert_shows(s, "m: Read More");
+        assert_shows(s, "M: Read More");
         assert_hides(s, "Subscribe Now");
     });
     let mut app = subscriber();
@@ -141,7 +141,7 @@ fn feed_loading_error_and_empty() {
     failed.update(
         Action::FeedLoaded {
             epoch: 0,
-            append: false,
+            fetch: crate::app::FeedFetch::First,
             result: Err(down()),
         },
         Instant::now(),
@@ -152,11 +152,11 @@ fn feed_loading_error_and_empty() {
             s,
             "Cannot reach the Radar server at http://127.0.0.1:8080. Is `radar serve` running?",
         );
-        assert_shows(s, "Press R to try again.");
+        assert_shows(s, "Press r to try again.");
     });
 
     let mut empty = reader(None, false, true);
-    feed(&mut empty, page(vec![], 5, false, None));
+    feed(&mut empty, free_page(vec![], false));
     at_both(&empty, |s, _| {
         assert_shows(s, "No news items available");
         assert_hides(s, "Subscribe Now");
@@ -191,9 +191,13 @@ fn favs_signed_out_empty_error_and_items() {
     at_both(&app, |s, _| assert_shows(s, "boom"));
     app.marks.loaded(Mark::Favorite, vec![item(3)]);
     at_both(&app, |s, _| {
-        assert_shows(s, "♥ Jun 15, 2026 3 hours ago");
+        assert_shows(s, "3 hours ago Example3 Story number 3");
+        assert!(s[3].contains("▶ ♥ "), "{}", s[3]);
         // Favs offers favourite, hide and share, not read or restore.
-        assert_shows(s, "o open · f unfavourite · x hide · s share");
+        assert_shows(
+            s,
+            "Enter full text · o open · f unfavourite · x hide · s share",
+        );
     });
 }
 
@@ -219,7 +223,7 @@ fn read_trash_and_shared_states() {
         at_both(&app, |s, _| {
             assert_shows(s, error);
             assert_shows(s, "503: down");
-            assert_shows(s, "Press R to try again.");
+            assert_shows(s, "Press r to try again.");
         });
         match view.mark() {
             Some(_) => app.marks = Default::default(),
@@ -249,7 +253,10 @@ fn trash_offers_restore_and_shared_says_when() {
     at_both(&app, |s, _| {
         assert_shows(s, "Shared on LinkedIn 3 hours ago");
         assert_shows(s, "No source URL");
-        assert_shows(s, "o open · f favourite · r read · s share");
+        assert_shows(
+            s,
+            "Enter full text · o open · f favourite · m read · s share",
+        );
     });
 }
 
@@ -307,7 +314,7 @@ fn drops_paywall_and_empty() {
         );
     });
     let mut empty = reader(None, false, true);
-    feed(&mut empty, page(vec![], 5, false, None));
+    feed(&mut empty, free_page(vec![], false));
     go(&mut empty, View::Drops);
     at_both(&empty, |s, _| assert_shows(s, "No news items available"));
 }
@@ -317,22 +324,24 @@ fn tv_mode_position_countdown_and_pause() {
     let mut app = subscriber();
     go(&mut app, View::Tv);
     at_both(&app, |s, _| {
-        assert_shows(s, "1 of 20");
+        assert_shows(s, "1 of 64");
         assert_shows(s, "Next in 10s");
         assert_shows(s, "Story number 0 about models");
-        assert_shows(s, "space: Pause · t: interval 10s");
+        assert_shows(
+            s,
+            "Space: Pause · t: interval 10s · n/p: next/previous · Esc: Exit TV Mode",
+        );
     });
-    app.tv.tick(Duration::from_millis(3_500), 20);
+    app.tv.tick(Duration::from_millis(3_500), 20, false);
     app.tv.toggle_pause();
     at_both(&app, |s, _| {
         assert_shows(s, "Paused");
         assert_hides(s, "Next in");
-        assert_shows(s, "space: Resume");
+        assert_shows(s, "Space: Resume");
         assert!(s.iter().any(|l| l.contains('█')), "the gauge has run");
     });
-    // A free reader's TV mode has five stories.
+    // A free reader's TV mode counts the five stories the server gave.
     let mut free = free();
-    feed(&mut free, page(items(8), 5, true, None));
     go(&mut free, View::Tv);
     at_both(&free, |s, _| assert_shows(s, "1 of 5"));
 }
@@ -343,8 +352,8 @@ fn help_and_sign_in_overlays() {
     app.update(ch('?'), Instant::now());
     at_both(&app, |s, _| {
         assert_shows(s, "Keys");
-        assert_shows(s, "share on LinkedIn");
-        assert_shows(s, "Esc: close");
+        assert_shows(s, "Everywhere");
+        assert_shows(s, "j/k: scroll · Esc: close");
     });
     app.update(key(ratatui::crossterm::event::KeyCode::Esc), Instant::now());
     app.update(ch('i'), Instant::now());
@@ -405,7 +414,7 @@ fn status_line_shows_messages() {
 fn without_colour_nothing_is_coloured() {
     for app in [reader(None, false, false), {
         let mut a = reader(Some("a@example.com"), true, false);
-        feed(&mut a, page(items(20), 20, true, Some("c")));
+        feed(&mut a, sub_page(items(20), Some("c"), 64));
         a.selected[0] = 2;
         a
     }] {
@@ -451,7 +460,7 @@ fn narrow_screens_cut_hints_not_positions() {
     go(&mut app, View::Drops);
     let s = screen(&app, 50, 15);
     assert!(
-        s.iter().any(|l| l.contains("│1 / 5  space/j")),
+        s.iter().any(|l| l.contains("│1 / 5  Space: next")),
         "{}",
         s.join("\n")
     );
@@ -460,7 +469,7 @@ fn narrow_screens_cut_hints_not_positions() {
     assert!(s.iter().any(|l| l.contains("│ 1 of 5")), "{}", s.join("\n"));
     assert!(
         s.iter()
-            .any(|l| l.contains("space: Pause") && l.contains('…')),
+            .any(|l| l.contains("Space: Pause") && l.contains('…')),
         "{}",
         s.join("\n")
     );
@@ -478,7 +487,7 @@ fn drops_and_tv_loading_error_and_empty() {
         failed.update(
             Action::FeedLoaded {
                 epoch: 0,
-                append: false,
+                fetch: crate::app::FeedFetch::First,
                 result: Err(down()),
             },
             Instant::now(),
@@ -486,19 +495,19 @@ fn drops_and_tv_loading_error_and_empty() {
         at_both(&failed, |s, _| {
             assert_shows(s, "Error loading news");
             assert_shows(s, "Cannot reach the Radar server");
-            assert_shows(s, "Press R to try again.");
+            assert_shows(s, "Press r to try again.");
         });
 
         let mut empty = reader(None, false, true);
         go(&mut empty, view);
-        feed(&mut empty, page(vec![], 5, false, None));
+        feed(&mut empty, free_page(vec![], false));
         at_both(&empty, |s, _| {
             assert_shows(s, "No news items available");
             assert_hides(s, "Next in");
         });
 
         // The feed arriving while the view is open fills it.
-        feed(&mut empty, page(items(5), 5, true, None));
+        feed(&mut empty, free_page(items(5), true));
         at_both(&empty, |s, _| assert_shows(s, "Short text of story 0."));
     }
 }
@@ -531,7 +540,7 @@ fn tiny_terminals_never_panic() {
 }
 
 #[test]
-fn key_takeaways_for_subscribers_in_the_feed() {
+fn key_takeaways_draw_the_servers_answer() {
     let mut free = free();
     free.update(ch('t'), Instant::now());
     assert_eq!(free.overlay, crate::app::Overlay::None);
@@ -544,9 +553,44 @@ fn key_takeaways_for_subscribers_in_the_feed() {
     at_both(&app, |s, _| {
         assert_shows(s, "Personalized Key Takeaways");
         assert_shows(s, "Story number 0 about models");
-        assert_shows(s, "Stay Informed [Industry] [Trends]");
-        assert_shows(s, "This story matters most for general industry awareness.");
+        assert_shows(s, "Loading key takeaways…");
+    });
+    let answer = radar_api::Takeaways {
+        item_id: "item-0".into(),
+        cards: vec![radar_api::TakeawayCard {
+            title: "Model Strategy".into(),
+            tags: vec!["Models".into(), "Strategy".into()],
+            description: "Weigh which models your team depends on.".into(),
+        }],
+        summary: "This story matters most for model strategy.".into(),
+        personalized: true,
+    };
+    let epoch = app.epoch;
+    app.update(
+        Action::TakeawaysLoaded {
+            epoch,
+            id: "item-0".into(),
+            result: Ok(answer),
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, "Model Strategy [Models] [Strategy]");
+        assert_shows(s, "Weigh which models your team depends on.");
+        assert_shows(s, "This story matters most for model strategy.");
         assert_shows(s, "Esc: Close");
+    });
+    app.update(
+        Action::TakeawaysLoaded {
+            epoch,
+            id: "item-0".into(),
+            result: Err(down()),
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, "Key takeaways could not be loaded");
+        assert_shows(s, "Cannot reach the Radar server");
     });
     app.update(key(ratatui::crossterm::event::KeyCode::Esc), Instant::now());
     assert_eq!(app.overlay, crate::app::Overlay::None);
@@ -555,4 +599,121 @@ fn key_takeaways_for_subscribers_in_the_feed() {
     app.marks.loaded(Mark::Favorite, vec![item(1)]);
     app.update(ch('t'), Instant::now());
     assert_eq!(app.overlay, crate::app::Overlay::None);
+}
+
+#[test]
+fn the_reader_shows_the_full_text_and_scrolls() {
+    let mut app = free();
+    for (w, h) in [(80, 24), (120, 40)] {
+        app.update(Action::Resize(w, h), Instant::now());
+        app.update(
+            key(ratatui::crossterm::event::KeyCode::Enter),
+            Instant::now(),
+        );
+        let s = screen(&app, w, h);
+        assert_shows(&s, "Story number 0 about models");
+        assert_shows(&s, "Example0 · Jun 15, 2026 · just now");
+        assert_shows(&s, "Paragraph 1 of story 0: what was said and by whom.");
+        assert_hides(&s, "Paragraph 30 of story 0");
+        assert_shows(
+            &s,
+            "j/k scroll · o open · f favourite · m read · x hide · s share · Esc back",
+        );
+        app.update(ch('G'), Instant::now());
+        let s = screen(&app, w, h);
+        assert_shows(&s, "Paragraph 30 of story 0");
+        assert_shows(&s, "More: https://www.example0.com/story");
+        assert_hides(&s, "Paragraph 1 of story 0:");
+        app.update(ch('q'), Instant::now());
+    }
+    // Without a full text, the summary with a note.
+    app.update(ch('j'), Instant::now());
+    app.update(
+        key(ratatui::crossterm::event::KeyCode::Enter),
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, crate::strings::NO_CONTENT);
+        assert_shows(s, "Summary of story 1.");
+    });
+}
+
+#[test]
+fn headlines_keep_forty_columns_at_every_width() {
+    let mut app = subscriber();
+    for item in app.feed.data_mut().unwrap().items.iter_mut() {
+        item.title = format!(
+            "{} {}",
+            item.title, "and a long headline that goes on and on"
+        );
+    }
+    for (w, h) in [(80, 24), (100, 30), (140, 40), (200, 60)] {
+        let s = screen(&app, w, h);
+        let row = s
+            .iter()
+            .find(|l| l.contains("Story number 1 about"))
+            .unwrap();
+        let at = row.find("Story number 1").unwrap();
+        let shown: String = row[at..].chars().take_while(|c| *c != '│').collect();
+        assert!(shown.chars().count() >= 40, "{w}x{h}: {row}");
+        if w >= 200 {
+            assert!(
+                row.contains("Jun 15, 2026") && row.contains("1 hour ago"),
+                "{row}"
+            );
+        }
+        if w == 80 {
+            assert!(
+                !row.contains("Jun 15, 2026") && row.contains("Example1"),
+                "{row}"
+            );
+        }
+    }
+}
+
+#[test]
+fn help_scrolls_on_short_terminals() {
+    let mut app = anonymous();
+    app.update(Action::Resize(60, 14), Instant::now());
+    app.update(ch('?'), Instant::now());
+    let top = screen(&app, 60, 14);
+    assert_shows(&top, "Everywhere");
+    assert_hides(&top, "This help");
+    for _ in 0..200 {
+        app.update(ch('j'), Instant::now());
+    }
+    let bottom = screen(&app, 60, 14);
+    assert_shows(&bottom, "This help");
+    assert_hides(&bottom, "Everywhere");
+    assert_shows(&bottom, "j/k: scroll");
+}
+
+#[test]
+fn search_highlights_and_steps() {
+    let mut app = anonymous();
+    for c in "/story 3.".chars() {
+        app.update(ch(c), Instant::now());
+    }
+    at_both(&app, |s, _| {
+        assert_shows(s, "/story 3. Enter: search · Esc: cancel")
+    });
+    app.update(
+        key(ratatui::crossterm::event::KeyCode::Enter),
+        Instant::now(),
+    );
+    assert_eq!(app.selection(View::Feed), 3);
+    at_both(&app, |s, _| {
+        assert_shows(s, "Match 1 of 1 for \"story 3.\"")
+    });
+    // The matched words are drawn highlighted.
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|f| crate::ui::render(f, &app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let highlighted: String = buffer
+        .content
+        .iter()
+        .filter(|c| c.bg == ratatui::style::Color::Yellow)
+        .map(|c| c.symbol())
+        .collect();
+    assert!(highlighted.contains("Story"), "{highlighted:?}");
 }

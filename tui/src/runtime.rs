@@ -6,7 +6,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::api::Api;
-use crate::app::{Action, App, Request};
+use crate::app::{Action, App, FeedFetch, Request};
+use crate::pending::PendingFile;
 use crate::session::SessionFile;
 
 /// What the tasks need.
@@ -16,16 +17,24 @@ pub struct Runtime {
     pub api: Arc<Api>,
     /// Where the session is kept (none without a home or config directory).
     pub session_file: Option<SessionFile>,
+    /// Where marks waiting for the server are kept.
+    pub pending_file: Option<PendingFile>,
     /// Where answers go.
     pub tx: UnboundedSender<Action>,
 }
 
 impl Runtime {
     /// Starts every request the app queued, with the app's current token and epoch.
-    pub fn run(&self, app: &mut App) {
+    /// Answers whether the reader asked to be suspended (the caller owns the terminal).
+    pub fn run(&self, app: &mut App) -> bool {
+        let mut suspend = false;
         for request in app.take_requests() {
-            self.spawn(request, app.token().map(str::to_string), app.epoch);
+            match request {
+                Request::Suspend => suspend = true,
+                request => self.spawn(request, app.token().map(str::to_string), app.epoch),
+            }
         }
+        suspend
     }
 
     fn spawn(&self, request: Request, token: Option<String>, epoch: u64) {
@@ -45,6 +54,15 @@ impl Runtime {
                     let _ = f.remove();
                 }
             }
+            Request::SavePending(pending) => {
+                let result = match &self.pending_file {
+                    Some(f) => f
+                        .save(&pending)
+                        .map_err(|e| format!("{}: {e}", f.path().display())),
+                    None => Err("no config directory (set RADAR_CONFIG_DIR)".into()),
+                };
+                let _ = self.tx.send(Action::PendingSaved(result));
+            }
             Request::Open(url) => open_in_browser(url, self.tx.clone()),
             request => {
                 tokio::spawn(async move {
@@ -59,14 +77,26 @@ impl Runtime {
         let api = &self.api;
         let token = token.unwrap_or_default();
         match request {
-            Request::LoadFeed { cursor } => {
+            Request::LoadFeed(fetch) => {
                 let bearer = (!token.is_empty()).then_some(token.as_str());
-                let result = api.feed(bearer, cursor.as_deref()).await;
+                let result = match &fetch {
+                    FeedFetch::First => api.feed(bearer, None).await,
+                    FeedFetch::Next(cursor) => api.feed(bearer, Some(cursor)).await,
+                    FeedFetch::Refill(pages) => api.feed_pages(bearer, *pages).await,
+                };
                 Action::FeedLoaded {
                     epoch,
-                    append: cursor.is_some(),
+                    fetch,
                     result,
                 }
+            }
+            Request::LoadMetadata => Action::MetadataLoaded {
+                epoch,
+                result: api.metadata(&token).await,
+            },
+            Request::LoadTakeaways(id) => {
+                let result = api.takeaways(&token, &id).await;
+                Action::TakeawaysLoaded { epoch, id, result }
             }
             Request::LoadMarks(mark) => Action::MarksLoaded {
                 epoch,
@@ -99,9 +129,11 @@ impl Runtime {
                 result: api.refresh(&refresh_token).await,
             },
             Request::SignOut(access) => Action::SignedOut(api.sign_out(&access).await),
-            Request::SaveSession(_) | Request::ForgetSession | Request::Open(_) => {
-                unreachable!("handled without a task")
-            }
+            Request::SaveSession(_)
+            | Request::ForgetSession
+            | Request::SavePending(_)
+            | Request::Open(_)
+            | Request::Suspend => unreachable!("handled without a task"),
         }
     }
 }

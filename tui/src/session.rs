@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use radar_store::wire::AuthSession;
+use radar_api::auth::AuthSession;
 
 /// The directory for the reader's files.
 pub fn config_dir() -> Option<PathBuf> {
@@ -49,21 +49,12 @@ impl SessionFile {
         serde_json::from_slice(&bytes).ok()
     }
 
-    /// Saves the session: written to a private temporary file, then renamed over the old
-    /// one, so the file is never partly written nor readable by others.
+    /// Saves the session, privately (see [`write_private`]).
     pub fn save(&self, session: &AuthSession) -> std::io::Result<()> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        create_private_dir(dir)?;
-        let tmp = self.path.with_extension("json.tmp");
-        let _ = std::fs::remove_file(&tmp);
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&tmp)?;
-        file.write_all(&serde_json::to_vec_pretty(session).expect("sessions serialise"))?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, &self.path)
+        write_private(
+            &self.path,
+            &serde_json::to_vec_pretty(session).expect("sessions serialise"),
+        )
     }
 
     /// Removes the session (sign-out). A missing file is fine.
@@ -73,6 +64,25 @@ impl SessionFile {
             _ => Ok(()),
         }
     }
+}
+
+/// Writes `bytes` to a private temporary file, then renames it over `path`, so the file
+/// is never partly written nor readable by others; the directory is made 0700.
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    create_private_dir(dir)?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let _ = std::fs::remove_file(&tmp);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)
 }
 
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
@@ -93,7 +103,7 @@ pub fn needs_refresh(session: &AuthSession, now_unix: i64) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use radar_store::wire::{AuthAppMetadata, AuthUser};
+    use radar_api::auth::{AuthAppMetadata, AuthUser};
 
     pub(crate) fn session(email: &str, subscriber: bool, expires_at: i64) -> AuthSession {
         let now = chrono::Utc::now();
@@ -120,8 +130,6 @@ pub(crate) mod tests {
                 identities: vec![],
                 created_at: now,
                 updated_at: now,
-                confirmation_sent_at: None,
-                recovery_sent_at: None,
                 is_anonymous: false,
                 has_active_subscription: subscriber,
             },

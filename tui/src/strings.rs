@@ -33,11 +33,11 @@ pub const LOADING_NEWS: &str = "Loading news…";
 /// Title of the feed's error state.
 pub const ERROR_LOADING_NEWS: &str = "Error loading news";
 /// Shown under every error state.
-pub const RETRY_HINT: &str = "Press R to try again.";
+pub const RETRY_HINT: &str = "Press r to try again.";
 /// The feed and Drops with nothing to show.
 pub const NO_NEWS: &str = "No news items available";
-/// Footer of the feed for subscribers while more items remain.
-pub const READ_MORE: &str = "m: Read More";
+/// Footer of the feed for subscribers while more items remain (after its key).
+pub const READ_MORE: &str = "Read More";
 /// Footer of the feed while the next page loads.
 pub const LOADING_MORE: &str = "Loading…";
 /// Footer of the feed for free and anonymous readers while more items remain.
@@ -46,9 +46,8 @@ pub const SUBSCRIBE_NOW: &str = "Subscribe Now";
 pub fn subscribe_at(server: &str) -> String {
     format!("{}/subscribe", server.trim_end_matches('/'))
 }
-/// When a free reader presses `m`.
-pub const MORE_IS_PREMIUM: &str =
-    "Free accounts read the newest 5 stories. Subscribe Now to read more.";
+/// Read More when the server offers no next page but has more: the reader's allowance.
+pub const MORE_IS_PREMIUM: &str = "Read More is for subscribers. Subscribe Now to read on.";
 /// Nothing more to load.
 pub const NO_MORE: &str = "You are all caught up.";
 
@@ -67,26 +66,32 @@ pub const MARK_READ: &str = "✓";
 pub const FAVOURITE: &str = "Favourite";
 /// Beside the read marker in the detail pane.
 pub const READ: &str = "Read";
-/// Key hints of the detail pane.
-pub const HINT_OPEN: &str = "o open";
+/// Key hints of the detail pane and the reader, each after its key ("o open").
+pub const HINT_OPEN: &str = "open";
 /// Favourite key hint, by whether the item is a favourite.
 pub fn hint_favorite(is_favorite: bool) -> &'static str {
     if is_favorite {
-        "f unfavourite"
+        "unfavourite"
     } else {
-        "f favourite"
+        "favourite"
     }
 }
 /// Read key hint, by whether the item is read.
 pub fn hint_read(is_read: bool) -> &'static str {
-    if is_read { "r unread" } else { "r read" }
+    if is_read { "unread" } else { "read" }
 }
 /// Hide key hint.
-pub const HINT_HIDE: &str = "x hide";
+pub const HINT_HIDE: &str = "hide";
 /// Restore key hint (Trash).
-pub const HINT_RESTORE: &str = "u Restore";
+pub const HINT_RESTORE: &str = "Restore";
 /// Share key hint.
-pub const HINT_SHARE: &str = "s share";
+pub const HINT_SHARE: &str = "share";
+/// Reader key hint of the detail pane.
+pub const HINT_READER: &str = "full text";
+/// Hint of the reader: scrolling.
+pub const HINT_SCROLL: &str = "scroll";
+/// Hint of the reader: leaving it.
+pub const HINT_BACK: &str = "back";
 /// "Shared on LinkedIn 3 hours ago".
 pub fn shared_on(platform: &str, when: &str) -> String {
     let platform = if platform == "linkedin" {
@@ -145,10 +150,10 @@ pub const SUBSCRIBE_BUTTON: &str = "Subscribe Now";
 pub fn position(n: usize, of: usize) -> String {
     format!("{n} / {of}")
 }
-/// Keys under a story.
-pub const DROPS_KEYS: &str = "space/j: next · k: back · r: read · o: open · s: share";
-/// Keys under the paywall.
-pub const PAYWALL_KEYS: &str = "k: back · 1: Feed";
+/// Keys under a story: "space: next · k: back ...", from the key table.
+pub const DROPS_HINTS: [&str; 6] = ["next", "back", "full text", "read", "open", "share"];
+/// Keys under the paywall, from the key table.
+pub const PAYWALL_HINTS: [&str; 3] = ["Subscribe Now", "back", "Feed"];
 
 // ---- TV mode (spec section 2) ----
 /// "3 of 5".
@@ -161,10 +166,24 @@ pub fn next_in(secs: u64) -> String {
 }
 /// Shown instead of the countdown while paused.
 pub const PAUSED: &str = "Paused";
-/// Keys of TV mode.
-pub fn tv_keys(paused: bool, interval: u64) -> String {
+/// What TV mode's keys do, after each key: pause, interval, next, previous, exit.
+pub fn tv_hints(paused: bool, interval: u64) -> [String; 5] {
     let pause = if paused { "Resume" } else { "Pause" };
-    format!("space: {pause} · t: interval {interval}s · n/p: next/previous · Esc: Exit TV Mode")
+    [
+        pause.to_string(),
+        format!("interval {interval}s"),
+        "next".into(),
+        "previous".into(),
+        "Exit TV Mode".into(),
+    ]
+}
+/// Joins (key, what) hints as "key: what · key: what".
+pub fn hints<S: AsRef<str>>(pairs: &[(String, S)]) -> String {
+    pairs
+        .iter()
+        .map(|(k, what)| format!("{k}: {}", what.as_ref()))
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 // ---- Sign in (spec sections 5 and 8) ----
@@ -208,8 +227,8 @@ pub const ITEM_RESTORED: &str =
 /// Restore failure.
 pub const RESTORE_FAILED: &str = "Error restoring item - Could not restore the item";
 /// Mark failures: the local state stays changed.
-pub fn mark_warning(mark: radar_store::Mark, on: bool) -> &'static str {
-    use radar_store::Mark::*;
+pub fn mark_warning(mark: radar_api::Mark, on: bool) -> &'static str {
+    use radar_api::Mark::*;
     match (mark, on) {
         (Favorite, true) => {
             "Warning - Server had issues saving your favorite, but your app state has been updated."
@@ -231,9 +250,30 @@ pub fn mark_warning(mark: radar_store::Mark, on: bool) -> &'static str {
         }
     }
 }
+/// A mark the server did not get: the spec's warning, and where the mark is now.
+pub fn kept_locally(mark: radar_api::Mark, on: bool) -> String {
+    format!(
+        "{} The change is kept on this computer and sent when the server is back.",
+        mark_warning(mark, on)
+    )
+}
+/// A mark the server refused: the spec's warning and the server's reason.
+pub fn mark_refused(mark: radar_api::Mark, on: bool, reason: &str) -> String {
+    format!("{} The server said: {reason}", mark_warning(mark, on))
+}
+/// The file of waiting marks could not be written.
+pub fn pending_not_saved(err: &str) -> String {
+    format!(
+        "Marks waiting for the server could not be kept on disk ({err}); they are sent while the reader runs."
+    )
+}
+/// The file of waiting marks could not be read at start.
+pub fn pending_unreadable(path: &str, err: &str) -> String {
+    format!("Marks waiting for the server could not be read ({err}); the file is kept as {path}.")
+}
 /// Confirmations of marks.
-pub fn mark_done(mark: radar_store::Mark, on: bool) -> &'static str {
-    use radar_store::Mark::*;
+pub fn mark_done(mark: radar_api::Mark, on: bool) -> &'static str {
+    use radar_api::Mark::*;
     match (mark, on) {
         (Favorite, true) => "Added to Favs",
         (Favorite, false) => "Removed from Favs",
@@ -274,96 +314,47 @@ pub fn bad_answer(err: &str) -> String {
 /// Title of the help overlay.
 pub const HELP_TITLE: &str = "Keys";
 /// Bottom of the help overlay.
-pub const HELP_CLOSE: &str = "Esc: close";
-/// The help overlay, one (keys, what) pair a line.
-pub const HELP: &[(&str, &str)] = &[
-    ("1-7 Tab ← →", "switch view (h/l too)"),
-    ("j k ↓ ↑", "move; g/G first/last"),
-    ("Enter o", "open the source in the browser"),
-    ("f", "favourite / unfavourite"),
-    ("r", "mark read / unread"),
-    ("x", "hide (move to Trash)"),
-    ("u", "restore from Trash"),
-    ("s", "share on LinkedIn"),
-    ("m", "more stories (subscribers)"),
-    ("t", "Feed: key takeaways (subscribers)"),
-    ("space j", "Drops: next story"),
-    ("space t n p", "TV: pause, interval, next, previous"),
-    ("R", "reload / try again"),
-    ("i  O", "sign in / sign out"),
-    ("?  Esc", "help / close"),
-    ("q  Ctrl-C", "quit"),
-];
+pub const HELP_CLOSE: &str = "j/k: scroll · Esc: close";
 
 // ---- Key takeaways (spec section 2; subscribers, feed only) ----
 /// Title of the takeaways overlay.
 pub const TAKEAWAYS_TITLE: &str = "Personalized Key Takeaways";
 /// Keys of the takeaways overlay.
 pub const TAKEAWAYS_CLOSE: &str = "Esc: Close";
-/// `t` in the Feed for a reader who is not a subscriber.
+/// `t` in the Feed for a reader the server does not count as a subscriber.
 pub const TAKEAWAYS_ARE_PREMIUM: &str =
     "Key takeaways are for subscribers. Subscribe Now to unlock them.";
-/// A takeaway card: title, tags, description.
-pub type Card = (&'static str, [&'static str; 2], &'static str);
-/// The cards of the six themes, in the order they are tried (the web app's texts).
-pub const TAKEAWAY_THEMES: [Card; 6] = [
-    (
-        "AI Adoption",
-        ["AI", "Strategy"],
-        "Look at where this AI development could take repetitive work off your plate and sharpen decisions.",
-    ),
-    (
-        "Machine Learning in Practice",
-        ["Machine Learning", "Data"],
-        "Check which of your processes produce the data a learning system would need to help.",
-    ),
-    (
-        "Generative AI Opportunities",
-        ["Generative AI", "Content"],
-        "Consider how generated drafts, code or images could speed up the work you deliver.",
-    ),
-    (
-        "Digital Transformation",
-        ["Technology", "Digital"],
-        "Think about which tools your team relies on that this shift could change.",
-    ),
-    (
-        "Product Development",
-        ["Product", "Development"],
-        "Ask how this changes what users will expect from the products you build.",
-    ),
-    (
-        "Business Impact",
-        ["Business", "Enterprise"],
-        "Weigh the cost, risk and advantage this could bring to your organisation.",
-    ),
-];
-/// Cards that fill up to three when fewer themes match.
-pub const TAKEAWAY_FALLBACKS: [Card; 3] = [
-    (
-        "Stay Informed",
-        ["Industry", "Trends"],
-        "Keep this development in mind as context for conversations in your field.",
-    ),
-    (
-        "Skill Growth",
-        ["Learning", "Career"],
-        "Note any skills this story suggests will matter more in the coming months.",
-    ),
-    (
-        "Plan Ahead",
-        ["Planning", "Strategy"],
-        "Decide whether this deserves a follow-up with your team or can simply be watched.",
-    ),
-];
-/// The focus when no theme matches.
-pub const TAKEAWAY_GENERAL: &str = "general industry awareness";
-/// The summary line: "This story matters most for a, b and c."
-pub fn takeaway_summary(focus: &[String]) -> String {
-    let list = match focus {
-        [] => TAKEAWAY_GENERAL.to_string(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    };
-    format!("This story matters most for {list}.")
+/// While the takeaways load.
+pub const LOADING_TAKEAWAYS: &str = "Loading key takeaways…";
+/// Title of the takeaways' error state.
+pub const TAKEAWAYS_FAILED: &str = "Key takeaways could not be loaded";
+
+// ---- Subscription ----
+/// The server now counts the reader as a subscriber.
+pub const NOW_PREMIUM: &str = "Your subscription is active: Radar Premium.";
+/// The server no longer counts the reader as a subscriber.
+pub const NO_LONGER_PREMIUM: &str = "Your subscription has ended; the free allowance applies.";
+
+// ---- Reader, search, unread ----
+/// The reader when the item has no full text: the summary is shown, with this note.
+pub const NO_CONTENT: &str = "No full text for this item; this is its summary.";
+/// `J`/`K` with nothing unread.
+pub const NO_UNREAD: &str = "No unread items here.";
+/// `n`/`N` before any search.
+pub const NO_SEARCH: &str = "No search yet: press / to search.";
+/// The search prompt.
+pub const SEARCH_PROMPT: &str = "/";
+/// Under the search prompt.
+pub const SEARCH_KEYS: &str = "Enter: search · Esc: cancel";
+/// The bottom line while a search is in force.
+pub fn search_in_force(query: &str) -> String {
+    format!("Search \"{query}\" · n/N: next/previous match · Esc: clear · ?: help")
+}
+/// No loaded item matches.
+pub fn no_match(query: &str) -> String {
+    format!("No match for \"{query}\" in this view.")
+}
+/// "Match 2 of 5 for "x"".
+pub fn match_position(query: &str, at: usize, of: usize) -> String {
+    format!("Match {at} of {of} for \"{query}\" (n/N: next/previous)")
 }

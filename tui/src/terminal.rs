@@ -59,6 +59,17 @@ pub fn restore() {
     );
 }
 
+/// Ctrl-Z: gives the terminal back as it was, stops the process as the shell's job
+/// control expects (SIGTSTP), and once continued (`fg`) takes the terminal again and
+/// draws everything anew.
+pub fn suspend(terminal: &mut Tty) -> std::io::Result<()> {
+    restore();
+    signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
+    enable_raw_mode()?;
+    execute!(stdout(), EnterAlternateScreen)?;
+    terminal.clear()
+}
+
 /// Reads terminal events on a thread of its own (not the runtime's blocking pool, which
 /// would hold up shutdown while the read blocks) and sends keys and resizes.
 pub fn spawn_input(tx: UnboundedSender<Action>) {
@@ -66,7 +77,7 @@ pub fn spawn_input(tx: UnboundedSender<Action>) {
         loop {
             let action = match event::read() {
                 Ok(Event::Key(key)) => Action::Key(key),
-                Ok(Event::Resize(..)) => Action::Resize,
+                Ok(Event::Resize(w, h)) => Action::Resize(w, h),
                 Ok(_) => continue,
                 Err(_) => break,
             };

@@ -3,12 +3,12 @@
 use std::time::Instant;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use radar_store::{FeedPage, NewsItem};
+use radar_api::{FeedPage, NewsItem};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::app::{Action, App};
+use crate::app::{Action, App, FeedFetch};
 use crate::session::tests::session;
 use crate::theme::Theme;
 
@@ -17,21 +17,31 @@ pub fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 6, 15, 12, 0, 0).unwrap()
 }
 
-/// Item `n`: published `n` hours before [`now`]; every third has no URL.
+/// Item `n`, as the server sends it (source named, citation markers gone): published `n`
+/// hours before [`now`]; every third has no URL and so no source; every fourth has a
+/// full text of several paragraphs.
 pub fn item(n: usize) -> NewsItem {
+    let url = (n % 3 != 2).then(|| format!("https://www.example{n}.com/story"));
     NewsItem {
         id: format!("item-{n}"),
-        title: format!("Story number {n} about models [1]"),
-        summary: format!("Summary of story {n}. It explains what happened and why it matters [2]."),
+        title: format!("Story number {n} about models"),
+        summary: format!("Summary of story {n}. It explains what happened and why it matters."),
         short: if n.is_multiple_of(2) {
             format!("Short text of story {n}.")
         } else {
             String::new()
         },
-        content: String::new(),
-        url: (n % 3 != 2).then(|| format!("https://www.example{n}.com/story")),
+        content: if n.is_multiple_of(4) {
+            (1..=30)
+                .map(|p| format!("Paragraph {p} of story {n}: what was said and by whom."))
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        } else {
+            String::new()
+        },
+        source: url.as_ref().map(|_| format!("Example{n}")),
+        url,
         published_date: now() - Duration::hours(n as i64),
-        source: None,
     }
 }
 
@@ -40,13 +50,28 @@ pub fn items(n: usize) -> Vec<NewsItem> {
     (0..n).map(item).collect()
 }
 
-/// A feed page as the server sends it.
-pub fn page(items: Vec<NewsItem>, limit: usize, has_more: bool, cursor: Option<&str>) -> FeedPage {
+/// A free reader's page as the server sends it: no cursor, `has_more` when the server
+/// holds more than it lets the reader see.
+pub fn free_page(items: Vec<NewsItem>, has_more: bool) -> FeedPage {
     FeedPage {
+        total: items.len() as u64,
+        limit: items.len().max(1),
+        items,
+        next_cursor: None,
+        has_more,
+        subscriber: false,
+    }
+}
+
+/// A subscriber's page: `cursor` for the next one, `total` reachable in all.
+pub fn sub_page(items: Vec<NewsItem>, cursor: Option<&str>, total: u64) -> FeedPage {
+    FeedPage {
+        limit: items.len().max(1),
+        has_more: cursor.is_some(),
         items,
         next_cursor: cursor.map(str::to_string),
-        has_more,
-        limit,
+        total,
+        subscriber: true,
     }
 }
 
@@ -63,14 +88,14 @@ pub fn reader(email: Option<&str>, subscriber: bool, color: bool) -> App {
 /// An anonymous reader whose feed loaded: 5 items, more on the server.
 pub fn anonymous() -> App {
     let mut app = reader(None, false, true);
-    feed(&mut app, page(items(5), 5, true, None));
+    feed(&mut app, free_page(items(5), true));
     app
 }
 
 /// A signed-in free reader with 5 items and empty lists.
 pub fn free() -> App {
     let mut app = reader(Some("free@example.com"), false, true);
-    feed(&mut app, page(items(5), 5, true, None));
+    feed(&mut app, free_page(items(5), true));
     lists(&mut app);
     app
 }
@@ -78,18 +103,18 @@ pub fn free() -> App {
 /// A signed-in subscriber with 20 items, more to come.
 pub fn subscriber() -> App {
     let mut app = reader(Some("sub@example.com"), true, true);
-    feed(&mut app, page(items(20), 20, true, Some("c1")));
+    feed(&mut app, sub_page(items(20), Some("c1"), 64));
     lists(&mut app);
     app
 }
 
-/// Delivers a feed page.
+/// Delivers a first feed page.
 pub fn feed(app: &mut App, page: FeedPage) {
     let epoch = app.epoch;
     app.update(
         Action::FeedLoaded {
             epoch,
-            append: false,
+            fetch: FeedFetch::First,
             result: Ok(page),
         },
         Instant::now(),

@@ -69,6 +69,16 @@ impl Theme {
     pub fn mark(&self) -> Style {
         self.pick(Style::new().fg(Color::Magenta), Style::new())
     }
+    /// Words that match the search.
+    pub fn highlight(&self) -> Style {
+        self.pick(
+            Style::new()
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        )
+    }
     /// The TV progress gauge.
     pub fn gauge(&self) -> Style {
         self.pick(Style::new().fg(Color::Cyan).bg(Color::Black), Style::new())

@@ -1,9 +1,9 @@
 //! TV mode (spec sections 2, 4 and 9): the stories advance on their own every N seconds,
-//! wrapping to the first; pause stops the clock; the interval cycles 10, 15, 20, 5 s.
+//! wrapping to the first after the last one the reader may see; pause stops the clock;
+//! the interval cycles 10, 15, 20, 5 s. While the server has more stories than are
+//! loaded, the last loaded one waits for them instead of wrapping.
 
 use std::time::Duration;
-
-use radar_store::FREE_LIMIT;
 
 /// The intervals, in the order the cycle key steps through them; the first is the default.
 pub const INTERVALS: [u64; 4] = [10, 15, 20, 5];
@@ -32,28 +32,29 @@ impl Default for TvState {
     }
 }
 
-/// How many stories TV mode shows of `count`: free readers see the first five.
-pub fn visible_count(count: usize, subscriber: bool) -> usize {
-    if subscriber {
-        count
-    } else {
-        count.min(FREE_LIMIT)
-    }
-}
-
 impl TvState {
-    /// Lets `dt` pass with `count` stories; advances (wrapping) each time the interval
-    /// is reached.
-    pub fn tick(&mut self, dt: Duration, count: usize) {
+    /// Lets `dt` pass with `count` stories loaded; advances each time the interval is
+    /// reached, wrapping after the last story when `wrap` (no more to load), else
+    /// holding on it until more arrive.
+    pub fn tick(&mut self, dt: Duration, count: usize, wrap: bool) {
         if self.paused || count == 0 {
             return;
         }
         self.elapsed += dt;
         let step = Duration::from_secs(self.interval);
         while self.elapsed >= step {
+            if self.index + 1 >= count && !wrap {
+                self.elapsed = step;
+                return;
+            }
             self.elapsed -= step;
             self.index = (self.index + 1) % count;
         }
+    }
+
+    /// The countdown starts again (a story was chosen by hand).
+    pub fn restart(&mut self) {
+        self.elapsed = Duration::ZERO;
     }
 
     /// Pause or resume.
@@ -71,9 +72,9 @@ impl TvState {
         self.elapsed = Duration::ZERO;
     }
 
-    /// The next story by hand (wrapping); the countdown restarts.
-    pub fn next(&mut self, count: usize) {
-        if count > 0 {
+    /// The next story by hand (wrapping when `wrap`); the countdown restarts.
+    pub fn next(&mut self, count: usize, wrap: bool) {
+        if count > 0 && (wrap || self.index + 1 < count) {
             self.index = (self.index + 1) % count;
         }
         self.elapsed = Duration::ZERO;
@@ -117,34 +118,38 @@ mod tests {
     #[test]
     fn advances_every_interval_and_wraps() {
         let mut tv = TvState::default();
-        tv.tick(Duration::from_millis(9_999), 3);
+        tv.tick(Duration::from_millis(9_999), 3, true);
         assert_eq!((tv.index, tv.remaining_secs()), (0, 1));
-        tv.tick(Duration::from_millis(1), 3);
+        tv.tick(Duration::from_millis(1), 3, true);
         assert_eq!((tv.index, tv.remaining_secs()), (1, 10));
-        tv.tick(Duration::from_secs(20), 3);
+        tv.tick(Duration::from_secs(20), 3, true);
         assert_eq!(tv.index, 0, "wraps to the first story");
         tv.previous(3);
         assert_eq!(tv.index, 2);
-        tv.next(3);
+        tv.next(3, true);
         assert_eq!(tv.index, 0);
+    }
+
+    #[test]
+    fn the_last_loaded_story_waits_for_more() {
+        let mut tv = TvState::default();
+        tv.tick(Duration::from_secs(50), 3, false);
+        assert_eq!((tv.index, tv.remaining_secs()), (2, 0), "holds on the last");
+        tv.next(3, false);
+        assert_eq!(tv.index, 2);
+        tv.tick(Duration::from_secs(10), 5, false);
+        assert_eq!(tv.index, 3, "goes on once more stories arrived");
     }
 
     #[test]
     fn pause_stops_the_clock() {
         let mut tv = TvState::default();
-        tv.tick(Duration::from_secs(4), 5);
+        tv.tick(Duration::from_secs(4), 5, true);
         tv.toggle_pause();
-        tv.tick(Duration::from_secs(60), 5);
+        tv.tick(Duration::from_secs(60), 5, true);
         assert_eq!((tv.index, tv.remaining_secs()), (0, 6));
         tv.toggle_pause();
-        tv.tick(Duration::from_secs(6), 5);
+        tv.tick(Duration::from_secs(6), 5, true);
         assert_eq!(tv.index, 1);
-    }
-
-    #[test]
-    fn free_readers_see_five() {
-        assert_eq!(visible_count(20, false), 5);
-        assert_eq!(visible_count(3, false), 3);
-        assert_eq!(visible_count(20, true), 20);
     }
 }

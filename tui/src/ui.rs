@@ -1,7 +1,9 @@
 //! Draws the whole screen from the state. Nothing here changes state or waits.
 //!
-//! Layout: two header rows (title and user, then tabs), the view, one status row. List
-//! views put the detail pane beside the list from 100 columns on, below it otherwise.
+//! Layout: two header rows (title and user, then tabs), the view (or the full-text
+//! reader over it), one status row (the search prompt while typing). List views put the
+//! detail pane beside the list from 140 columns on, below it otherwise, so headlines keep
+//! their room at 100 columns.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -16,6 +18,7 @@ use crate::widgets::drops::DropsWidget;
 use crate::widgets::help::HelpPopup;
 use crate::widgets::item_list::{ItemListState, ItemListWidget};
 use crate::widgets::message::MessageWidget;
+use crate::widgets::reader::ReaderWidget;
 use crate::widgets::sign_in::SignInPopup;
 use crate::widgets::tv::TvWidget;
 
@@ -34,17 +37,36 @@ pub fn render(frame: &mut Frame, app: &App) {
     ])
     .areas(frame.area());
     header(frame, app, title, tabs);
-    match app.view {
-        View::Drops | View::Tv => stories_view(frame, app, app.view, body),
-        view => list_view(frame, app, view, body),
+    match (&app.reader, app.view) {
+        (Some(reader), _) => frame.render_widget(
+            ReaderWidget {
+                item: &reader.item,
+                from: reader.from,
+                marks: &app.marks,
+                keys: &app.keys,
+                now: app.clock,
+                scroll: reader.scroll,
+                theme: app.theme,
+            },
+            body,
+        ),
+        (None, View::Drops | View::Tv) => stories_view(frame, app, app.view, body),
+        (None, view) => list_view(frame, app, view, body),
     }
     status_line(frame, app, status);
     match &app.overlay {
         Overlay::None => {}
-        Overlay::Help => frame.render_widget(HelpPopup { theme: app.theme }, frame.area()),
-        Overlay::Takeaways(takeaways) => frame.render_widget(
+        Overlay::Help(scroll) => frame.render_widget(
+            HelpPopup {
+                keys: &app.keys,
+                scroll: *scroll,
+                theme: app.theme,
+            },
+            frame.area(),
+        ),
+        Overlay::Takeaways(overlay) => frame.render_widget(
             crate::widgets::takeaways::TakeawaysPopup {
-                takeaways,
+                overlay,
                 theme: app.theme,
             },
             frame.area(),
@@ -101,6 +123,20 @@ fn header(frame: &mut Frame, app: &App, title: Rect, tabs: Rect) {
 
 fn status_line(frame: &mut Frame, app: &App, area: Rect) {
     let t = app.theme;
+    if let Some(search) = app.search.as_ref().filter(|s| s.editing) {
+        let prompt = format!(" {}{}", strings::SEARCH_PROMPT, search.input);
+        let hint = format!("   {}", strings::SEARCH_KEYS);
+        frame.render_widget(
+            Line::from(vec![
+                Span::styled(prompt.clone(), t.strong()),
+                Span::styled(hint, t.dim()),
+            ]),
+            area,
+        );
+        let x = area.x + Line::raw(prompt.as_str()).width() as u16;
+        frame.set_cursor_position((x.min(area.right().saturating_sub(1)), area.y));
+        return;
+    }
     let line = match &app.status {
         Some(s) => {
             let style = match s.kind {
@@ -111,7 +147,13 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
             };
             Line::styled(format!(" {}", s.text), style)
         }
-        None => Line::styled(format!(" {}", strings::KEY_HINT), t.dim()),
+        None => match app.search.as_ref().filter(|s| !s.query.is_empty()) {
+            Some(search) => Line::styled(
+                format!(" {}", strings::search_in_force(&search.query)),
+                t.dim(),
+            ),
+            None => Line::styled(format!(" {}", strings::KEY_HINT), t.dim()),
+        },
     };
     frame.render_widget(
         Paragraph::new(line).wrap(ratatui::widgets::Wrap { trim: false }),
@@ -123,10 +165,15 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
 fn stories_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     let t = app.theme;
     match &app.feed {
+        Load::Loaded(_) if app.stories_pending => {
+            message(frame, app, area, strings::LOADING_NEWS, None, None)
+        }
         Load::Loaded(_) if !app.stories.is_empty() && view == View::Tv => frame.render_widget(
             TvWidget {
                 stories: app.tv_stories(),
+                total: app.tv_total(),
                 state: &app.tv,
+                keys: &app.keys,
                 theme: t,
             },
             area,
@@ -134,13 +181,14 @@ fn stories_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
         Load::Loaded(_) if !app.stories.is_empty() => {
             let read = app
                 .current_item()
-                .is_some_and(|i| app.marks.has(radar_store::Mark::Read, &i.id));
+                .is_some_and(|i| app.marks.has(radar_api::Mark::Read, &i.id));
             frame.render_widget(
                 DropsWidget {
                     stories: &app.stories,
                     state: &app.drops,
                     read,
                     server: &app.server,
+                    keys: &app.keys,
                     theme: t,
                 },
                 area,
@@ -219,7 +267,7 @@ fn list_state(app: &App, view: View) -> ListState<'_> {
             }
             Load::Loaded(_) => ListState::Items,
         },
-        View::Favs => match app.marks.list(radar_store::Mark::Favorite) {
+        View::Favs => match app.marks.list(radar_api::Mark::Favorite) {
             Load::Failed(e) => ListState::Failed(
                 strings::ERROR,
                 if e.is_empty() {
@@ -234,12 +282,12 @@ fn list_state(app: &App, view: View) -> ListState<'_> {
             other => of(other, strings::NO_FAVS, strings::ERROR),
         },
         View::Read => of(
-            app.marks.list(radar_store::Mark::Read),
+            app.marks.list(radar_api::Mark::Read),
             strings::NO_READ,
             strings::ERROR_LOADING_READ,
         ),
         View::Trash => of(
-            app.marks.list(radar_store::Mark::Hidden),
+            app.marks.list(radar_api::Mark::Hidden),
             strings::TRASH_EMPTY,
             strings::ERROR_LOADING_HIDDEN,
         ),
@@ -270,7 +318,7 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     }
     let items = app.list_items(view);
     let selected = app.selection(view);
-    let (list_area, detail_area) = if area.width >= 100 {
+    let (list_area, detail_area) = if area.width >= 140 {
         let [l, d] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
             .areas(area);
         (l, d)
@@ -284,12 +332,14 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     } else {
         None
     };
+    let words = app.search.as_ref().map(|s| s.words()).unwrap_or_default();
     let widget = ItemListWidget {
         items: &items,
         marks: &app.marks,
         now: app.clock,
         title: view.label(),
         footer,
+        highlight: &words,
         theme: t,
     };
     widget.render(
@@ -311,6 +361,7 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
             item,
             view,
             marks: &app.marks,
+            keys: &app.keys,
             now: app.clock,
             extra,
             theme: t,
@@ -332,8 +383,11 @@ fn feed_footer(app: &App) -> Option<Line<'static>> {
     if !feed.has_more {
         return None;
     }
-    Some(if app.subscriber() {
-        Line::styled(format!(" {} ", strings::READ_MORE), t.accent())
+    Some(if feed.next_cursor.is_some() {
+        let key = app
+            .keys
+            .first_key(crate::keys::Context::List, crate::keys::Command::More);
+        Line::styled(format!(" {key}: {} ", strings::READ_MORE), t.accent())
     } else {
         Line::from(vec![
             Span::styled(format!(" {}: ", strings::SUBSCRIBE_NOW), t.accent()),

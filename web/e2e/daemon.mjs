@@ -12,49 +12,67 @@ export const RADAR_BIN = process.env.RADAR_BIN ? resolve(process.env.RADAR_BIN) 
 
 /**
  * @param {{ args?: string[] }} [options]
- * @returns {Promise<{ url: string, dataDir: string, cli: (args: string[]) => Promise<string>, stop: () => Promise<void>, output: () => string }>}
+ * @returns {Promise<{ url: string, dataDir: string, cli: (args: string[]) => Promise<string>, halt: () => Promise<void>, resume: () => Promise<void>, stop: () => Promise<void>, output: () => string }>}
  */
 export async function startDaemon({ args = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'radar-e2e-'));
-  const child = spawn(RADAR_BIN, ['serve', '--addr', '127.0.0.1:0', '--data', dataDir, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, RADAR_LOG: process.env.RADAR_LOG ?? 'warn' },
-  });
+  let addr = '127.0.0.1:0';
+  let child;
   let log = '';
-  child.stderr.on('data', (chunk) => (log += chunk));
-  const url = await new Promise((resolveUrl, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`radar serve did not start in 30 s:\n${out}\n${log}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      log += chunk;
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(out);
-      if (match) {
+
+  const spawnServe = async () => {
+    child = spawn(RADAR_BIN, ['serve', '--addr', addr, '--data', dataDir, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, RADAR_LOG: process.env.RADAR_LOG ?? 'warn' },
+    });
+    child.stderr.on('data', (chunk) => (log += chunk));
+    const started = child;
+    return new Promise((resolveUrl, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`radar serve did not start in 30 s:\n${out}\n${log}`)), 30_000);
+      started.stdout.on('data', (chunk) => {
+        out += chunk;
+        log += chunk;
+        const match = /listening on (http:\/\/([\d.:]+))/.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolveUrl(match[1]);
+        }
+      });
+      started.on('exit', (code) => {
         clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
+        reject(new Error(`radar serve exited with ${code}:\n${out}\n${log}`));
+      });
     });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`radar serve exited with ${code}:\n${out}\n${log}`));
-    });
-  });
+  };
+
+  const url = await spawnServe();
+  addr = new URL(url).host;
 
   const cli = async (cliArgs) => {
     const { stdout } = await run(RADAR_BIN, [...cliArgs, '--data', dataDir], { timeout: 30_000 });
     return stdout;
   };
 
+  /** Stops the daemon and keeps its data directory. */
+  const halt = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  /** Starts it again on the same data directory and address (after `halt`). */
+  const resume = async () => {
+    await spawnServe();
+  };
+
   const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await halt();
     rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { url, dataDir, cli, stop, output: () => log };
+  return { url, dataDir, cli, halt, resume, stop, output: () => log };
 }

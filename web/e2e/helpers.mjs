@@ -68,18 +68,38 @@ export async function assertControlsAccessible(page) {
   if (problems.length) throw new Error(`${page.url()}: ${problems.join('; ')}`);
 }
 
-/** Saves the page in light and in dark mode, then restores the mode it had; checks its controls first. */
+/** The two screens every page is looked at on (issue 14): a laptop and a phone. */
+export const SCREENS = [
+  { width: 1280, height: 900 },
+  { width: 375, height: 812 },
+];
+
+/**
+ * Saves the page at both screen sizes, in light and in dark mode, as
+ * `screenshots/NAME-WIDTH-THEME.png`, then restores the size and mode it had; checks its
+ * controls first.
+ */
 export async function shoot(page, name) {
   await assertControlsAccessible(page);
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const width = page.viewportSize()?.width ?? 0;
+  const size = page.viewportSize();
   const wasDark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
-  for (const dark of [false, true]) {
-    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
-    // Let colour transitions finish so the picture shows the mode, not the change.
-    await page.waitForTimeout(250);
-    await page.screenshot({ path: resolve(SCREENSHOTS, `${name}-${width}-${dark ? 'dark' : 'light'}.png`), fullPage: true });
+  await page.mouse.move(0, 0);
+  for (const screen of SCREENS) {
+    await page.setViewportSize(screen);
+    for (const dark of [false, true]) {
+      await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
+      // Let layout and colour transitions settle so the picture shows the mode, not the change.
+      await page.waitForTimeout(250);
+      // Passing toasts and the pointer's hover are left out: the picture is of the screen itself.
+      await page.screenshot({
+        path: resolve(SCREENSHOTS, `${name}-${screen.width}-${dark ? 'dark' : 'light'}.png`),
+        fullPage: true,
+        style: 'li.toast-root { visibility: hidden !important; }',
+      });
+    }
   }
+  if (size) await page.setViewportSize(size);
   await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), wasDark);
 }
 

@@ -1,21 +1,30 @@
-// Prints the gzipped size of the JavaScript a first visit downloads (the entry chunk and
-// everything it imports statically, per Vite's manifest) and fails the build above the budget.
+// The landing page's initial JavaScript, gzipped: the entry chunk and everything it imports
+// statically, plus what a visitor's cold visit to / fetches at once (the landing route's chunk,
+// started by main.tsx; a visitor without a session loads the auth client only when signing
+// in), per Vite's manifest. Fails the build above the budget (issue 14: 120 KB).
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
-const BUDGET_KB = 150;
+const BUDGET_KB = 120;
 const dist = new URL('../dist/', import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
 
-const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+const startedAtOnce = ['src/app/routes/landing.tsx'];
+const roots = [...Object.keys(manifest).filter((key) => manifest[key].isEntry), ...startedAtOnce];
+for (const key of startedAtOnce) {
+  if (!manifest[key]) {
+    console.error(`size: ${key} is not in the build's manifest; update scripts/size.mjs`);
+    process.exit(1);
+  }
+}
 const seen = new Set();
 const visit = (key) => {
   if (seen.has(key)) return;
   seen.add(key);
   for (const dep of manifest[key].imports ?? []) visit(dep);
 };
-entries.forEach(visit);
+roots.forEach(visit);
 
 let total = 0;
 for (const key of seen) {
@@ -26,8 +35,8 @@ for (const key of seen) {
   console.log(`  ${file.padEnd(40)} ${(gz / 1024).toFixed(1)} KB gzip`);
 }
 const kb = total / 1024;
-console.log(`initial JS: ${kb.toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB)`);
+console.log(`landing page JS: ${kb.toFixed(1)} KB gzipped (budget ${BUDGET_KB} KB)`);
 if (kb > BUDGET_KB) {
-  console.error(`initial JS is over budget by ${(kb - BUDGET_KB).toFixed(1)} KB`);
+  console.error(`the landing page's JS is over budget by ${(kb - BUDGET_KB).toFixed(1)} KB`);
   process.exit(1);
 }

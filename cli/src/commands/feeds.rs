@@ -1,12 +1,13 @@
 //! `radar feeds add URL [--name NAME] | list | remove ID | fetch [ID...] | import-opml FILE | export-opml`.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use radar_daemon::admin::{AdminRequest, AdminResponse};
 
 use crate::admin_client;
-use crate::output::{Table, cut, json, maybe};
+use crate::output::{Table, cut, json, maybe, out};
 
 /// The RSS, Atom and JSON feeds the daemon polls.
 #[derive(Debug, clap::Args)]
@@ -16,6 +17,16 @@ pub struct Args {
     /// Print the answer as JSON.
     #[arg(long, global = true)]
     json: bool,
+}
+
+impl Args {
+    /// `add` and `import-opml` may start a store (see `crate::Command::creates_data`).
+    pub fn creates_data(&self) -> bool {
+        matches!(
+            self.command,
+            Command::Add { .. } | Command::ImportOpml { .. }
+        )
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -104,7 +115,7 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
 
 fn print(answer: AdminResponse) -> anyhow::Result<()> {
     match answer {
-        AdminResponse::Feed(f) => println!("added feed {} ({})", f.id, f.url),
+        AdminResponse::Feed(f) => out!("added feed {} ({})", f.id, f.url)?,
         AdminResponse::Feeds(feeds) => {
             let mut t = Table::new(&["ID", "NAME", "LAST FETCH", "NEXT", "ITEMS", "STATUS", "URL"]);
             for f in feeds {
@@ -123,16 +134,16 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
                     f.url,
                 ]);
             }
-            t.print("no feeds; add one with `radar feeds add URL`");
+            t.print("no feeds; add one with `radar feeds add URL`")?;
         }
-        AdminResponse::Removed { id, .. } => println!("removed feed {id} (its items stay)"),
+        AdminResponse::Removed { id, .. } => out!("removed feed {id} (its items stay)")?,
         AdminResponse::Fetch(reports) if reports.is_empty() => {
-            println!("no feeds to fetch; add one with `radar feeds add URL`")
+            out!("no feeds to fetch; add one with `radar feeds add URL`")?
         }
         AdminResponse::Fetch(reports) => {
             for r in reports {
                 match r.status.as_str() {
-                    "ok" => println!(
+                    "ok" => out!(
                         "{}  ok: {} added, {} updated, {} unchanged{}  {}",
                         r.feed_id,
                         r.added,
@@ -144,33 +155,33 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
                             String::new()
                         },
                         r.url
-                    ),
-                    "not_modified" => println!("{}  not modified  {}", r.feed_id, r.url),
-                    "busy" => println!("{}  skipped: already being fetched  {}", r.feed_id, r.url),
-                    _ => println!(
+                    )?,
+                    "not_modified" => out!("{}  not modified  {}", r.feed_id, r.url)?,
+                    "busy" => out!("{}  skipped: already being fetched  {}", r.feed_id, r.url)?,
+                    _ => out!(
                         "{}  error: {}  {}",
                         r.feed_id,
                         r.error.as_deref().unwrap_or("unknown"),
                         r.url
-                    ),
+                    )?,
                 }
             }
         }
         AdminResponse::OpmlImport(r) => {
-            println!(
+            out!(
                 "{} added, {} already subscribed, {} invalid",
                 r.added.len(),
                 r.existing.len(),
                 r.invalid.len()
-            );
+            )?;
             for f in &r.added {
-                println!("added {} ({})", f.id, f.url);
+                out!("added {} ({})", f.id, f.url)?;
             }
             for why in &r.invalid {
                 eprintln!("skipped: {why}");
             }
         }
-        AdminResponse::Opml(doc) => print!("{doc}"),
+        AdminResponse::Opml(doc) => std::io::stdout().write_all(doc.as_bytes())?,
         other => json(&other)?,
     }
     Ok(())

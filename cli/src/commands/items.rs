@@ -1,4 +1,4 @@
-//! `radar items add ... | import FILE | list | remove ID`.
+//! `radar items add ... | import FILE | list | remove ID | reindex`.
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +8,7 @@ use radar_daemon::admin::{AdminRequest, AdminResponse};
 use radar_store::NewItem;
 
 use crate::admin_client;
-use crate::output::{Table, cut, json, when};
+use crate::output::{Table, cut, json, out, when};
 
 /// Curate the news items.
 #[derive(Debug, clap::Args)]
@@ -18,6 +18,13 @@ pub struct Args {
     /// Print the answer as JSON.
     #[arg(long, global = true)]
     json: bool,
+}
+
+impl Args {
+    /// `add` and `import` may start a store (see `crate::Command::creates_data`).
+    pub fn creates_data(&self) -> bool {
+        matches!(self.command, Command::Add { .. } | Command::Import { .. })
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -39,7 +46,7 @@ enum Command {
         /// Link to the original.
         #[arg(long)]
         url: Option<String>,
-        /// Publication time (YYYY-MM-DD or RFC 3339); default now.
+        /// Publication time: YYYY-MM-DD, YYYY-MM-DD HH:MM (UTC) or RFC 3339; default now.
         #[arg(long, value_parser = super::published_date)]
         published: Option<DateTime<Utc>>,
         /// Update the item with this id (or create it with this id).
@@ -66,6 +73,11 @@ enum Command {
         /// The item's id.
         id: String,
     },
+    /// Rebuild the search index from every item.
+    ///
+    /// Not needed in normal use: every write updates the index, and a missing or damaged
+    /// index is rebuilt when the store opens. Searches keep answering meanwhile.
+    Reindex,
 }
 
 /// Runs the command; an import with invalid records fails (exit 1) after importing the rest.
@@ -102,6 +114,7 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         }
         Command::List { limit } => (AdminRequest::ItemsList { limit }, false),
         Command::Remove { id } => (AdminRequest::ItemsRemove { id }, false),
+        Command::Reindex => (AdminRequest::ItemsReindex, true),
     };
     let answer = admin_client::run(data, req, slow).await?;
     let failed = match &answer {
@@ -133,7 +146,7 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
                     cut(&i.title, 70),
                 ]);
             }
-            t.print("no items");
+            t.print("no items")?;
         }
         AdminResponse::Item { item, status } => {
             let verb = match status {
@@ -141,22 +154,25 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
                 radar_store::ImportStatus::Updated => "updated",
                 radar_store::ImportStatus::Unchanged => "unchanged",
             };
-            println!("{verb} item {}: {}", item.id, item.title);
+            out!("{verb} item {}: {}", item.id, item.title)?;
         }
         AdminResponse::Import(r) => {
-            println!(
+            out!(
                 "{} records: {} added, {} updated, {} skipped (identical), {} invalid",
                 r.total,
                 r.added,
                 r.updated,
                 r.skipped,
                 r.invalid.len()
-            );
+            )?;
             for bad in &r.invalid {
                 eprintln!("line {}: {}", bad.line, bad.reason);
             }
         }
-        AdminResponse::Removed { id, .. } => println!("removed item {id}"),
+        AdminResponse::Removed { id, .. } => out!("removed item {id}")?,
+        AdminResponse::Reindexed { items, seconds } => {
+            out!("search index rebuilt: {items} items in {seconds:.1} s")?
+        }
         other => json(&other)?,
     }
     Ok(())

@@ -17,6 +17,10 @@
 //!   `start_date` is Monday 00:00 UTC, `end_date` Sunday 23:59:59 UTC, and `article_count`
 //!   the items published in between.
 //! - `users delete` also removes the e-mails kept for that address in the outbox.
+//! - A `--data` directory without a store is a usage error (exit 2) for the commands that
+//!   only read or change what is there; `users create`, `items add|import` and
+//!   `feeds add|import-opml` start a store, as `serve` does, and `--create` lets any other.
+//! - A reader closing the output pipe early is not a failure: exit 0, nothing on stderr.
 
 pub mod feeds;
 pub mod items;
@@ -26,22 +30,14 @@ pub mod summaries;
 pub mod users;
 pub mod waitlist;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 
-/// Reads a date for `--until`/`--published`: RFC 3339, or `YYYY-MM-DD` meaning the start
-/// of that day UTC (with `end_of_day`, the start of the next day, so the day is included).
+/// Reads a date for `--until`/`--published`, exactly as imports read `published_date`
+/// (see `radar_daemon::admin::dates`): RFC 3339, `YYYY-MM-DD HH:MM` in UTC, or
+/// `YYYY-MM-DD` meaning the start of that day UTC (with `end_of_day`, the start of the
+/// next day, so the day is included).
 pub fn parse_date(s: &str, end_of_day: bool) -> Result<DateTime<Utc>, String> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(s.trim()) {
-        return Ok(t.with_timezone(&Utc));
-    }
-    let day = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
-        .map_err(|_| format!("{s:?} is not a date; write YYYY-MM-DD or an RFC 3339 time"))?;
-    let day = if end_of_day {
-        day.succ_opt().ok_or("date out of range")?
-    } else {
-        day
-    };
-    Ok(day.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc())
+    radar_daemon::admin::dates::parse(s, end_of_day)
 }
 
 /// `--until DATE`: through the end of that day.

@@ -5,7 +5,7 @@ use std::path::Path;
 use radar_daemon::admin::{AdminRequest, AdminResponse};
 
 use crate::admin_client;
-use crate::output::{Table, cut, json, when};
+use crate::output::{Table, cut, json, out, when};
 
 /// Read the e-mails the daemon sent or kept (sign-up confirmations, password resets).
 #[derive(Debug, clap::Args)]
@@ -50,16 +50,16 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
                     cut(&m.subject, 60),
                 ]);
             }
-            t.print("the outbox is empty");
+            t.print("the outbox is empty")?;
         }
         AdminResponse::Mail(m) => {
-            println!("id:      {}", m.id);
-            println!("kept:    {}", when(m.created_at));
-            println!("to:      {}", m.to);
-            println!("kind:    {}", m.kind);
-            println!("subject: {}", m.subject);
-            println!();
-            println!("{}", m.text);
+            out!("id:      {}", m.id)?;
+            out!("kept:    {}", when(m.created_at))?;
+            out!("to:      {}", m.to)?;
+            out!("kind:    {}", m.kind)?;
+            out!("subject: {}", m.subject)?;
+            out!()?;
+            out!("{}", m.text)?;
         }
         other => json(&other)?,
     }

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use radar_daemon::admin::{AdminRequest, AdminResponse};
 
 use crate::admin_client;
-use crate::output::{json, until};
+use crate::output::{json, out, until};
 
 /// Grant, revoke and list subscriptions.
 #[derive(Debug, clap::Args)]
@@ -49,22 +49,20 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         return json(&answer);
     }
     match answer {
-        AdminResponse::Users(users) => super::users::print_users(&users),
-        AdminResponse::User(u) if u.subscription.is_active => println!(
+        AdminResponse::Users(users) => super::users::print_users(&users)?,
+        AdminResponse::User(u) if u.subscription.is_active => out!(
             "{} is a subscriber{}",
             u.email,
             u.subscription
                 .until
                 .map(|t| format!(" {}", until(t)))
                 .unwrap_or_else(|| " until revoked".into())
-        ),
-        AdminResponse::User(u) if u.subscriber => {
-            println!(
-                "revoked the subscription of {}, who stays a subscriber as a complimentary account",
-                u.email
-            )
-        }
-        AdminResponse::User(u) => println!("{} is no longer a subscriber", u.email),
+        )?,
+        AdminResponse::User(u) if u.subscriber => out!(
+            "revoked the subscription of {}, who stays a subscriber as a complimentary account",
+            u.email
+        )?,
+        AdminResponse::User(u) => out!("{} is no longer a subscriber", u.email)?,
         other => json(&other)?,
     }
     Ok(())

@@ -3,10 +3,11 @@
 use std::path::Path;
 
 use radar_daemon::admin::{AdminRequest, AdminResponse};
+use radar_daemon::summarize::week::Week;
 use radar_store::WeeklySummary;
 
 use crate::admin_client;
-use crate::output::{Table, cut, json, when};
+use crate::output::{Table, cut, json, out, when};
 
 /// Weekly AI summaries.
 #[derive(Debug, clap::Args)]
@@ -26,7 +27,7 @@ enum Command {
     /// falling back to the local summariser if it fails; otherwise the local one.
     Generate {
         /// The week, e.g. 2026-W47; default: the previous full week.
-        #[arg(long)]
+        #[arg(long, value_parser = iso_week)]
         week: Option<String>,
         /// Replace the week's existing summary.
         #[arg(long)]
@@ -44,6 +45,12 @@ enum Command {
         /// Its id.
         id: String,
     },
+}
+
+/// `--week`: checked here, so a malformed week is a usage error (exit 2) like any other
+/// bad argument, and the daemon receives the canonical `YYYY-Www`.
+fn iso_week(s: &str) -> Result<String, String> {
+    Week::parse(s).map(|w| w.label())
 }
 
 /// Runs the command.
@@ -79,37 +86,40 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
                     cut(&s.summary, 60),
                 ]);
             }
-            t.print("no summaries; write one with `radar summaries generate`");
+            t.print("no summaries; write one with `radar summaries generate`")?;
         }
-        AdminResponse::Summary(s) => print_summary(&s),
+        AdminResponse::Summary(s) => print_summary(&s)?,
         AdminResponse::Generated {
             summary, method, ..
         } => {
-            println!(
+            out!(
                 "wrote summary {} ({} articles, {} summariser)\n",
-                summary.id, summary.article_count, method
-            );
-            print_summary(&summary);
+                summary.id,
+                summary.article_count,
+                method
+            )?;
+            print_summary(&summary)?;
         }
-        AdminResponse::Removed { id, .. } => println!("removed summary {id}"),
+        AdminResponse::Removed { id, .. } => out!("removed summary {id}")?,
         other => json(&other)?,
     }
     Ok(())
 }
 
-fn print_summary(s: &WeeklySummary) {
-    println!("{}", s.title);
-    println!(
+fn print_summary(s: &WeeklySummary) -> std::io::Result<()> {
+    out!("{}", s.title)?;
+    out!(
         "{} to {} · {} articles · generated {}",
         s.start_date.date_naive(),
         s.end_date.date_naive(),
         s.article_count,
         when(s.generated_date)
-    );
-    println!();
-    println!("{}", s.summary);
+    )?;
+    out!()?;
+    out!("{}", s.summary)?;
     for p in &s.content {
-        println!();
-        println!("{p}");
+        out!()?;
+        out!("{p}")?;
     }
+    Ok(())
 }

@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use radar_daemon::admin::{AdminRequest, AdminResponse, Secret, UserView};
 
 use crate::admin_client;
-use crate::output::{Table, json, maybe, until, when};
+use crate::output::{Table, json, maybe, out, until, when};
 
 /// Manage accounts.
 #[derive(Debug, clap::Args)]
@@ -17,6 +17,13 @@ pub struct Args {
     /// Print the answer as JSON.
     #[arg(long, global = true)]
     json: bool,
+}
+
+impl Args {
+    /// `users create` may start a store (see `crate::Command::creates_data`).
+    pub fn creates_data(&self) -> bool {
+        matches!(self.command, Command::Create { .. })
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -75,16 +82,16 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
         return json(&answer);
     }
     match answer {
-        AdminResponse::Users(users) => print_users(&users),
-        AdminResponse::User(u) => print_user(&u),
-        AdminResponse::Removed { id, .. } => println!("deleted {id} and every record of it"),
+        AdminResponse::Users(users) => print_users(&users)?,
+        AdminResponse::User(u) => print_user(&u)?,
+        AdminResponse::Removed { id, .. } => out!("deleted {id} and every record of it")?,
         other => json(&other)?,
     }
     Ok(())
 }
 
 /// A table of accounts (also used by `subscribers list`).
-pub fn print_users(users: &[UserView]) {
+pub fn print_users(users: &[UserView]) -> std::io::Result<()> {
     let mut t = Table::new(&[
         "EMAIL",
         "SUBSCRIBER",
@@ -107,19 +114,19 @@ pub fn print_users(users: &[UserView]) {
             u.id.clone(),
         ]);
     }
-    t.print("no accounts");
+    t.print("no accounts")
 }
 
 /// One account, a field per line.
-pub fn print_user(u: &UserView) {
-    println!("email:         {}", u.email);
-    println!("id:            {}", u.id);
-    println!("created:       {}", when(u.created_at));
-    println!("confirmed:     {}", maybe(u.email_confirmed_at));
-    println!("last sign-in:  {}", maybe(u.last_sign_in_at));
-    println!("subscriber:    {}", if u.subscriber { "yes" } else { "no" });
+pub fn print_user(u: &UserView) -> std::io::Result<()> {
+    out!("email:         {}", u.email)?;
+    out!("id:            {}", u.id)?;
+    out!("created:       {}", when(u.created_at))?;
+    out!("confirmed:     {}", maybe(u.email_confirmed_at))?;
+    out!("last sign-in:  {}", maybe(u.last_sign_in_at))?;
+    out!("subscriber:    {}", if u.subscriber { "yes" } else { "no" })?;
     let s = &u.subscription;
-    println!(
+    out!(
         "subscription:  {}{}{}",
         if s.is_active { "active" } else { "inactive" },
         s.until
@@ -129,5 +136,5 @@ pub fn print_user(u: &UserView) {
             .as_deref()
             .map(|c| format!(", customer {c}"))
             .unwrap_or_default()
-    );
+    )
 }

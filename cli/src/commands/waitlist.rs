@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use radar_daemon::admin::{AdminRequest, AdminResponse};
 
 use crate::admin_client;
-use crate::output::{Table, json, maybe, when};
+use crate::output::{Table, json, maybe, out, when};
 
 /// The premium waitlist.
 #[derive(Debug, clap::Args)]
@@ -61,15 +61,15 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
     }
     match answer {
         AdminResponse::Waitlist(entries) if csv => {
-            println!("email,user_id,joined_at,approved_at");
+            out!("email,user_id,joined_at,approved_at")?;
             for e in entries {
-                println!(
+                out!(
                     "{},{},{},{}",
                     csv_field(&e.email),
                     csv_field(&e.user_id),
                     e.joined_at.to_rfc3339(),
                     e.approved_at.map(|t| t.to_rfc3339()).unwrap_or_default()
-                );
+                )?;
             }
         }
         AdminResponse::Waitlist(entries) => {
@@ -82,20 +82,20 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
                     e.user_id,
                 ]);
             }
-            t.print("nobody is waiting");
+            t.print("nobody is waiting")?;
         }
         AdminResponse::WaitlistEntry(e) => match e.approved_at {
-            Some(at) => println!(
+            Some(at) => out!(
                 "approved {} (joined {}, approved {}); they are a subscriber now",
                 e.email,
                 when(e.joined_at),
                 when(at)
-            ),
-            None => println!(
+            )?,
+            None => out!(
                 "removed {} from the waitlist (joined {})",
                 e.email,
                 when(e.joined_at)
-            ),
+            )?,
         },
         other => json(&other)?,
     }

@@ -6,7 +6,7 @@ use radar_store::{Feed, ImportStatus, NewItem};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::{AdminCtx, AdminError, AdminResponse};
+use super::{AdminCtx, AdminError, AdminResponse, dates};
 use crate::ingest;
 use crate::summarize::{self, week::Week};
 
@@ -66,20 +66,33 @@ fn reason(e: &serde_json::Error) -> String {
     }
 }
 
-/// Splits an import document into (line, record) pairs: a JSON array, or JSON Lines
-/// (blank lines ignored). Records that are not JSON are reported at once.
+/// One import record. `published_date` is read like `items add --published` reads it
+/// (see [`dates`]), so a date one accepts is never refused by the other.
+fn record(raw: &str) -> Result<NewItem, String> {
+    let mut value: serde_json::Value = serde_json::from_str(raw).map_err(|e| reason(&e))?;
+    if let Some(date) = value.get_mut("published_date") {
+        let read = match &*date {
+            serde_json::Value::String(s) => dates::parse(s, false),
+            other => Err(format!("{other} is not a date; write {}", dates::ACCEPTED)),
+        };
+        let at = read.map_err(|e| format!("published_date: {e}"))?;
+        *date = serde_json::Value::String(at.to_rfc3339());
+    }
+    serde_json::from_value(value).map_err(|e| reason(&e))
+}
+
 /// Records with their line numbers, and the lines that are not records.
 type Records = (Vec<(usize, NewItem)>, Vec<InvalidLine>);
 
+/// Splits an import document into (line, record) pairs: a JSON array, or JSON Lines
+/// (blank lines ignored). Records that are not JSON are reported at once; a document
+/// without a single record is refused, since importing nothing is never what was meant.
 fn records(content: &str) -> Result<Records, AdminError> {
     let mut ok = Vec::new();
     let mut bad = Vec::new();
-    let mut take = |line: usize, raw: &str| match serde_json::from_str::<NewItem>(raw) {
+    let mut take = |line: usize, raw: &str| match record(raw) {
         Ok(item) => ok.push((line, item)),
-        Err(e) => bad.push(InvalidLine {
-            line,
-            reason: reason(&e),
-        }),
+        Err(reason) => bad.push(InvalidLine { line, reason }),
     };
     if content.trim_start().starts_with('[') {
         let raws: Vec<&RawValue> = serde_json::from_str(content).map_err(|e| {
@@ -99,6 +112,12 @@ fn records(content: &str) -> Result<Records, AdminError> {
                 take(i + 1, line);
             }
         }
+    }
+    if ok.is_empty() && bad.is_empty() {
+        return Err(AdminError::invalid(
+            "the file holds no records; write a JSON array or JSON Lines of \
+             {title, summary, published_date}",
+        ));
     }
     Ok((ok, bad))
 }
@@ -142,6 +161,23 @@ pub(super) async fn items_import(
     .await
     .map_err(|e| AdminError::new("internal", e.to_string()))??;
     Ok(AdminResponse::Import(report))
+}
+
+pub(super) async fn items_reindex(ctx: &AdminCtx) -> Result<AdminResponse, AdminError> {
+    let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
+    let started = std::time::Instant::now();
+    let items = tokio::task::spawn_blocking(move || -> Result<u64, AdminError> {
+        progress.begin(store.item_count()?, "items");
+        let indexed = store.reindex(|| progress.step(""));
+        progress.end();
+        Ok(indexed?)
+    })
+    .await
+    .map_err(|e| AdminError::new("internal", e.to_string()))??;
+    Ok(AdminResponse::Reindexed {
+        items,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// A feed by id or by URL.
@@ -243,4 +279,46 @@ pub(super) async fn summaries_generate(
         method: g.method.into(),
         warning: g.warning,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn import_dates_read_like_the_command_lines() {
+        let item = record(r#"{"title":"T","summary":"S","published_date":"2026-11-20"}"#).unwrap();
+        assert_eq!(
+            item.published_date.to_rfc3339(),
+            "2026-11-20T00:00:00+00:00"
+        );
+        let item =
+            record(r#"{"title":"T","summary":"S","published_date":"2026-11-20 10:30"}"#).unwrap();
+        assert_eq!(
+            item.published_date.to_rfc3339(),
+            "2026-11-20T10:30:00+00:00"
+        );
+        for bad in [r#""20.11.2026""#, "20261120"] {
+            let e = record(&format!(
+                r#"{{"title":"T","summary":"S","published_date":{bad}}}"#
+            ))
+            .unwrap_err();
+            assert!(
+                e.starts_with("published_date: ") && e.contains("YYYY-MM-DD"),
+                "{e}"
+            );
+        }
+        let e = record(r#"{"title":"T","summary":"S"}"#).unwrap_err();
+        assert!(e.contains("published_date"), "{e}");
+    }
+
+    #[test]
+    fn a_document_without_records_is_refused() {
+        for empty in ["", "\n  \n", "[]", " [ ] "] {
+            let e = records(empty).unwrap_err();
+            assert!(e.message.contains("no records"), "{empty:?}: {e}");
+        }
+        let (ok, bad) = records("{\"title\":\"T\"}\n").unwrap();
+        assert_eq!((ok.len(), bad.len()), (0, 1), "one bad record is a record");
+    }
 }

@@ -9,6 +9,7 @@
 //! open the data directory's socket reaches the admin path.
 
 mod content;
+pub mod dates;
 mod people;
 pub mod socket;
 
@@ -103,6 +104,8 @@ pub enum AdminRequest {
         /// Its id.
         id: String,
     },
+    /// Rebuilds the search index from every item.
+    ItemsReindex,
     /// Subscribes to a feed.
     FeedsAdd {
         /// Its URL.
@@ -238,6 +241,13 @@ pub enum AdminResponse {
     },
     /// What an import did.
     Import(ImportReport),
+    /// The search index was rebuilt.
+    Reindexed {
+        /// Items indexed.
+        items: u64,
+        /// How long it took.
+        seconds: f64,
+    },
     /// Feeds.
     Feeds(Vec<Feed>),
     /// One feed.
@@ -299,7 +309,7 @@ impl From<radar_store::Error> for AdminError {
             E::Invalid(_) => "invalid",
             E::Conflict(_) => "conflict",
             E::Forbidden(_) => "forbidden",
-            E::Storage(_) | E::Corrupt(_) => "storage",
+            E::Storage(_) | E::Corrupt(_) | E::Index(_) => "storage",
         };
         // The operator owns the data: storage errors are shown in full.
         Self::new(code, e.to_string())
@@ -405,6 +415,7 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
         }
         R::ItemsAdd { item } => content::items_add(ctx, item),
         R::ItemsImport { content } => content::items_import(ctx, content).await,
+        R::ItemsReindex => content::items_reindex(ctx).await,
         R::ItemsList { limit } => Ok(AdminResponse::Items(ctx.store.newest_items(limit)?)),
         R::ItemsRemove { id } => {
             ctx.store.remove_item(&id).map_err(|e| {

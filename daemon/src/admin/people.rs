@@ -7,15 +7,18 @@ use super::{AdminCtx, AdminError, AdminResponse, UserView};
 
 /// The account with this e-mail, or an error saying how to find the right one.
 fn user(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
-    ctx.store.user_by_email(email)?.ok_or_else(|| {
-        AdminError::new(
-            "not_found",
-            format!(
-                "no account with the e-mail {:?}; `radar users list` shows them",
-                email.trim()
+    ctx.store
+        .user_by_email(email)?
+        .ok_or_else(|| match radar_store::check_email(email) {
+            Err(problem) => AdminError::new("invalid", problem.message()),
+            Ok(_) => AdminError::new(
+                "not_found",
+                format!(
+                    "no account with the e-mail {:?}; `radar users list` shows them",
+                    email.trim()
+                ),
             ),
-        )
-    })
+        })
 }
 
 /// Every account, walked on the blocking pool with progress.
@@ -150,19 +153,12 @@ pub(super) fn subscribers_grant(
 ) -> Result<AdminResponse, AdminError> {
     let u = user(ctx, email)?;
     check_until(until)?;
-    let u = ctx.store.update_user(&u.id, |u| {
-        u.subscription.is_active = true;
-        u.subscription.until = until;
-    })?;
+    let u = ctx.store.grant_subscription(&u.id, until)?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))
 }
 
 pub(super) fn subscribers_revoke(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
     let u = user(ctx, email)?;
-    let u = ctx.store.update_user(&u.id, |u| {
-        u.subscription.is_active = false;
-        u.subscription.until = None;
-        u.subscription.customer_id = None;
-    })?;
+    let u = ctx.store.revoke_subscription(&u.id)?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))
 }

@@ -111,21 +111,19 @@ impl FromRequestParts<AppState> for Caller {
                 format!("invalid JWT: unable to parse or verify signature, {e}"),
             )
         })?;
-        // GoTrue looks the user up first: a deleted account is `user_not_found`, not a
-        // missing session.
-        let user = state.store.user(&claims.sub)?.ok_or_else(|| {
-            AuthError::forbidden(
-                "user_not_found",
-                "User from sub claim in JWT does not exist",
-            )
-        })?;
         let session = state.store.session(&claims.session_id)?;
         if session.is_none_or(|s| s.user_id != claims.sub) {
             return Err(AuthError::forbidden(
                 "session_not_found",
-                "Session from session_id claim in JWT does not exist",
+                "Session from session_id claim in JWT does not exist.",
             ));
         }
+        let user = state.store.user(&claims.sub)?.ok_or_else(|| {
+            AuthError::forbidden(
+                "user_not_found",
+                "User from sub claim in JWT does not exist.",
+            )
+        })?;
         Ok(Self { user, claims })
     }
 }

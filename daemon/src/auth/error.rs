@@ -4,7 +4,7 @@
 
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use radar_store::wire::{AuthErrorBody, AuthWeakPassword};
+use radar_api::auth::{AuthErrorBody, AuthWeakPassword};
 
 use crate::error::ApiError;
 

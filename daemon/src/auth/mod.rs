@@ -13,8 +13,9 @@
 //! - Refresh tokens are stored hashed, so a spent token cannot be answered with "the"
 //!   current one; within the reuse interval (10 s) a spent token gets a fresh token of
 //!   the same session instead. After it, presenting a spent token ends the session.
-//! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute per
-//!   e-mail and per client IP: the TCP peer's, or behind a reverse proxy (and only with
+//! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute (that many
+//!   at once, then one more every minute / rate; see [`limiter`]) per e-mail and per
+//!   client IP: the TCP peer's, or behind a reverse proxy (and only with
 //!   `--trust-forwarded-for`) the last X-Forwarded-For entry.
 //! - A redeemed recovery link also confirms the e-mail (it reached the mailbox). Asking
 //!   for a new link invalidates the previous one.
@@ -27,10 +28,8 @@
 
 pub mod account;
 pub mod caller;
-pub mod disabled;
 pub mod error;
 pub mod limiter;
-pub mod pace;
 pub mod password;
 pub mod recovery;
 pub mod session;
@@ -39,14 +38,13 @@ pub mod tokens;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
-use axum::routing::{any, delete, get, post};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::extract::Json;
+use crate::extract::AuthJson as Json;
 use crate::state::AppState;
 use error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
 
@@ -91,26 +89,10 @@ pub struct AuthConfig {
     #[arg(long, env = "RADAR_OTP_EXPIRY", default_value_t = 3600)]
     pub otp_expiry: i64,
 
-    /// Seconds during which any spent refresh token is still answered with the
-    /// session's active one (tabs refreshing at once). After that only the active
-    /// token's parent is; any older token ends its session.
+    /// Seconds during which a just-spent refresh token still refreshes (two tabs
+    /// refreshing at once); after that, presenting it again ends its session.
     #[arg(long, env = "RADAR_REFRESH_REUSE_INTERVAL", default_value_t = 10)]
     pub refresh_reuse_interval: i64,
-
-    /// Close sign-ups: `/signup` answers 422 `signup_disabled`; accounts are made with
-    /// `radar users create`.
-    #[arg(long, env = "RADAR_DISABLE_SIGNUP")]
-    pub disable_signup: bool,
-
-    /// Seconds an address waits between two e-mailed links of one kind (confirmation,
-    /// password reset); sooner requests answer 429 `over_email_send_rate_limit`.
-    #[arg(long, env = "RADAR_EMAIL_FREQUENCY", default_value_t = 60)]
-    pub email_frequency: u64,
-
-    /// Seconds the authorization code of a followed PKCE link can be exchanged for a
-    /// session.
-    #[arg(long, env = "RADAR_AUTH_CODE_EXPIRY", default_value_t = 300)]
-    pub auth_code_expiry: i64,
 
     /// Sign-in attempts allowed per e-mail and per client IP each minute (sign-ups and
     /// recovery mails have the same allowance, counted apart).
@@ -124,42 +106,22 @@ pub struct AuthConfig {
     pub trust_forwarded_for: bool,
 }
 
-/// The `/auth/v1` routes (nested there by the application).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/signup", post(account::post_signup))
-        .route("/token", post(session::post_token))
-        .route("/logout", post(session::post_logout))
-        .route("/user", get(account::get_user).put(account::put_user))
-        .route("/recover", post(recovery::post_recover))
-        .route("/resend", post(recovery::post_resend))
-        .route(
-            "/verify",
-            get(recovery::get_verify).post(recovery::post_verify),
-        )
-        .route("/settings", get(get_settings))
-        .route("/health", get(get_health))
-        .route("/authorize", get(get_authorize))
-        .route("/otp", post(disabled::otp))
-        .route("/factors", post(disabled::post_factors))
-        .route("/factors/{factor_id}", delete(disabled::factor_not_found))
-        .route(
-            "/factors/{factor_id}/challenge",
-            post(disabled::factor_not_found),
-        )
-        .route("/factors/{factor_id}/verify", post(disabled::factor_not_found))
-        .route(
-            "/user/identities/authorize",
-            get(disabled::manual_linking),
-        )
-        .route(
-            "/user/identities/{identity_id}",
-            delete(disabled::manual_linking),
-        )
-        .route("/sso", post(disabled::saml))
-        .route("/sso/saml/metadata", get(disabled::saml))
-        .route("/sso/saml/acs", post(disabled::saml))
-        .route("/admin/{*rest}", any(disabled::admin))
+/// The `/auth/v1` routes (nested there by the application), with the protocol's own
+/// answers for unknown paths and methods.
+pub fn router() -> OpenApiRouter<AppState> {
+    let (routes, doc) = OpenApiRouter::new()
+        .routes(routes!(account::post_signup))
+        .routes(routes!(session::post_token))
+        .routes(routes!(session::post_logout))
+        .routes(routes!(account::get_user, account::put_user))
+        .routes(routes!(recovery::post_recover))
+        .routes(routes!(recovery::post_resend))
+        .routes(routes!(recovery::get_verify, recovery::post_verify))
+        .routes(routes!(get_settings))
+        .routes(routes!(get_health))
+        .routes(routes!(get_authorize))
+        .split_for_parts();
+    let routes = routes
         .fallback(|| async {
             AuthError::new(StatusCode::NOT_FOUND, "not_found", "No such auth endpoint.")
         })
@@ -173,7 +135,10 @@ pub fn router() -> Router<AppState> {
         .layer(SetResponseHeaderLayer::overriding(
             API_VERSION_HEADER,
             API_VERSION,
-        ))
+        ));
+    let mut router = OpenApiRouter::from(routes);
+    *router.get_openapi_mut() = doc;
+    router
 }
 
 /// The auth service's base URL: `{site_url}/auth/v1`.
@@ -182,14 +147,11 @@ pub fn auth_url(state: &AppState) -> String {
 }
 
 /// Counts an attempt at `action` (`sign-in`, `sign-up`, `recover`: each has its own
-/// allowance) against the per-e-mail and per-IP limits; 429 past them. The IP is the
-/// TCP peer's unless `--trust-forwarded-for` says a proxy sets X-Forwarded-For.
+/// allowance) against the per-e-mail and per-IP limits; 429 past them. `email` is the
+/// checked, lower-cased address. The IP is the TCP peer's unless `--trust-forwarded-for`
+/// says a proxy sets X-Forwarded-For.
 pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthResult<()> {
-    let keys = [
-        format!("{action} email:{}", email.trim().to_lowercase()),
-        format!("{action} ip:{ip}"),
-    ];
-    state.limiter.hit(&keys).map_err(|secs| {
+    state.limiter.hit(action, email, ip).map_err(|secs| {
         tracing::warn!(%ip, action, "rate limit reached");
         AuthError {
             inner: crate::error::ApiError::too_many(
@@ -239,47 +201,28 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
         .max_age(Duration::from_secs(3600))
 }
 
-/// The providers GoTrue lists in `/settings`; Radar offers `email` alone.
-const PROVIDERS: [&str; 25] = [
-    "anonymous_users",
-    "apple",
-    "azure",
-    "bitbucket",
-    "discord",
-    "facebook",
-    "figma",
-    "fly",
-    "github",
-    "gitlab",
-    "google",
-    "keycloak",
-    "kakao",
-    "linkedin",
-    "linkedin_oidc",
-    "notion",
-    "spotify",
-    "slack",
-    "slack_oidc",
-    "workos",
-    "twitch",
-    "twitter",
-    "email",
-    "phone",
-    "zoom",
-];
-
-/// `GET /settings`: GoTrue's settings object: which sign-in methods are on (e-mail
-/// alone), whether sign-ups are open and need a confirmed e-mail.
+/// `GET /settings`: which sign-in methods are on (e-mail on, Google and the rest off).
+#[utoipa::path(get, path = "/settings", tag = "auth", responses((status = 200, description = "Which sign-in methods are on")))]
 pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Value> {
-    let external: serde_json::Map<String, serde_json::Value> = PROVIDERS
+    let off = [
+        "anonymous_users",
+        "apple",
+        "azure",
+        "github",
+        "gitlab",
+        "google",
+        "phone",
+        "saml",
+    ];
+    let mut external: serde_json::Map<String, serde_json::Value> = off
         .iter()
-        .map(|p| (p.to_string(), serde_json::Value::Bool(*p == "email")))
+        .map(|p| (p.to_string(), serde_json::Value::Bool(false)))
         .collect();
-    let auth = &state.config.auth;
+    external.insert("email".into(), serde_json::Value::Bool(true));
     Json(serde_json::json!({
         "external": external,
-        "disable_signup": auth.disable_signup,
-        "mailer_autoconfirm": !auth.confirm_email,
+        "disable_signup": false,
+        "mailer_autoconfirm": !state.config.auth.confirm_email,
         "phone_autoconfirm": false,
         "sms_provider": "",
         "saml_enabled": false,
@@ -287,6 +230,7 @@ pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Val
 }
 
 /// `GET /health`.
+#[utoipa::path(get, path = "/health", tag = "auth", responses((status = 200, description = "The service is up")))]
 pub async fn get_health() -> Json<serde_json::Value> {
     Json(serde_json::json!({
         "name": "GoTrue",
@@ -296,6 +240,7 @@ pub async fn get_health() -> Json<serde_json::Value> {
 }
 
 /// `GET /authorize`: third-party sign-in (Google and others) is off (spec section 1).
+#[utoipa::path(get, path = "/authorize", tag = "auth", responses((status = 400, body = radar_api::auth::AuthErrorBody, description = "Third-party sign-in is disabled")))]
 pub async fn get_authorize() -> AuthError {
     AuthError::bad_request(
         "provider_disabled",

@@ -29,15 +29,6 @@ pub struct Claims {
     pub sub: String,
     /// The user's e-mail.
     pub email: String,
-    /// Always empty: Radar has no phone sign-in (GoTrue sends the claim all the same).
-    #[serde(default)]
-    pub phone: String,
-    /// `{provider, providers}`, as in the user object.
-    #[serde(default)]
-    pub app_metadata: serde_json::Map<String, serde_json::Value>,
-    /// The user's metadata as of the token, as in the user object (with `subscription`).
-    #[serde(default)]
-    pub user_metadata: serde_json::Map<String, serde_json::Value>,
     /// `authenticated`.
     pub role: String,
     /// Authenticator assurance level: `aal1`.
@@ -53,8 +44,7 @@ pub struct Claims {
 /// One authentication method reference.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AmrEntry {
-    /// `password`, `otp` (an e-mailed link, implicit flow), `recovery` or
-    /// `email/signup` (an e-mailed link, PKCE flow).
+    /// `password` or `recovery`.
     pub method: String,
     /// When, seconds since the epoch.
     pub timestamp: i64,
@@ -174,9 +164,6 @@ mod tests {
             iss: String::new(),
             sub: "u".into(),
             email: "a@example.com".into(),
-            phone: String::new(),
-            app_metadata: Default::default(),
-            user_metadata: Default::default(),
             role: "authenticated".into(),
             aal: "aal1".into(),
             amr: vec![],

@@ -94,7 +94,28 @@ pub fn html_to_text(html: &str) -> String {
         }
     }
     raw.push_str(rest);
-    normalize_space(&decode_entities(&raw))
+    normalize_space(&cp1252_controls(&decode_entities(&raw)))
+}
+
+/// C1 control characters (U+0080 to U+009F) read as the windows-1252 characters at those
+/// bytes, as browsers do: they come from `&#147;`-style references and from cp1252 text
+/// labelled Latin-1, and almost always mean curly quotes and dashes. The five that
+/// windows-1252 leaves undefined are dropped.
+fn cp1252_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)) {
+        return s.into();
+    }
+    s.chars()
+        .filter_map(|c| match u8::try_from(u32::from(c)) {
+            Ok(byte @ 0x80..=0x9f) => {
+                let bytes = [byte];
+                let (decoded, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes);
+                decoded.chars().next().filter(|d| !d.is_control())
+            }
+            _ => Some(c),
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// Where a tag that starts after '<' ends ('>' outside quotes), if it looks like a tag.
@@ -328,6 +349,15 @@ mod tests {
             "&#0; &#xFFFFFFFF; fine"
         );
         assert_eq!(html_to_text(""), "");
+    }
+
+    #[test]
+    fn cp1252_references_and_controls_become_quotes() {
+        // Regression (issue 15): cp1252 quotes stayed as control characters.
+        assert_eq!(
+            html_to_text("&#147;Hi&#148; it&#146;s \u{93}here\u{94} \u{96} now\u{81}"),
+            "\u{201c}Hi\u{201d} it\u{2019}s \u{201c}here\u{201d} \u{2013} now"
+        );
     }
 
     #[test]

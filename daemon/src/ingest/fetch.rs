@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use reqwest::header::{ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
+use reqwest::header::{CONTENT_TYPE, ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED};
 
 use radar_store::Feed;
 
@@ -21,6 +21,8 @@ pub enum Fetched {
     Document {
         /// The body.
         body: Vec<u8>,
+        /// The answer's Content-Type (its charset decides how the body is read).
+        content_type: Option<String>,
         /// The answer's ETag.
         etag: Option<String>,
         /// The answer's Last-Modified.
@@ -56,6 +58,7 @@ pub async fn fetch(
             .and_then(|v: &reqwest::header::HeaderValue| v.to_str().ok())
             .map(str::to_string)
     };
+    let content_type = header(CONTENT_TYPE);
     let etag = header(ETAG);
     let last_modified = header(LAST_MODIFIED);
     let mut body = Vec::new();
@@ -70,6 +73,7 @@ pub async fn fetch(
     }
     Ok(Fetched::Document {
         body,
+        content_type,
         etag,
         last_modified,
     })

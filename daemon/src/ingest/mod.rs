@@ -3,7 +3,9 @@
 //! [`fetch_feed`].
 
 pub mod clean;
+pub mod encoding;
 pub mod fetch;
+pub mod lenient;
 pub mod opml;
 pub mod parse;
 pub mod scheduler;
@@ -194,15 +196,17 @@ pub async fn fetch_feed(
         }
         Ok(Fetched::Document {
             body,
+            content_type,
             etag,
             last_modified,
         }) => {
             let store = store.clone();
             let (id, url) = (feed.id.clone(), feed.url.clone());
-            let stored =
-                tokio::task::spawn_blocking(move || store_document(&store, &id, &url, &body))
-                    .await
-                    .unwrap_or_else(|e| Err(format!("storing the entries failed: {e}")));
+            let stored = tokio::task::spawn_blocking(move || {
+                store_document(&store, &id, &url, &body, content_type.as_deref())
+            })
+            .await
+            .unwrap_or_else(|e| Err(format!("storing the entries failed: {e}")));
             match stored {
                 Ok((counts, title)) => {
                     let added = counts.added;
@@ -251,14 +255,16 @@ pub async fn fetch_feed(
     report
 }
 
-/// Parses a document and stores its entries; answers the counts and the feed's title.
+/// Parses a document (`content_type` is the answer's header, for its charset) and stores
+/// its entries; answers the counts and the feed's title.
 fn store_document(
     store: &Store,
     feed_id: &str,
     url: &str,
     body: &[u8],
+    content_type: Option<&str>,
 ) -> Result<(FetchReport, Option<String>), String> {
-    let parsed = parse::parse(body, url, Utc::now())?;
+    let parsed = parse::parse(body, content_type, url, Utc::now())?;
     let mut counts = FetchReport::default();
     for entry in parsed.entries {
         match store.upsert_feed_entry(feed_id, &entry.guid, entry.item, entry.dated) {

@@ -6,23 +6,19 @@
 //! Stripe-hosted checkout URL, the unguessable session id (128 random bits) is the
 //! capability, and only its owner can then verify it and get the subscription.
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::get;
 use radar_store::{CheckoutStatus, User};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::Result;
 use crate::extract::Path;
 use crate::state::AppState;
 
 /// The test checkout page routes.
-pub fn router() -> Router<AppState> {
-    Router::new().route(
-        "/checkout/{session_id}",
-        get(get_checkout_page).post(post_checkout_pay),
-    )
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(get_checkout_page, post_checkout_pay))
 }
 
 /// Creates a test checkout session for a user; answers the page's URL.

@@ -20,11 +20,10 @@
 pub mod checkout;
 pub mod stripe;
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::post;
-use radar_store::wire::{CheckoutUrl, VerifyRequest, VerifyResult};
+use radar_api::account::{CheckoutUrl, VerifyRequest, VerifyResult};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
 use crate::extract::{AuthUser, Json};
@@ -120,13 +119,10 @@ impl PaymentsConfig {
 }
 
 /// The payment routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/create-checkout-session",
-            post(create_checkout_session),
-        )
-        .route("/api/verify-subscription", post(verify_subscription))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_checkout_session))
+        .routes(routes!(verify_subscription))
         .merge(checkout::router())
         .merge(stripe::router())
 }

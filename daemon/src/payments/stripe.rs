@@ -11,23 +11,21 @@
 //! the subscription of that customer's user. Other event types are acknowledged and
 //! ignored.
 
-use axum::Router;
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
 use hmac::{Hmac, Mac};
 use radar_store::{CheckoutSession, User};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
-use crate::extract::Json;
+use crate::extract::{Json, RawBody};
 use crate::state::AppState;
 
 /// The webhook route.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/stripe/webhook", post(post_stripe_webhook))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(post_stripe_webhook))
 }
 
 /// The part of a Stripe Checkout Session the daemon reads.
@@ -248,14 +246,9 @@ pub struct WebhookAck {
 pub async fn post_stripe_webhook(
     State(s): State<AppState>,
     headers: HeaderMap,
-    body: Bytes,
+    RawBody(body): RawBody,
 ) -> Result<Json<WebhookAck>> {
-    let p = &s.config.payments;
-    let Some(secret) = p.stripe_webhook_secret.as_deref().filter(|k| !k.is_empty()) else {
-        return Err(ApiError::not_found(
-            "Stripe webhooks are not configured on this server.",
-        ));
-    };
+    // A request without the signature is malformed whatever the configuration.
     let header = headers
         .get("stripe-signature")
         .and_then(|h| h.to_str().ok())
@@ -265,6 +258,12 @@ pub async fn post_stripe_webhook(
                 "The Stripe-Signature header is missing.",
             )
         })?;
+    let p = &s.config.payments;
+    let Some(secret) = p.stripe_webhook_secret.as_deref().filter(|k| !k.is_empty()) else {
+        return Err(ApiError::not_found(
+            "Stripe webhooks are not configured on this server.",
+        ));
+    };
     verify_signature(
         header,
         &body,

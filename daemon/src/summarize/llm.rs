@@ -62,8 +62,13 @@ impl LlmConfig {
 const PROMPT_BUDGET: usize = 60_000;
 
 const SYSTEM: &str = "You write the weekly AI news summary of a news reader for professionals. \
-Use only the items given. Write plain text without markdown: first one paragraph of two or three \
-sentences giving the gist of the week, then three to six paragraphs, each on one theme, separated by blank lines.";
+Use only the items given. Write plain text without markdown: first a line 'Title: ' followed by a \
+headline of at most 80 characters saying what the week was about, then one paragraph of two or three \
+sentences giving the gist of the week, then three to six paragraphs, each on one theme, separated by \
+blank lines. Follow each story you mention with its source link in parentheses, as given.";
+
+/// Most stories listed in the sources paragraph added under the model's text.
+const MAX_SOURCES: usize = 30;
 
 fn prompt(items: &[NewsItem], week: &Week) -> String {
     let mut s = format!(
@@ -75,9 +80,10 @@ fn prompt(items: &[NewsItem], week: &Week) -> String {
     let per_item = (PROMPT_BUDGET / items.len().max(1)).clamp(200, 2000);
     for i in items {
         let line = format!(
-            "- {} | {} | {}\n",
+            "- {} | {} | {} | {}\n",
             i.published_date.date_naive(),
             i.title,
+            i.url.as_deref().unwrap_or("no link"),
             truncate_words(&strip_citations(&i.summary), per_item)
         );
         if s.len() + line.len() > PROMPT_BUDGET {
@@ -133,7 +139,20 @@ pub async fn summarize(
     let text = answer["choices"][0]["message"]["content"]
         .as_str()
         .ok_or("the LLM's answer has no choices[0].message.content")?;
-    draft(text)
+    let mut d = draft(text)?;
+    d.content.extend(sources(items));
+    Ok(d)
+}
+
+/// A last paragraph linking the week's stories to their sources, so the content leads to
+/// every original whatever the model wrote: "Sources: Title (https://...); ...".
+fn sources(items: &[NewsItem]) -> Option<String> {
+    let linked: Vec<String> = items
+        .iter()
+        .filter_map(|i| Some(format!("{} ({})", i.title, i.url.as_deref()?)))
+        .take(MAX_SOURCES)
+        .collect();
+    (!linked.is_empty()).then(|| format!("Sources: {}.", linked.join("; ")))
 }
 
 /// The chat-completions URL of a base URL (given with or without the path).
@@ -146,10 +165,25 @@ fn endpoint(base: &str) -> String {
     }
 }
 
-/// Splits the model's text into the summary (first paragraph) and content paragraphs.
+/// Splits the model's text into the title (a first line `Title: ...`, if any), the summary
+/// (first paragraph) and content paragraphs.
 fn draft(text: &str) -> Result<Draft, String> {
+    let text = text.replace("\r\n", "\n");
+    let text = text.trim_start();
+    let (title, text) = match text.split_once('\n') {
+        Some((first, rest)) if first.trim_start().to_lowercase().starts_with("title:") => {
+            let title = first.trim_start()["title:".len()..]
+                .trim()
+                .trim_matches(['"', '*', '#'])
+                .trim();
+            (
+                Some(truncate_words(title, 120)).filter(|t| !t.is_empty()),
+                rest,
+            )
+        }
+        _ => (None, text),
+    };
     let paragraphs: Vec<String> = text
-        .replace("\r\n", "\n")
         .split("\n\n")
         .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|p| !p.is_empty())
@@ -163,6 +197,7 @@ fn draft(text: &str) -> Result<Draft, String> {
         rest.to_vec()
     };
     Ok(Draft {
+        title,
         summary: summary.clone(),
         content,
     })
@@ -189,7 +224,12 @@ mod tests {
         let d = draft("Gist of the week.\r\n\r\nModels did  things.\n\n\n\nChips too.\n").unwrap();
         assert_eq!(d.summary, "Gist of the week.");
         assert_eq!(d.content, ["Models did things.", "Chips too."]);
+        assert_eq!(d.title, None);
         assert_eq!(draft("Only one.").unwrap().content, ["Only one."]);
+        let titled = draft("Title: Agents grow up\nGist.\n\nTheme one.").unwrap();
+        assert_eq!(titled.title.as_deref(), Some("Agents grow up"));
+        assert_eq!(titled.summary, "Gist.");
+        assert_eq!(titled.content, ["Theme one."]);
         assert!(draft(" \n\n ").is_err());
     }
 }

@@ -4,6 +4,12 @@
 //! ([`llm`]) is used when configured, and any failure of it falls back to the local one
 //! with a warning. A summary's id is its ISO week (`2026-W47`), so each week has at most
 //! one; `start_date` is Monday 00:00 UTC and `end_date` Sunday 23:59:59 UTC.
+//!
+//! The title says what the week was about: the LLM's own title line, else the week's
+//! biggest topics as the local summariser files its stories ("AI this week: models,
+//! policy and robotics"); the spec's 'Weekly AI News Summary' only when no story has a
+//! topic. Every story in the content is followed by its source and link (the LLM's text
+//! gets a closing "Sources:" paragraph for that).
 
 pub mod llm;
 pub mod local;
@@ -21,6 +27,8 @@ const MAX_ITEMS: usize = 5_000;
 /// A summary's text before it gets its dates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
+    /// What the week was about; `None` keeps the spec's default title.
+    pub title: Option<String>,
     /// The short paragraph.
     pub summary: String,
     /// The paragraphs.
@@ -63,7 +71,7 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
             ),
         ));
     }
-    let (draft, method, warning) = match &ctx.llm {
+    let (mut draft, method, warning) = match &ctx.llm {
         Some(cfg) => match llm::summarize(&ctx.http, cfg, &items, week).await {
             Ok(d) => (d, "llm", None),
             Err(e) => {
@@ -78,9 +86,15 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
         },
         None => (local_draft(items.clone()).await?, "local", None),
     };
+    if draft.title.is_none() {
+        // The LLM gave no title line: name the week's biggest topics, as the local one does.
+        draft.title = local::title(&items);
+    }
     let summary = WeeklySummary {
         id,
-        title: DEFAULT_SUMMARY_TITLE.to_string(),
+        title: draft
+            .title
+            .unwrap_or_else(|| DEFAULT_SUMMARY_TITLE.to_string()),
         summary: draft.summary,
         content: draft.content,
         start_date: week.start(),

@@ -2,7 +2,7 @@
 //! this view offers for it.
 
 use chrono::{DateTime, Utc};
-use radar_store::{Mark, NewsItem};
+use radar_api::{Mark, NewsItem};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph, Widget, Wrap};
 
 use crate::app::{ItemAction, View};
 use crate::format;
+use crate::keys::{Command, Context, KeyMap};
 use crate::marks::Marks;
 use crate::strings;
 use crate::theme::Theme;
@@ -22,6 +23,8 @@ pub struct DetailWidget<'a> {
     pub view: View,
     /// Its marks.
     pub marks: &'a Marks,
+    /// The keys in force, for the hints.
+    pub keys: &'a KeyMap,
     /// For relative times.
     pub now: DateTime<Utc>,
     /// An extra line (when it was shared).
@@ -30,27 +33,49 @@ pub struct DetailWidget<'a> {
     pub theme: Theme,
 }
 
-/// The keys offered for an item in `view`, as "o open · f favourite ...".
-pub fn key_hints(view: View, item: &NewsItem, marks: &Marks) -> String {
+/// The actions `view` offers for an item, each with its first key in `context`:
+/// ("o", "open"), ("f", "favourite") ...
+pub fn action_hints(
+    keys: &KeyMap,
+    context: Context,
+    view: View,
+    item: &NewsItem,
+    marks: &Marks,
+) -> Vec<(String, String)> {
     [
-        (ItemAction::Open, strings::HINT_OPEN),
+        (ItemAction::Open, Command::OpenSource, strings::HINT_OPEN),
         (
             ItemAction::Favorite,
+            Command::Favorite,
             strings::hint_favorite(marks.has(Mark::Favorite, &item.id)),
         ),
         (
             ItemAction::Read,
+            Command::MarkRead,
             strings::hint_read(marks.has(Mark::Read, &item.id)),
         ),
-        (ItemAction::Hide, strings::HINT_HIDE),
-        (ItemAction::Restore, strings::HINT_RESTORE),
-        (ItemAction::Share, strings::HINT_SHARE),
+        (ItemAction::Hide, Command::Hide, strings::HINT_HIDE),
+        (ItemAction::Restore, Command::Restore, strings::HINT_RESTORE),
+        (ItemAction::Share, Command::Share, strings::HINT_SHARE),
     ]
     .iter()
-    .filter(|(a, _)| a.allowed_in(view))
-    .map(|(_, label)| *label)
-    .collect::<Vec<_>>()
-    .join(" · ")
+    .filter(|(a, _, _)| a.allowed_in(view))
+    .map(|(_, c, label)| (keys.first_key(context, *c), label.to_string()))
+    .collect()
+}
+
+/// The keys offered for an item in a list `view`, as "Enter full text · o open ...".
+pub fn key_hints(keys: &KeyMap, view: View, item: &NewsItem, marks: &Marks) -> String {
+    let mut pairs = vec![(
+        keys.first_key(Context::List, Command::Read),
+        strings::HINT_READER.to_string(),
+    )];
+    pairs.extend(action_hints(keys, Context::List, view, item, marks));
+    pairs
+        .iter()
+        .map(|(k, what)| format!("{k} {what}"))
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 impl Widget for DetailWidget<'_> {
@@ -60,7 +85,7 @@ impl Widget for DetailWidget<'_> {
         let block = Block::bordered()
             .border_type(BorderType::Rounded)
             .title_bottom(Line::styled(
-                format!(" {} ", key_hints(self.view, item, self.marks)),
+                format!(" {} ", key_hints(self.keys, self.view, item, self.marks)),
                 t.dim(),
             ));
         let mut meta = vec![

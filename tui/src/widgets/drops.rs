@@ -1,6 +1,6 @@
 //! Drops: one story, large and centred, with progress dots; or the paywall.
 
-use radar_store::NewsItem;
+use radar_api::NewsItem;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph, Widget, Wrap};
 
 use crate::drops::{DropsState, progress_dots};
 use crate::format;
+use crate::keys::{Command, Context, KeyMap};
 use crate::strings;
 use crate::theme::Theme;
 
@@ -21,6 +22,8 @@ pub struct DropsWidget<'a> {
     pub read: bool,
     /// The daemon's address, for the subscribe link.
     pub server: &'a str,
+    /// The keys in force, for the hints.
+    pub keys: &'a KeyMap,
     /// Styles.
     pub theme: Theme,
 }
@@ -33,7 +36,7 @@ impl Widget for DropsWidget<'_> {
         let inner = block.inner(frame);
         block.render(frame, buf);
         if self.state.paywall {
-            return paywall(inner, buf, self.server, t);
+            return paywall(inner, buf, self.server, self.keys, t);
         }
         let Some(story) = self.stories.get(self.state.index) else {
             return;
@@ -102,7 +105,7 @@ impl Widget for DropsWidget<'_> {
         Line::from(vec![
             Span::styled(position, t.accent()),
             Span::styled(
-                format!("  {}", super::truncate(strings::DROPS_KEYS, room)),
+                format!("  {}", super::truncate(&drops_hints(self.keys), room)),
                 t.dim(),
             ),
         ])
@@ -111,7 +114,37 @@ impl Widget for DropsWidget<'_> {
     }
 }
 
-fn paywall(area: Rect, buf: &mut Buffer, server: &str, t: Theme) {
+/// "space: next · k: back ...", from the keys in force.
+fn drops_hints(keys: &KeyMap) -> String {
+    let commands = [
+        Command::NextStory,
+        Command::Up,
+        Command::Read,
+        Command::MarkRead,
+        Command::OpenSource,
+        Command::Share,
+    ];
+    let pairs: Vec<(String, &str)> = commands
+        .iter()
+        .zip(strings::DROPS_HINTS)
+        .map(|(c, what)| (keys.first_key(Context::Drops, *c), what))
+        .collect();
+    strings::hints(&pairs)
+}
+
+fn paywall_hints(keys: &KeyMap) -> String {
+    let pairs: Vec<(String, &str)> = [
+        keys.first_key(Context::Drops, Command::Read),
+        keys.first_key(Context::Drops, Command::Up),
+        keys.first_key(Context::Global, Command::View(1)),
+    ]
+    .into_iter()
+    .zip(strings::PAYWALL_HINTS)
+    .collect();
+    strings::hints(&pairs)
+}
+
+fn paywall(area: Rect, buf: &mut Buffer, server: &str, keys: &KeyMap, t: Theme) {
     let width = area.width.saturating_sub(6).clamp(1, 64);
     let lines = vec![
         Line::styled(strings::PREMIUM_CONTENT, t.accent()),
@@ -125,7 +158,7 @@ fn paywall(area: Rect, buf: &mut Buffer, server: &str, t: Theme) {
         Line::default(),
         Line::styled(strings::PAYWALL_NOTE, t.dim()),
         Line::default(),
-        Line::styled(strings::PAYWALL_KEYS, t.dim()),
+        Line::styled(paywall_hints(keys), t.dim()),
     ];
     let height = 6
         + super::wrapped_height(strings::PAYWALL, width)

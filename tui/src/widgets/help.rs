@@ -1,23 +1,61 @@
-//! The key list over the current view (`?`).
+//! The key list over the current view (`?`), drawn from the key table in force, so it
+//! shows the reader's own keys; it scrolls when the terminal is too short for it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
+use crate::keys::KeyMap;
 use crate::strings;
 use crate::theme::Theme;
 
 /// The help overlay.
-pub struct HelpPopup {
+pub struct HelpPopup<'a> {
+    /// The keys in force.
+    pub keys: &'a KeyMap,
+    /// Rows scrolled.
+    pub scroll: u16,
     /// Styles.
     pub theme: Theme,
 }
 
-impl Widget for HelpPopup {
+fn lines(keys: &KeyMap, t: Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (i, (title, rows)) in keys.help().into_iter().enumerate() {
+        if i > 0 {
+            lines.push(Line::default());
+        }
+        lines.push(Line::styled(format!(" {title}"), t.strong()));
+        for (keys, what) in rows {
+            lines.push(Line::from(vec![
+                Span::styled(format!("   {keys:<18}"), t.accent()),
+                Span::raw(what),
+            ]));
+        }
+    }
+    lines
+}
+
+/// Where the popup goes in a screen of `area`.
+fn popup(area: Rect, rows: usize) -> Rect {
+    super::centered(area, 68, (rows as u16).saturating_add(2))
+}
+
+/// How far the help can scroll in a terminal of `size`.
+pub fn max_scroll(keys: &KeyMap, size: (u16, u16)) -> u16 {
+    let rows = lines(keys, Theme { color: false }).len();
+    let shown = popup(Rect::new(0, 0, size.0, size.1), rows)
+        .height
+        .saturating_sub(2);
+    (rows as u16).saturating_sub(shown)
+}
+
+impl Widget for HelpPopup<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
-        let popup = super::centered(area, 60, strings::HELP.len() as u16 + 2);
+        let lines = lines(self.keys, t);
+        let popup = popup(area, lines.len());
         Clear.render(popup, buf);
         let block = Block::bordered()
             .border_type(BorderType::Rounded)
@@ -26,15 +64,9 @@ impl Widget for HelpPopup {
                 t.accent(),
             ))
             .title_bottom(Line::styled(format!(" {} ", strings::HELP_CLOSE), t.dim()));
-        let lines: Vec<Line> = strings::HELP
-            .iter()
-            .map(|(keys, what)| {
-                Line::from(vec![
-                    Span::styled(format!(" {keys:<14}"), t.accent()),
-                    Span::raw(*what),
-                ])
-            })
-            .collect();
-        Paragraph::new(lines).block(block).render(popup, buf);
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((self.scroll, 0))
+            .render(popup, buf);
     }
 }

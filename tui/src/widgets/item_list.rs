@@ -1,9 +1,12 @@
-//! A list of items, one per row: mark, date, relative time, source, title.
+//! A list of items, one per row: mark, date, relative time, source, title. The headline
+//! keeps at least [`MIN_TITLE`] columns: as the list narrows, the date goes first, then
+//! the age, then the source. Words of the search in force are highlighted.
 
 use chrono::{DateTime, Utc};
-use radar_store::{Mark, NewsItem};
+use radar_api::{Mark, NewsItem};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, List, ListItem, ListState, StatefulWidget};
 
@@ -11,6 +14,53 @@ use crate::format;
 use crate::marks::Marks;
 use crate::strings;
 use crate::theme::Theme;
+
+/// Columns every headline keeps, when the list is wide enough for that at all.
+pub const MIN_TITLE: usize = 40;
+/// Widths of the date, age and source columns, with their gaps.
+const DATE: usize = 13;
+const AGE: usize = 14;
+const SOURCE: usize = 12;
+/// The selection symbol and the mark before each row.
+const PREFIX: usize = 4;
+
+/// Which of date, age and source a list `width` columns wide (borders included) shows.
+pub fn columns(width: u16) -> (bool, bool, bool) {
+    let room = (width as usize).saturating_sub(2 + PREFIX);
+    [
+        (true, true, true),
+        (false, true, true),
+        (false, false, true),
+    ]
+    .into_iter()
+    .find(|(d, a, s)| {
+        let used = DATE * *d as usize + AGE * *a as usize + SOURCE * *s as usize;
+        room >= used + MIN_TITLE
+    })
+    .unwrap_or((false, false, false))
+}
+
+/// The headline with the search's words in `highlight` style.
+fn title_spans(
+    title: &str,
+    words: &[String],
+    plain: Style,
+    highlight: Style,
+) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for (a, b) in crate::search::highlights(title, words) {
+        if a > at {
+            spans.push(Span::styled(title[at..a].to_string(), plain));
+        }
+        spans.push(Span::styled(title[a..b].to_string(), highlight));
+        at = b;
+    }
+    if at < title.len() {
+        spans.push(Span::styled(title[at..].to_string(), plain));
+    }
+    spans
+}
 
 /// The list's state: which row is selected.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -31,6 +81,8 @@ pub struct ItemListWidget<'a> {
     pub title: &'a str,
     /// Drawn in the bottom border (Read More, Subscribe Now).
     pub footer: Option<Line<'a>>,
+    /// Words to highlight (the search in force).
+    pub highlight: &'a [String],
     /// Styles.
     pub theme: Theme,
 }
@@ -46,6 +98,7 @@ impl StatefulWidget for ItemListWidget<'_> {
         if let Some(footer) = self.footer {
             block = block.title_bottom(footer);
         }
+        let (show_date, show_age, show_source) = columns(area.width);
         let rows: Vec<ListItem> = self
             .items
             .iter()
@@ -57,25 +110,26 @@ impl StatefulWidget for ItemListWidget<'_> {
                 } else {
                     " "
                 };
-                ListItem::new(Line::from(vec![
-                    Span::styled(format!("{mark} "), t.mark()),
-                    Span::styled(
-                        format!("{:<13}", format::date(item.published_date)),
-                        t.dim(),
-                    ),
-                    Span::styled(
-                        format!(
-                            "{:<14}",
-                            format::relative_time(item.published_date, self.now)
-                        ),
-                        t.dim(),
-                    ),
-                    Span::styled(
-                        format!("{:<11} ", super::truncate(&format::source(item), 11)),
-                        t.dim(),
-                    ),
-                    Span::raw(format::title(item)),
-                ]))
+                let mut spans = vec![Span::styled(format!("{mark} "), t.mark())];
+                if show_date {
+                    let date = format::date(item.published_date);
+                    spans.push(Span::styled(format!("{date:<DATE$}"), t.dim()));
+                }
+                if show_age {
+                    let age = format::relative_time(item.published_date, self.now);
+                    spans.push(Span::styled(format!("{age:<AGE$}"), t.dim()));
+                }
+                if show_source {
+                    let source = super::truncate(&format::source(item), SOURCE - 1);
+                    spans.push(Span::styled(format!("{source:<0$} ", SOURCE - 1), t.dim()));
+                }
+                spans.extend(title_spans(
+                    &item.title,
+                    self.highlight,
+                    Style::new(),
+                    t.highlight(),
+                ));
+                ListItem::new(Line::from(spans))
             })
             .collect();
         let list = List::new(rows)
@@ -84,5 +138,36 @@ impl StatefulWidget for ItemListWidget<'_> {
             .highlight_symbol("▶ ");
         let mut list_state = ListState::default().with_selected(Some(state.selected));
         StatefulWidget::render(list, area, buf, &mut list_state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_go_date_first_then_age_then_source() {
+        assert_eq!(columns(200), (true, true, true));
+        assert_eq!(columns(98), (true, true, true));
+        assert_eq!(columns(84), (false, true, true));
+        assert_eq!(columns(60), (false, false, true));
+        assert_eq!(columns(40), (false, false, false));
+        for width in 46..200 {
+            let (d, a, s) = columns(width);
+            let used = DATE * d as usize + AGE * a as usize + SOURCE * s as usize;
+            assert!(width as usize - 2 - PREFIX - used >= MIN_TITLE, "{width}");
+        }
+    }
+
+    #[test]
+    fn titles_split_around_matches() {
+        let spans = title_spans(
+            "Open models win",
+            &["models".into()],
+            Style::new(),
+            Style::new(),
+        );
+        let texts: Vec<_> = spans.iter().map(|s| s.content.to_string()).collect();
+        assert_eq!(texts, ["Open ", "models", " win"]);
     }
 }

@@ -7,6 +7,7 @@ pub mod drops;
 pub mod help;
 pub mod item_list;
 pub mod message;
+pub mod reader;
 pub mod sign_in;
 pub mod takeaways;
 pub mod tv;

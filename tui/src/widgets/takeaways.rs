@@ -1,18 +1,20 @@
-//! The key takeaways overlay: three cards, a summary line and how to close it.
+//! The key takeaways overlay: the server's three cards and summary line, or its loading
+//! and error states, and how to close it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget, Wrap};
 
+use crate::app::TakeawaysOverlay;
+use crate::load::Load;
 use crate::strings;
-use crate::takeaways::Takeaways;
 use crate::theme::Theme;
 
 /// Draws takeaways centred over the view.
 pub struct TakeawaysPopup<'a> {
     /// What to show.
-    pub takeaways: &'a Takeaways,
+    pub overlay: &'a TakeawaysOverlay,
     /// Styles.
     pub theme: Theme,
 }
@@ -33,19 +35,30 @@ impl Widget for TakeawaysPopup<'_> {
                 t.dim(),
             ));
         let mut lines = vec![
-            Line::styled(self.takeaways.title.clone(), t.strong()),
+            Line::styled(self.overlay.title.clone(), t.strong()),
             Line::default(),
         ];
-        for (title, tags, description) in &self.takeaways.cards {
-            let mut head = vec![Span::styled(title.to_string(), t.accent())];
-            for tag in tags {
-                head.push(Span::styled(format!("  [{tag}]"), t.dim()));
+        match &self.overlay.takeaways {
+            Load::Idle | Load::Loading => {
+                lines.push(Line::styled(strings::LOADING_TAKEAWAYS, t.dim()))
             }
-            lines.push(Line::from(head));
-            lines.push(Line::raw(description.to_string()));
-            lines.push(Line::default());
+            Load::Failed(e) => {
+                lines.push(Line::styled(strings::TAKEAWAYS_FAILED, t.error()));
+                lines.push(Line::raw(e.clone()));
+            }
+            Load::Loaded(takeaways) => {
+                for card in &takeaways.cards {
+                    let mut head = vec![Span::styled(card.title.clone(), t.accent())];
+                    for tag in &card.tags {
+                        head.push(Span::styled(format!("  [{tag}]"), t.dim()));
+                    }
+                    lines.push(Line::from(head));
+                    lines.push(Line::raw(card.description.clone()));
+                    lines.push(Line::default());
+                }
+                lines.push(Line::styled(takeaways.summary.clone(), t.strong()));
+            }
         }
-        lines.push(Line::styled(self.takeaways.summary.clone(), t.strong()));
         Paragraph::new(lines)
             .block(block)
             .wrap(Wrap { trim: true })

@@ -1,20 +1,25 @@
 //! TV mode: the current story full-size, the position, the countdown and its gauge.
 
-use radar_store::NewsItem;
+use radar_api::NewsItem;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Gauge, Paragraph, Widget, Wrap};
 
 use crate::format;
+use crate::keys::{Command, Context, KeyMap};
 use crate::strings;
 use crate::theme::Theme;
 use crate::tv::TvState;
 
 /// The TV view.
 pub struct TvWidget<'a> {
-    /// The stories shown (already capped for free readers).
+    /// The stories loaded (the server's allowance for this reader).
     pub stories: &'a [NewsItem],
+    /// How many stories the reader can reach in all ('n of m').
+    pub total: usize,
+    /// The keys in force, for the hints.
+    pub keys: &'a KeyMap,
     /// The slideshow's state.
     pub state: &'a TvState,
     /// Styles.
@@ -59,8 +64,10 @@ impl Widget for TvWidget<'_> {
                 .render(super::centered(body, body.width, 1), buf),
         }
 
-        let position =
-            strings::tv_position(if count == 0 { 0 } else { self.state.index + 1 }, count);
+        let position = strings::tv_position(
+            if count == 0 { 0 } else { self.state.index + 1 },
+            self.total.max(count),
+        );
         let countdown = if self.state.paused {
             strings::PAUSED.to_string()
         } else {
@@ -80,13 +87,33 @@ impl Widget for TvWidget<'_> {
             .use_unicode(true)
             .render(gauge, buf);
         Line::styled(
-            super::truncate(
-                &strings::tv_keys(self.state.paused, self.state.interval),
-                keys.width as usize,
-            ),
+            super::truncate(&tv_hints(self.keys, self.state), keys.width as usize),
             t.dim(),
         )
         .alignment(Alignment::Center)
         .render(keys, buf);
     }
+}
+
+/// "Space: Pause · t: interval 10s ...", from the keys in force.
+fn tv_hints(keys: &KeyMap, state: &TvState) -> String {
+    let commands = [
+        Command::Pause,
+        Command::Interval,
+        Command::Down,
+        Command::Up,
+    ];
+    let mut pairs: Vec<(String, String)> = commands
+        .iter()
+        .map(|c| keys.first_key(Context::Tv, *c))
+        .chain([keys.first_key(Context::Global, Command::Back)])
+        .zip(strings::tv_hints(state.paused, state.interval))
+        .collect();
+    // "n/p: next/previous" reads better than two entries.
+    let previous = pairs.remove(3);
+    pairs[2] = (
+        format!("{}/{}", pairs[2].0, previous.0),
+        format!("{}/{}", pairs[2].1, previous.1),
+    );
+    strings::hints(&pairs)
 }

@@ -18,4 +18,20 @@ export const paths = {
 
 export type AppView = 'feed' | 'drops' | 'favorites' | 'read' | 'trash' | 'shared';
 
+/** The views' names in tabs, headings and document titles (spec 2). */
+export const VIEW_LABELS: Record<AppView, string> = {
+  feed: 'Feed',
+  drops: 'Drops',
+  favorites: 'Favs',
+  read: 'Read',
+  trash: 'Trash',
+  shared: 'Shared',
+};
+
 export const appViewPath = (view: AppView) => (view === 'feed' ? paths.app : `${paths.app}?view=${view}`);
+
+/** The in-app reader over `view`: deep-linkable, and closed by the browser's back button. */
+export const readerPath = (view: AppView, id: string) => `${paths.app}?view=${view}&item=${encodeURIComponent(id)}`;
+
+/** Router state of a reader opened from a list, so closing it goes back instead of replacing. */
+export const READER_STATE = { reader: true } as const;

@@ -12,10 +12,38 @@ export function setTokenSource(source: TokenSource) {
 
 export class ApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** The `error` code of the daemon's `{"error","message"}` body, when it sent one. */
+  readonly code: string | null;
+  constructor(status: number, message: string, code: string | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.code = code;
+  }
+}
+
+/** The daemon's answer when only a subscriber may do what was asked: the app reads the account again. */
+export const isSubscriptionRequired = (error: unknown) =>
+  error instanceof ApiError && error.status === 403 && error.code === 'subscription_required';
+
+type Listener = () => void;
+const reachableListeners = new Set<Listener>();
+
+/**
+ * Called after every answer the daemon itself gave (any status below 500: it is up and
+ * working), so work that waited for the server, such as marks made offline, goes out at once.
+ */
+export function onServerReachable(listener: Listener): () => void {
+  reachableListeners.add(listener);
+  return () => reachableListeners.delete(listener);
+}
+
+function codeOf(text: string): string | null {
+  try {
+    const body: unknown = JSON.parse(text);
+    return body && typeof body === 'object' && 'error' in body && typeof body.error === 'string' ? body.error : null;
+  } catch {
+    return null;
   }
 }
 
@@ -52,9 +80,10 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     credentials: 'include',
     signal: options.signal,
   });
+  if (response.status < 500) reachableListeners.forEach((listener) => listener());
   if (!response.ok) {
     const text = await response.text().catch(() => '');
-    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`);
+    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, codeOf(text));
   }
   if (response.status === 204) return undefined as T;
   const text = await response.text();

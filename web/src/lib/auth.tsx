@@ -4,12 +4,14 @@ import type { AuthClient, Session, User } from '@supabase/auth-js';
 
 type AuthClientType = InstanceType<typeof AuthClient>;
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, setTokenSource } from '@/lib/api-client';
-import { isSubscriber, useUserMetadata } from '@/lib/subscription';
+import type { ClientConfig } from '@/lib/api/types';
+import { AUTH_STORAGE_KEY, storedSession } from '@/lib/early-feed';
+import { recheckSubscription, useUserMetadata } from '@/lib/subscription';
 import { toast } from '@/lib/toast';
 
-export const AUTH_STORAGE_KEY = 'radar-auth';
+export { AUTH_STORAGE_KEY };
 
 /**
  * The address fragment as the page was opened. The auth client consumes and clears the
@@ -17,18 +19,8 @@ export const AUTH_STORAGE_KEY = 'radar-auth';
  */
 export const initialUrlHash = typeof window === 'undefined' ? '' : window.location.hash;
 
-export interface AppConfig {
-  anonKey: string;
-  subscriptionsOpen: boolean;
-  paymentsProvider: 'test' | 'stripe';
-}
-
 export type RadarUser = User & {
-  has_active_subscription?: boolean;
-  user_metadata: User['user_metadata'] & {
-    avatar_url?: string;
-    subscription?: { isActive?: boolean; customerId?: string | null };
-  };
+  user_metadata: User['user_metadata'] & { avatar_url?: string };
 };
 
 export type AuthStatus = 'loading' | 'signedIn' | 'signedOut';
@@ -42,10 +34,13 @@ interface AuthContextValue {
   status: AuthStatus;
   user: RadarUser | null;
   session: Session | null;
-  config: AppConfig | null;
+  config: ClientConfig | null;
+  /** The server's decision (`GET /api/user/metadata`), kept fresh by lib/subscription.ts. */
   isSubscriber: boolean;
   /** Whether the subscriber answer is final (the user metadata has been read, or there is no user). */
   subscriptionKnown: boolean;
+  /** Reads the subscription again, e.g. when a feed answer disagrees with `isSubscriber`. */
+  recheckSubscription(): void;
   signIn(email: string, password: string): Promise<AuthResult>;
   signInWithGoogle(): Promise<AuthResult>;
   signUp(email: string, password: string): Promise<AuthResult>;
@@ -60,8 +55,22 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 export const GOOGLE_DISABLED = 'Google sign in is temporarily disabled';
 const LOCAL_SET_KEYS = ['userFavorites', 'userHiddenItems', 'userReadItems'];
 
-// The auth client is loaded next to the config request rather than with the first script: the
-// spinner shows until both are in, and the first download stays small.
+/**
+ * The configuration the daemon wrote into index.html (`#radar-config`), so start-up needs no
+ * round trip for it; null under the Vite dev server, which serves the page unchanged.
+ */
+function inlineConfig(): ClientConfig | null {
+  const text = document.getElementById('radar-config')?.textContent;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as ClientConfig;
+  } catch {
+    return null;
+  }
+}
+
+// The auth client is its own chunk rather than part of the first script, downloaded only when
+// a session may exist or the reader signs in or up.
 async function createAuthClient(anonKey: string): Promise<AuthClientType> {
   const { AuthClient } = await import('@supabase/auth-js');
   return new AuthClient({
@@ -85,34 +94,70 @@ async function guarded(failure: string, call: () => Promise<AuthResult>): Promis
   }
 }
 
+/**
+ * Whether this browser may hold a session: one stored by the auth client, or tokens in the
+ * address (sign-up confirmation, recovery). A visitor with neither is signed out at once, and
+ * the auth client is downloaded only when they sign in or up: the landing page stays light.
+ */
+export function mayHaveSession(storage: Storage, hash: string): boolean {
+  return Boolean(storage.getItem(AUTH_STORAGE_KEY)) || /(^|[#&])(access_token|error)=/.test(hash);
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [client, setClient] = useState<AuthClientType | null>(null);
-  const [config, setConfig] = useState<AppConfig | null>(null);
-  const [session, setSession] = useState<Session | null>(null);
-  const [user, setUser] = useState<RadarUser | null>(null);
-  const [status, setStatus] = useState<AuthStatus>('loading');
+  const [config, setConfig] = useState<ClientConfig | null>(null);
+  // A stored, unexpired session lets the app draw the reader's pages at once, before the auth
+  // client has downloaded; the client confirms it (refreshing or signing out) once started.
+  const [provisional] = useState(() => {
+    const stored = storedSession(localStorage);
+    if (stored?.user) setTokenSource(async () => stored.access_token);
+    return stored?.user ? stored : null;
+  });
+  const [session, setSession] = useState<Session | null>(() => (provisional as Session | null) ?? null);
+  const [user, setUser] = useState<RadarUser | null>(() => (provisional?.user as RadarUser | undefined) ?? null);
+  const [status, setStatus] = useState<AuthStatus>(provisional ? 'signedIn' : 'loading');
+
+  // One configuration and one auth client for the app's life, made on first need.
+  const configRef = useRef<Promise<ClientConfig> | null>(null);
+  const loadConfig = useCallback(() => {
+    configRef.current ??= (async () => inlineConfig() ?? (await api.get<ClientConfig>('/api/config')))();
+    return configRef.current;
+  }, []);
+  const clientRef = useRef<Promise<AuthClientType> | null>(null);
+  const getClient = useCallback(() => {
+    clientRef.current ??= (async () => {
+      const cfg = await loadConfig();
+      const auth = await createAuthClient(cfg.anonKey);
+      setTokenSource(async () => (await auth.getSession()).data.session?.access_token ?? null);
+      auth.onAuthStateChange((_event, next) => {
+        setSession(next);
+        setUser((next?.user as RadarUser | undefined) ?? null);
+        setStatus(next ? 'signedIn' : 'signedOut');
+      });
+      return auth;
+    })().catch((error: unknown) => {
+      // A failed download may work next time.
+      clientRef.current = null;
+      throw error;
+    });
+    return clientRef.current;
+  }, [loadConfig]);
 
   useEffect(() => {
     let cancelled = false;
-    let unsubscribe = () => {};
     (async () => {
       try {
-        const [cfg] = await Promise.all([api.get<AppConfig>('/api/config'), import('@supabase/auth-js')]);
+        const cfg = await loadConfig();
         if (cancelled) return;
-        const auth = await createAuthClient(cfg.anonKey);
-        setTokenSource(async () => (await auth.getSession()).data.session?.access_token ?? null);
-        const { data } = auth.onAuthStateChange((_event, next) => {
-          setSession(next);
-          setUser((next?.user as RadarUser | undefined) ?? null);
-          setStatus(next ? 'signedIn' : 'signedOut');
-        });
-        unsubscribe = () => data.subscription.unsubscribe();
+        setConfig(cfg);
+        if (!mayHaveSession(localStorage, initialUrlHash)) {
+          setStatus('signedOut');
+          return;
+        }
+        const auth = await getClient();
         const { data: current, error } = await auth.getSession();
         if (error) throw error;
         if (cancelled) return;
-        setConfig(cfg);
-        setClient(auth);
         setSession(current.session);
         setUser((current.session?.user as RadarUser | undefined) ?? null);
         setStatus(current.session ? 'signedIn' : 'signedOut');
@@ -125,39 +170,49 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     })();
     return () => {
       cancelled = true;
-      unsubscribe();
     };
-  }, []);
+  }, [loadConfig, getClient]);
 
   const metadata = useUserMetadata(user?.id);
+  const subscriber = Boolean(user && metadata.data?.subscription.isActive);
 
-  const requireClient = useCallback(() => {
-    if (!client) throw new Error('The auth service is not available');
-    return client;
-  }, [client]);
+  // A new tier changes what the server lets the reader see: the feed's page size, Read
+  // More, takeaways. Everything tier-dependent is read again when the decision changes.
+  const previous = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (!metadata.isFetched) return;
+    if (previous.current !== null && previous.current !== subscriber) {
+      void queryClient.invalidateQueries({ queryKey: ['news'] });
+      void queryClient.invalidateQueries({ queryKey: ['takeaways'] });
+    }
+    previous.current = subscriber;
+  }, [subscriber, metadata.isFetched, queryClient]);
+
+  const recheck = useCallback(() => void recheckSubscription(queryClient), [queryClient]);
+
 
   const signIn = useCallback(
     (email: string, password: string) =>
       guarded('Failed to sign in', async () => {
-        const { data, error } = await requireClient().signInWithPassword({ email, password });
+        const { data, error } = await (await getClient()).signInWithPassword({ email, password });
         return { error: error?.message ?? null, session: data.session };
       }),
-    [requireClient],
+    [getClient],
   );
 
   const signUp = useCallback(
     (email: string, password: string) =>
       guarded('Failed to sign up', async () => {
-        const { data, error } = await requireClient().signUp({ email, password });
+        const { data, error } = await (await getClient()).signUp({ email, password });
         return { error: error?.message ?? null, session: data.session };
       }),
-    [requireClient],
+    [getClient],
   );
 
   const signOut = useCallback(
     () =>
       guarded('Failed to sign out', async () => {
-        const { error } = await requireClient().signOut();
+        const { error } = await (await getClient()).signOut();
         if (error) return { error: error.message };
         // Spec 4: sign-out removes the session key; the local item sets belong to the
         // account that just left, so they go too.
@@ -169,40 +224,38 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setStatus('signedOut');
         return { error: null };
       }),
-    [requireClient, queryClient],
+    [getClient, queryClient],
   );
 
   const resetPassword = useCallback(
     (email: string) =>
       guarded('Failed to send reset password email', async () => {
-        const { error } = await requireClient().resetPasswordForEmail(email, {
+        const { error } = await (await getClient()).resetPasswordForEmail(email, {
           redirectTo: `${window.location.origin}/reset-password`,
         });
         return { error: error?.message ?? null };
       }),
-    [requireClient],
+    [getClient],
   );
 
   const updatePassword = useCallback(
     (password: string) =>
       guarded('Password reset failed', async () => {
-        const { error } = await requireClient().updateUser({ password });
+        const { error } = await (await getClient()).updateUser({ password });
         return { error: error?.message ?? null };
       }),
-    [requireClient],
+    [getClient],
   );
 
   const signInWithGoogle = useCallback(async () => ({ error: GOOGLE_DISABLED }), []);
 
   // After a subscription changes, the user object is read again so the header follows.
   const refreshUser = useCallback(async () => {
-    if (!client) return;
-    const { data } = await client.getUser();
+    if (!clientRef.current) return;
+    const { data } = await (await getClient()).getUser();
     if (data.user) setUser(data.user as RadarUser);
-    // A new tier changes the feed's page size, so the feed is read again too.
-    await queryClient.invalidateQueries({ queryKey: ['user-metadata'] });
-    await queryClient.invalidateQueries({ queryKey: ['news'] });
-  }, [client, queryClient]);
+    await recheckSubscription(queryClient);
+  }, [getClient, queryClient]);
 
   const value = useMemo<AuthContextValue>(
     () => ({
@@ -210,8 +263,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user,
       session,
       config,
-      isSubscriber: isSubscriber(user, metadata.data),
+      isSubscriber: subscriber,
       subscriptionKnown: !user || metadata.isFetched,
+      recheckSubscription: recheck,
       signIn,
       signInWithGoogle,
       signUp,
@@ -220,7 +274,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       updatePassword,
       refreshUser,
     }),
-    [status, user, session, config, metadata.data, metadata.isFetched, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, refreshUser],
+    [status, user, session, config, subscriber, metadata.isFetched, recheck, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, refreshUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -1,12 +1,13 @@
 // Starting a checkout (spec 2 header and spec 8): the daemon answers with the provider's page,
 // which the browser opens after 100 ms.
 import { api } from '@/lib/api-client';
+import type { CheckoutUrl } from '@/lib/api/types';
 import { toast } from '@/lib/toast';
 
 export const CHECKOUT_REDIRECT_MS = 100;
 
 export async function createCheckoutSession(): Promise<string> {
-  const { url } = await api.post<{ url?: string }>('/api/create-checkout-session');
+  const { url } = await api.post<Partial<CheckoutUrl>>('/api/create-checkout-session');
   if (!url) throw new Error('Failed to create checkout session - URL not received');
   return url;
 }

@@ -1,46 +1,32 @@
-// Who counts as a subscriber (spec 4), and the user-metadata call it depends on.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+// Who is a subscriber is the server's decision (`subscription.isActive` of the user
+// metadata, and `subscriber` on every feed answer); the app only keeps its copy fresh.
+// Spec 7 reads data once and never on focus or interval; this one call is the exception,
+// so that a grant, a revoke or an expiry reaches an open app without a sign-out.
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import type { UserMetadata } from '@/lib/api/types';
 
-/**
- * The original product always treated one hard-coded account as a subscriber. Radar keeps the
- * rule with a reserved id the daemon never issues (its ids are random v4 UUIDs), so it is inert
- * unless an operator deliberately creates that account.
- */
-export const ALWAYS_SUBSCRIBER_ID = '00000000-0000-0000-0000-000000000001';
+/** How often an open app asks again, besides on focus, on a 403 `subscription_required` and on a feed that disagrees. */
+export const SUBSCRIPTION_RECHECK_MS = 30_000;
 
-export interface SubscriptionMetadata {
-  isActive?: boolean;
-  customerId?: string | null;
-}
+export const USER_METADATA_KEY = ['user-metadata'] as const;
 
-export interface UserMetadata {
-  subscription?: SubscriptionMetadata;
-}
-
-export interface SubscriberFacts {
-  id?: string | null;
-  has_active_subscription?: boolean | null;
-  user_metadata?: { subscription?: SubscriptionMetadata | null } | null;
-}
-
-export function isSubscriber(user: SubscriberFacts | null | undefined, metadata?: UserMetadata | null): boolean {
-  if (!user) return false;
-  if (user.id === ALWAYS_SUBSCRIBER_ID) return true;
-  if (user.has_active_subscription) return true;
-  const subs = [user.user_metadata?.subscription, metadata?.subscription];
-  return subs.some((s) => Boolean(s?.isActive) || Boolean(s?.customerId));
-}
-
-export const getUserMetadata = (): Promise<UserMetadata> => api.get<UserMetadata>('/api/user/metadata');
+export const getUserMetadata = (signal?: AbortSignal): Promise<UserMetadata> => api.get<UserMetadata>('/api/user/metadata', signal);
 
 export const userMetadataQueryOptions = (userId: string | null | undefined) =>
   queryOptions({
-    queryKey: ['user-metadata', userId ?? null],
-    queryFn: getUserMetadata,
+    queryKey: [...USER_METADATA_KEY, userId ?? null],
+    queryFn: ({ signal }) => getUserMetadata(signal),
     enabled: Boolean(userId),
+    refetchInterval: SUBSCRIPTION_RECHECK_MS,
+    refetchOnWindowFocus: 'always',
   });
 
 export function useUserMetadata(userId: string | null | undefined) {
   return useQuery(userMetadataQueryOptions(userId));
+}
+
+/** Reads the subscription again now: something said it may have changed. */
+export function recheckSubscription(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ queryKey: USER_METADATA_KEY });
 }

@@ -25,6 +25,7 @@ export interface FakeRoute {
   method?: string;
   path: string | RegExp;
   status?: number;
+  /** The answer, or a function giving it at the time of the call (a server whose state changes). */
   body?: unknown;
 }
 
@@ -37,7 +38,8 @@ export function fakeFetch(routes: FakeRoute[]) {
       (r) => (r.method ?? 'GET') === method && (typeof r.path === 'string' ? r.path === url : r.path.test(url)),
     );
     if (!route) return new Response('{"error":"not_found"}', { status: 404 });
-    return new Response(JSON.stringify(route.body ?? {}), { status: route.status ?? 200 });
+    const body = typeof route.body === 'function' ? (route.body as () => unknown)() : route.body;
+    return new Response(JSON.stringify(body ?? {}), { status: route.status ?? 200 });
   };
 }
 
@@ -45,12 +47,12 @@ export function newsItem(n: number, extra: Record<string, unknown> = {}) {
   return {
     id: `item-${n}`,
     title: `Story ${n}`,
-    summary: `Summary ${n} [1]`,
+    summary: `Summary ${n}`,
     short: `Short ${n}`,
     content: `Content ${n}`,
     url: `https://www.example${n}.com/a`,
     published_date: new Date(Date.UTC(2026, 0, 1) - n * 3_600_000).toISOString(),
-    source: null,
+    source: `Example${n}`,
     ...extra,
   };
 }

@@ -1,8 +1,10 @@
 import { useSearchParams } from 'react-router';
-import { AppHeader } from '@/components/layouts/app-header';
-import type { AppView } from '@/config/paths';
+import { AppShell } from '@/components/layouts/app-shell';
+import { VIEW_LABELS, type AppView } from '@/config/paths';
+import { DensityToggle } from '@/features/news/components/density-toggle';
 import { DropsView } from '@/features/news/components/drops-view';
 import { FeedView } from '@/features/news/components/feed-view';
+import { ItemReader } from '@/features/news/components/item-reader';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { FavoritesView, ReadView, SharedView, TrashView } from '@/features/news/components/set-views';
 
@@ -12,19 +14,23 @@ export default function AppRoute() {
   const [params] = useSearchParams();
   const requested = params.get('view') as AppView | null;
   const view: AppView = requested && VIEWS.includes(requested) ? requested : 'feed';
+  const item = params.get('item');
   return (
     <ItemSetsProvider>
-      <div className="min-h-screen">
-        <AppHeader view={view} />
-        <main id="main" className="mx-auto w-full max-w-3xl px-3 py-4 sm:px-4 sm:py-6">
-          {view === 'feed' && <FeedView />}
-          {view === 'drops' && <DropsView />}
-          {view === 'favorites' && <FavoritesView />}
-          {view === 'read' && <ReadView />}
-          {view === 'trash' && <TrashView />}
-          {view === 'shared' && <SharedView />}
-        </main>
-      </div>
+      <AppShell view={view}>
+        {/* Drops gives the whole screen to the story; the other views are titled lists. */}
+        <div className={view === 'drops' ? 'sr-only' : 'mb-4 flex min-h-8 items-center justify-between gap-3'}>
+          <h1 className="text-xl font-bold tracking-tight sm:text-2xl">{VIEW_LABELS[view]}</h1>
+          {(view === 'feed' || view === 'favorites' || view === 'shared') && <DensityToggle />}
+        </div>
+        {view === 'feed' && <FeedView />}
+        {view === 'drops' && <DropsView />}
+        {view === 'favorites' && <FavoritesView />}
+        {view === 'read' && <ReadView />}
+        {view === 'trash' && <TrashView />}
+        {view === 'shared' && <SharedView />}
+      </AppShell>
+      {item && <ItemReader key={item} id={item} view={view} />}
     </ItemSetsProvider>
   );
 }

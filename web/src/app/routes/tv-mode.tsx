@@ -1,25 +1,33 @@
+import { useCallback } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
-import { useNews } from '@/features/news/api/get-news';
+import { feedEnd, loadedItems, useNews } from '@/features/news/api/get-news';
+import { itemSource } from '@/features/news/components/source-badge';
 import { TvSlideshow } from '@/features/tv-mode/components/tv-slideshow';
-import { tvItems } from '@/features/tv-mode/tv-mode';
-import { useAuth } from '@/lib/auth';
-import { sourceName, stripCitations } from '@/lib/text';
 
+/** TV mode shows what the server gives the reader: a free reader's allowance, or every story to a subscriber. */
 export default function TvModeRoute() {
-  const { isSubscriber } = useAuth();
   const news = useNews();
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = news;
+  const onNearEnd = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   if (news.isPending) return <Spinner className="min-h-screen" label="Loading TV mode" />;
   if (news.isError) return <StateMessage title="Error loading news">{news.error.message}</StateMessage>;
-  const slides = tvItems(
-    news.data.pages.flatMap((p) => p.items),
-    isSubscriber,
-  ).map((item) => ({
+  const slides = loadedItems(news.data.pages).map((item) => ({
     id: item.id,
-    title: stripCitations(item.title),
-    text: stripCitations(item.short || item.summary),
-    source: item.source || sourceName(item.url) || 'Source',
+    title: item.title,
+    text: item.short || item.summary,
+    source: itemSource(item),
   }));
-  return <TvSlideshow slides={slides} exitTo={paths.landing} />;
+  return (
+    <TvSlideshow
+      slides={slides}
+      total={Math.max(news.data.pages[0]?.total ?? 0, slides.length)}
+      allLoaded={feedEnd(news.data.pages) !== 'more'}
+      onNearEnd={onNearEnd}
+      exitTo={paths.landing}
+    />
+  );
 }

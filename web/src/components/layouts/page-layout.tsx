@@ -1,12 +1,7 @@
 import type { ReactNode } from 'react';
-import { AppHeader } from './app-header';
+import { AppShell } from './app-shell';
 
-/** A signed-in page: the header, then a centred column. */
+/** A signed-in page other than /app: the same shell, no view marked as current. */
 export function PageLayout({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
-  return (
-    <div className="min-h-screen">
-      <AppHeader />
-      <main id="main" className={`mx-auto w-full ${wide ? 'max-w-6xl' : 'max-w-4xl'} px-4 py-6`}>{children}</main>
-    </div>
-  );
+  return <AppShell wide={wide}>{children}</AppShell>;
 }

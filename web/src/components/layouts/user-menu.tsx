@@ -63,7 +63,7 @@ export function UserMenu() {
         className="inline-flex h-9 items-center gap-1 rounded-md px-2 hover:bg-slate-100 dark:hover:bg-slate-800"
       >
         <CircleUserRound aria-hidden="true" className="h-5 w-5" />
-        <ChevronDown aria-hidden="true" className="h-4 w-4" />
+        <ChevronDown aria-hidden="true" className="hidden h-4 w-4 sm:block" />
       </button>
       {open && (
         <div
@@ -85,6 +85,11 @@ export function UserMenu() {
                 <li>
                   <button type="button" className={itemClass} onClick={() => void startCheckout()}>
                     Test Stripe
+                  </button>
+                </li>
+                <li className="md:hidden">
+                  <button type="button" className={itemClass} onClick={() => void startCheckout()}>
+                    Test checkout ({user.id.slice(0, 8)})
                   </button>
                 </li>
               </>

@@ -77,3 +77,13 @@ export function saveSets(storage: Storage, sets: ItemSets) {
 export function visibleInFeed<T extends { id: string }>(items: readonly T[], sets: ItemSets): T[] {
   return items.filter((item) => !sets.hidden.has(item.id) && !sets.read.has(item.id));
 }
+
+/** The sets with `id` placed exactly as the server reports its marks now. */
+export function withServerMarks(sets: ItemSets, id: string, marks: Record<'favorite' | 'hidden' | 'read', boolean>): ItemSets {
+  const on: Record<SetKind, boolean> = { favorites: marks.favorite, hidden: marks.hidden, read: marks.read };
+  let next = sets;
+  for (const kind of SET_KINDS) {
+    if (on[kind] !== sets[kind].has(id)) next = on[kind] ? addToSet(next, kind, id) : removeFromSet(next, kind, id);
+  }
+  return next;
+}

@@ -1,19 +1,27 @@
-// TV mode (spec 4 and 9): auto-advance that wraps; the interval cycles 10 → 15 → 20 → 5 → 10 s.
+// TV mode (spec 4 and 9): auto-advance; the interval cycles 10 → 15 → 20 → 5 → 10 s. The
+// slides are what the server gives the reader, paged on as the show nears the end of what
+// is loaded; it wraps to the start once everything is loaded.
 export const TV_INTERVALS = [10, 15, 20, 5] as const;
 export const DEFAULT_TV_INTERVAL = 10;
-export const FREE_TV_ITEMS = 5;
+/** One countdown step. */
+export const TICK_MS = 1000;
 
 export function nextInterval(current: number): number {
   const at = TV_INTERVALS.indexOf(current as (typeof TV_INTERVALS)[number]);
   return TV_INTERVALS[(at + 1) % TV_INTERVALS.length];
 }
 
-export function nextSlide(index: number, count: number): number {
-  return count === 0 ? 0 : (index + 1) % count;
+/** The slide after `index` of `count` loaded; at the end it wraps only when nothing more is to come. */
+export function nextSlide(index: number, count: number, allLoaded: boolean): number {
+  if (count === 0) return 0;
+  if (index + 1 < count) return index + 1;
+  return allLoaded ? 0 : index;
 }
 
-export function tvItems<T>(items: readonly T[], subscriber: boolean): T[] {
-  return subscriber ? [...items] : items.slice(0, FREE_TV_ITEMS);
+/** The slide before `index`, wrapping to the last loaded one. */
+export function previousSlide(index: number, count: number): number {
+  if (count === 0) return 0;
+  return (index - 1 + count) % count;
 }
 
 export interface TvState {
@@ -24,17 +32,26 @@ export interface TvState {
   remaining: number;
 }
 
-export type TvAction = { type: 'tick'; count: number } | { type: 'toggle-pause' } | { type: 'cycle-interval' };
+export type TvAction =
+  | { type: 'tick'; count: number; allLoaded: boolean }
+  | { type: 'next'; count: number; allLoaded: boolean }
+  | { type: 'previous'; count: number }
+  | { type: 'toggle-pause' }
+  | { type: 'cycle-interval' };
 
 export const initialTvState: TvState = { index: 0, paused: false, interval: DEFAULT_TV_INTERVAL, remaining: DEFAULT_TV_INTERVAL };
 
-/** One-second ticks count down; at zero the next slide shows and the countdown restarts. */
+/** One-second ticks count down; at zero the next slide shows and the countdown restarts. Keys step at once. */
 export function tvReducer(state: TvState, action: TvAction): TvState {
   switch (action.type) {
     case 'tick':
       if (state.paused) return state;
       if (state.remaining > 1) return { ...state, remaining: state.remaining - 1 };
-      return { ...state, index: nextSlide(state.index, action.count), remaining: state.interval };
+      return { ...state, index: nextSlide(state.index, action.count, action.allLoaded), remaining: state.interval };
+    case 'next':
+      return { ...state, index: nextSlide(state.index, action.count, action.allLoaded), remaining: state.interval };
+    case 'previous':
+      return { ...state, index: previousSlide(state.index, action.count), remaining: state.interval };
     case 'toggle-pause':
       return { ...state, paused: !state.paused };
     case 'cycle-interval': {
@@ -42,4 +59,13 @@ export function tvReducer(state: TvState, action: TvAction): TvState {
       return { ...state, interval, remaining: interval };
     }
   }
+}
+
+/** TV keys: → and ← step, Space pauses and resumes, Esc leaves. */
+export function tvKey(key: string): 'next' | 'previous' | 'pause' | 'exit' | null {
+  if (key === 'ArrowRight') return 'next';
+  if (key === 'ArrowLeft') return 'previous';
+  if (key === ' ' || key === 'Spacebar') return 'pause';
+  if (key === 'Escape') return 'exit';
+  return null;
 }

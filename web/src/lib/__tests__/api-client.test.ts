@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, request, requestTolerant, setTokenSource } from '@/lib/api-client';
+import { ApiError, isSubscriptionRequired, onServerReachable, request, requestTolerant, setTokenSource } from '@/lib/api-client';
 
 const respond = (status: number, body: string, statusText = '') =>
   vi.fn(async () => new Response(body || null, { status, statusText }));
@@ -56,5 +56,22 @@ describe('requestTolerant', () => {
   it('still fails on other errors', async () => {
     vi.stubGlobal('fetch', respond(500, 'boom'));
     await expect(requestTolerant('/api/favorites')).rejects.toThrow('500: boom');
+  });
+});
+
+describe('error codes', () => {
+  it('keeps the daemon’s error code and says when the server answered', async () => {
+    const reachable = vi.fn();
+    const stop = onServerReachable(reachable);
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{"error":"subscription_required","message":"Subscribe"}', { status: 403 })));
+    const error = await request('/api/news?cursor=x').catch((e: unknown) => e);
+    expect(isSubscriptionRequired(error)).toBe(true);
+    expect(reachable).toHaveBeenCalledTimes(1);
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('oops', { status: 502 })));
+    const other = await request('/api/news').catch((e: unknown) => e);
+    expect(isSubscriptionRequired(other)).toBe(false);
+    expect(reachable).toHaveBeenCalledTimes(1);
+    stop();
+    vi.unstubAllGlobals();
   });
 });

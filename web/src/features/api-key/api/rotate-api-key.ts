@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import type { ApiKeyBody } from '@/lib/api/types';
 
-export const rotateApiKey = () => api.post<{ apiKey: string }>('/api/key/rotate');
+export const rotateApiKey = () => api.post<ApiKeyBody>('/api/key/rotate');
 
 export function useRotateApiKey() {
   const queryClient = useQueryClient();

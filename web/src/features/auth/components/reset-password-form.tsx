@@ -62,7 +62,8 @@ export function ResetPasswordForm() {
       <div className="flex flex-col items-center gap-3 text-center">
         <CheckCircle2 aria-hidden="true" className="h-10 w-10 text-green-600" />
         <h1 className="text-2xl font-bold">Password Reset Successful</h1>
-        <p className="text-slate-600 dark:text-slate-400">Taking you to the sign-in page…</p>
+        {/* The recovery link signed the reader in, so / takes them on to their feed. */}
+        <p className="text-slate-600 dark:text-slate-400">You are signed in with your new password. Taking you to your feed…</p>
       </div>
     );
   }

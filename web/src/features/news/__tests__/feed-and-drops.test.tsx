@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DropsView } from '@/features/news/components/drops-view';
@@ -6,73 +6,146 @@ import { FeedView } from '@/features/news/components/feed-view';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { fakeFetch, newsItem, renderWithProviders, type FakeRoute } from '@/test/render';
 
-const auth = vi.hoisted(() => ({ isSubscriber: false }));
-vi.mock('@/lib/auth', () => ({ useAuth: () => ({ user: { id: 'u1' }, isSubscriber: auth.isSubscriber }) }));
+const auth = vi.hoisted(() => ({ isSubscriber: false, recheckSubscription: () => {} }));
+vi.mock('@/lib/auth', () => ({
+  useAuth: () => ({ user: { id: 'u1' }, isSubscriber: auth.isSubscriber, subscriptionKnown: true, recheckSubscription: auth.recheckSubscription }),
+}));
 
 const items = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => newsItem(from + i));
+const page = (list: unknown[], rest: { nextCursor?: string | null; hasMore?: boolean; subscriber?: boolean; total?: number } = {}) => ({
+  items: list,
+  nextCursor: rest.nextCursor ?? null,
+  hasMore: rest.hasMore ?? false,
+  limit: list.length,
+  total: rest.total ?? list.length,
+  subscriber: rest.subscriber ?? auth.isSubscriber,
+});
 const emptyLists: FakeRoute[] = ['/api/favorites', '/api/hidden', '/api/read'].map((path) => ({ path, body: [] }));
 
 function serve(routes: FakeRoute[]) {
   vi.stubGlobal('fetch', vi.fn(fakeFetch([...emptyLists, ...routes])));
 }
 
-beforeEach(() => localStorage.clear());
+const feed = () =>
+  renderWithProviders(
+    <ItemSetsProvider>
+      <FeedView />
+    </ItemSetsProvider>,
+  );
+
+beforeEach(() => {
+  localStorage.clear();
+  auth.recheckSubscription = () => {};
+});
 afterEach(() => vi.unstubAllGlobals());
 
 describe('FeedView', () => {
-  it('shows 5 to a free user and offers Subscribe Now', async () => {
+  it('draws what the server sent and offers Subscribe Now when the allowance is reached', async () => {
     auth.isSubscriber = false;
-    serve([{ path: '/api/news', body: { items: items(0, 5), nextCursor: null, hasMore: true, limit: 5 } }]);
-    renderWithProviders(<ItemSetsProvider><FeedView /></ItemSetsProvider>);
+    serve([{ path: '/api/news', body: page(items(0, 5), { hasMore: true }) }]);
+    feed();
     expect(await screen.findAllByTestId('news-card')).toHaveLength(5);
     expect(screen.getByRole('link', { name: 'Subscribe Now' })).toHaveAttribute('href', '/subscribe');
     expect(screen.queryByRole('button', { name: 'Read More' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Key takeaways' })).toBeNull();
-    // Citations are stripped from what the card shows.
-    expect(screen.getByText('Summary 0')).toBeInTheDocument();
+    // The server's source name, and the card opens the in-app reader.
+    expect(screen.getAllByText('Example0')[0]).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Story 0' })).toHaveAttribute('href', '/app?view=feed&item=item-0');
   });
 
-  it('shows 20 to a subscriber and 20 more per Read More', async () => {
+  it('reads on with the cursor while the server hands one', async () => {
     auth.isSubscriber = true;
     serve([
-      { path: '/api/news', body: { items: items(0, 20), nextCursor: 'c1', hasMore: true, limit: 20 } },
-      { path: '/api/news?cursor=c1', body: { items: items(20, 40), nextCursor: 'c2', hasMore: true, limit: 20 } },
+      { path: '/api/news', body: page(items(0, 20), { nextCursor: 'c1', hasMore: true }) },
+      { path: '/api/news?cursor=c1', body: page(items(20, 40), { nextCursor: 'c2', hasMore: true }) },
     ]);
     const user = userEvent.setup();
-    renderWithProviders(<ItemSetsProvider><FeedView /></ItemSetsProvider>);
+    feed();
     expect(await screen.findAllByTestId('news-card')).toHaveLength(20);
     await user.click(screen.getByRole('button', { name: 'Read More' }));
-    await vi.waitFor(() => expect(screen.getAllByTestId('news-card')).toHaveLength(40));
+    await vi.waitFor(() => expect(screen.getAllByTestId('news-card')).toHaveLength(40), { timeout: 5000 });
     expect(screen.getByRole('button', { name: 'Read More' })).toBeInTheDocument();
+  }, 20_000);
+
+  it('is refilled from the server after a story is marked read', async () => {
+    auth.isSubscriber = false;
+    let read = false;
+    serve([
+      { path: '/api/news', body: () => page(items(read ? 1 : 0, read ? 6 : 5), { hasMore: true }) },
+      {
+        method: 'POST',
+        path: '/api/read/item-0',
+        body: () => {
+          read = true;
+          return { success: true, clientSideOnly: false, marks: { favorite: false, hidden: false, read: true } };
+        },
+      },
+    ]);
+    const user = userEvent.setup();
+    feed();
+    const first = await screen.findByRole('link', { name: 'Story 0' });
+    await user.click(within(first.closest('article')!).getByRole('button', { name: 'Mark as read' }));
+    await screen.findByRole('link', { name: 'Story 5' });
+    expect(screen.getAllByTestId('news-card')).toHaveLength(5);
+    expect(screen.queryByRole('link', { name: 'Story 0' })).toBeNull();
   });
 
-  it('opens the key takeaways for subscribers', async () => {
+  it('draws the server’s key takeaways for subscribers', async () => {
     auth.isSubscriber = true;
-    serve([{ path: '/api/news', body: { items: [newsItem(1, { title: 'Generative AI for business' })], nextCursor: null, hasMore: false, limit: 20 } }]);
+    serve([
+      { path: '/api/news', body: page([newsItem(1)]) },
+      {
+        path: '/api/news/item-1/takeaways',
+        body: {
+          itemId: 'item-1',
+          cards: [{ title: 'From the server', tags: ['Tag'], description: 'Described.' }],
+          summary: 'This story matters most for testing.',
+          personalized: true,
+        },
+      },
+    ]);
     const user = userEvent.setup();
-    renderWithProviders(<ItemSetsProvider><FeedView /></ItemSetsProvider>);
+    feed();
     await user.click(await screen.findByRole('button', { name: 'Key takeaways' }));
     const dialog = await screen.findByRole('dialog', { name: 'Personalized Key Takeaways' });
-    expect(within(dialog).getByText('AI Adoption')).toBeInTheDocument();
+    expect(await within(dialog).findByText('From the server')).toBeInTheDocument();
+    expect(within(dialog).getByText('This story matters most for testing.')).toBeInTheDocument();
     await user.click(within(dialog).getAllByRole('button', { name: 'Close' })[0]);
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('asks for the subscription again when the feed disagrees with the app', async () => {
+    auth.isSubscriber = false;
+    const recheck = vi.fn();
+    auth.recheckSubscription = recheck;
+    serve([{ path: '/api/news', body: page(items(0, 20), { nextCursor: 'c1', hasMore: true, subscriber: true }) }]);
+    feed();
+    await screen.findAllByTestId('news-card');
+    await vi.waitFor(() => expect(recheck).toHaveBeenCalled());
   });
 
   it('shows five skeletons while loading', async () => {
     auth.isSubscriber = false;
     vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
-    renderWithProviders(<ItemSetsProvider><FeedView /></ItemSetsProvider>);
+    feed();
     expect(screen.getAllByTestId('news-skeleton')).toHaveLength(5);
   });
 });
 
+const drops = () =>
+  renderWithProviders(
+    <ItemSetsProvider>
+      <DropsView />
+    </ItemSetsProvider>,
+  );
+
 describe('DropsView', () => {
-  it('walks a free user to the paywall after the 5th story', async () => {
+  it('walks a free reader to the paywall after the last story of the allowance', async () => {
     auth.isSubscriber = false;
-    serve([{ path: '/api/news', body: { items: items(0, 5), nextCursor: null, hasMore: true, limit: 5 } }]);
+    serve([{ path: '/api/news', body: page(items(0, 5), { hasMore: true }) }]);
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-    renderWithProviders(<ItemSetsProvider><DropsView /></ItemSetsProvider>);
+    drops();
     for (let i = 0; i < 5; i++) {
       await vi.waitFor(() => expect(screen.getByTestId('drop-story')).toHaveAttribute('data-index', String(i)));
       expect(screen.getByTestId('drop-text')).toHaveTextContent(`Short ${i}`);
@@ -88,24 +161,39 @@ describe('DropsView', () => {
 
   it('ignores a second tap within 300 ms', async () => {
     auth.isSubscriber = true;
-    serve([{ path: '/api/news', body: { items: items(0, 10), nextCursor: null, hasMore: false, limit: 20 } }]);
+    serve([{ path: '/api/news', body: page(items(0, 10)) }]);
     const user = userEvent.setup();
-    renderWithProviders(<ItemSetsProvider><DropsView /></ItemSetsProvider>);
+    drops();
     const story = await screen.findByRole('button', { name: 'Next story' });
     await user.click(story);
     await user.click(screen.getByRole('button', { name: 'Next story' }));
     expect(screen.getByTestId('drop-story')).toHaveAttribute('data-index', '1');
   });
 
-  it('loads the next page for a subscriber reading past the first', async () => {
+  it('steps with j and k, and the last story does not advance', async () => {
+    auth.isSubscriber = true;
+    serve([{ path: '/api/news', body: page(items(0, 2)) }]);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    drops();
+    const section = await screen.findByRole('region', { name: 'Drops' });
+    fireEvent.keyDown(section, { key: 'j' });
+    expect(screen.getByTestId('drop-story')).toHaveAttribute('data-index', '1');
+    expect(screen.queryByRole('button', { name: 'Next story' })).toBeNull();
+    vi.advanceTimersByTime(301);
+    fireEvent.keyDown(section, { key: 'k' });
+    expect(screen.getByTestId('drop-story')).toHaveAttribute('data-index', '0');
+    vi.useRealTimers();
+  });
+
+  it('pages on for a subscriber reading past the first page', async () => {
     auth.isSubscriber = true;
     serve([
-      { path: '/api/news', body: { items: items(0, 4), nextCursor: 'c1', hasMore: true, limit: 20 } },
-      { path: '/api/news?cursor=c1', body: { items: items(4, 8), nextCursor: null, hasMore: false, limit: 20 } },
+      { path: '/api/news', body: page(items(0, 4), { nextCursor: 'c1', hasMore: true, total: 8 }) },
+      { path: '/api/news?cursor=c1', body: page(items(4, 8), { total: 8 }) },
     ]);
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-    renderWithProviders(<ItemSetsProvider><DropsView /></ItemSetsProvider>);
+    drops();
     for (let i = 0; i < 6; i++) {
       await vi.waitFor(() => expect(screen.getByTestId('drop-story')).toHaveAttribute('data-index', String(i)));
       await vi.waitFor(() => expect(screen.getByRole('button', { name: 'Next story' })).toBeInTheDocument());
@@ -118,8 +206,8 @@ describe('DropsView', () => {
   });
 
   it('says so when there is nothing', async () => {
-    serve([{ path: '/api/news', body: { items: [], nextCursor: null, hasMore: false, limit: 5 } }]);
-    renderWithProviders(<ItemSetsProvider><DropsView /></ItemSetsProvider>);
+    serve([{ path: '/api/news', body: page([]) }]);
+    drops();
     expect(await screen.findByText('No news items available')).toBeInTheDocument();
   });
 });

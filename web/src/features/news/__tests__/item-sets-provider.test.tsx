@@ -5,7 +5,9 @@ import { ItemSetsProvider } from '@/features/news/components/item-sets-provider'
 import { NewsCard, type CardView } from '@/features/news/components/news-card';
 import { fakeFetch, newsItem, renderWithProviders, type FakeRoute } from '@/test/render';
 
-vi.mock('@/lib/auth', () => ({ useAuth: () => ({ user: { id: 'u1' }, isSubscriber: false }) }));
+vi.mock('@/lib/auth', () => ({
+  useAuth: () => ({ user: { id: 'u1' }, isSubscriber: false, subscriptionKnown: true, recheckSubscription: () => {} }),
+}));
 
 const item = newsItem(1);
 
@@ -59,6 +61,35 @@ describe('ItemSetsProvider with a card', () => {
       await within(region).findByText('Server had issues hiding this item, but your app state has been updated.', { exact: true }),
     ).toBeInTheDocument();
     expect(within(region).getByText('Warning', { exact: true })).toBeInTheDocument();
+  });
+
+  it('keeps a mark made while the server is unreachable and sends it when it is back', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    let online = false;
+    const answer = fakeFetch([...lists(), { method: 'POST', path: '/api/hidden/item-1', body: { success: true, clientSideOnly: false, marks: { favorite: false, hidden: true, read: false } } }]);
+    const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'POST' && !online ? Promise.reject(new TypeError('Failed to fetch')) : answer(input, init),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    renderWithProviders(
+      <ItemSetsProvider>
+        <NewsCard item={item} view="feed" />
+      </ItemSetsProvider>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Hide' }));
+    const region = await screen.findByRole('region', { name: /notifications/i });
+    expect(await within(region).findByText('Server had issues hiding this item, but your app state has been updated.', { exact: true })).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem('radarPendingMarks')!)).toEqual([{ userId: 'u1', kind: 'hidden', id: 'item-1', on: true }]);
+
+    online = true;
+    await act(async () => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await vi.waitFor(() => expect(localStorage.getItem('radarPendingMarks')).toBeNull());
+    const posts = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(localStorage.getItem('userHiddenItems')!)).toEqual(['item-1']);
   });
 
   it('merges the server lists on load', async () => {

@@ -3,7 +3,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { requestTolerant } from '@/lib/api-client';
 import type { SetKind } from '@/features/news/item-sets';
-import type { NewsItem } from '@/features/news/types';
+import type { NewsItem } from '@/lib/api/types';
 
 export const SET_PATHS: Record<SetKind, string> = {
   favorites: '/api/favorites',

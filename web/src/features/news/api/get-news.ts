@@ -1,18 +1,53 @@
+// GET /api/news: the caller's feed, as the server decides it (see FeedPage in
+// web/openapi.json). The app shows every item of every page loaded and nothing else; it
+// never counts items or asks who is a subscriber.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { api } from '@/lib/api-client';
-import type { NewsPage } from '@/features/news/types';
+import type { FeedPage, NewsItem } from '@/lib/api/types';
+import { useAuth } from '@/lib/auth';
+import { takeEarlyFeed } from '@/lib/early-feed';
 
-export const getNews = (cursor: string | null, signal?: AbortSignal): Promise<NewsPage> =>
-  api.get<NewsPage>(cursor ? `/api/news?cursor=${encodeURIComponent(cursor)}` : '/api/news', signal);
+export async function getNews(cursor: string | null, signal?: AbortSignal): Promise<FeedPage> {
+  if (!cursor) {
+    const early = await takeEarlyFeed();
+    if (early) return early;
+  }
+  return api.get<FeedPage>(cursor ? `/api/news?cursor=${encodeURIComponent(cursor)}` : '/api/news', signal);
+}
 
 export const newsQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: ['news'],
     queryFn: ({ pageParam, signal }) => getNews(pageParam, signal),
     initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
+    // A refetch re-derives every page's cursor from the fresh answers, so after a mark the
+    // loaded pages are read again from the first one and refilled.
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
+/** The feed, and a re-check of the subscription whenever the server's answer disagrees with what the app believes. */
 export function useNews() {
-  return useInfiniteQuery(newsQueryOptions());
+  const news = useInfiniteQuery(newsQueryOptions());
+  const { user, isSubscriber, subscriptionKnown, recheckSubscription } = useAuth();
+  const last = news.data?.pages.at(-1);
+  const disagrees = Boolean(user && subscriptionKnown && last && last.subscriber !== isSubscriber);
+  useEffect(() => {
+    if (disagrees) recheckSubscription();
+  }, [disagrees, recheckSubscription]);
+  return news;
+}
+
+/** Every item of every loaded page, in the server's order. */
+export const loadedItems = (pages: readonly FeedPage[] | undefined): NewsItem[] => pages?.flatMap((p) => p.items) ?? [];
+
+/**
+ * How the feed goes on: `more` when the reader can read on now (Read More, Drops and TV page
+ * on), `subscribe` when the reader has reached their allowance, `end` when nothing is left.
+ */
+export function feedEnd(pages: readonly FeedPage[] | undefined): 'more' | 'subscribe' | 'end' {
+  const last = pages?.at(-1);
+  if (!last) return 'end';
+  if (last.nextCursor) return 'more';
+  return last.hasMore ? 'subscribe' : 'end';
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import type { SharedItem } from '@/features/news/types';
+import type { SharedItem } from '@/lib/api/types';
 
 export const getShared = (signal?: AbortSignal) => api.get<SharedItem[]>('/api/shared', signal);
 

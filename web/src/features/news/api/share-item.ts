@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import type { NewsItem } from '@/features/news/types';
+import type { NewsItem } from '@/lib/api/types';
 
 export const SHARE_SNIPPET_LENGTH = 100;
 

@@ -1,9 +1,9 @@
-// POST and DELETE /api/{favorites,hidden,read}/{id}.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+// POST and DELETE /api/{favorites,hidden,read}/{id}. Changes are sent through the queue of
+// features/news/pending-marks.ts by the item-sets provider, never directly by a view.
 import { api } from '@/lib/api-client';
 import { SET_PATHS } from '@/features/news/api/get-item-set';
 import type { SetKind } from '@/features/news/item-sets';
-import type { SetChangeResult } from '@/features/news/types';
+import type { MarkResult } from '@/lib/api/types';
 
 export interface SetChange {
   kind: SetKind;
@@ -11,21 +11,7 @@ export interface SetChange {
   on: boolean;
 }
 
-export function updateItemSet({ kind, id, on }: SetChange): Promise<SetChangeResult> {
+export function updateItemSet({ kind, id, on }: SetChange): Promise<MarkResult> {
   const path = `${SET_PATHS[kind]}/${encodeURIComponent(id)}`;
-  return on ? api.post<SetChangeResult>(path) : api.delete<SetChangeResult>(path);
-}
-
-export function useUpdateItemSet() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateItemSet,
-    onSuccess: async (result, change) => {
-      // A server that only acknowledged the change locally has nothing new to list.
-      if (result?.clientSideOnly) return;
-      await queryClient.invalidateQueries({ queryKey: ['item-set', change.kind] });
-      // Taking an item out of hidden or read puts it back into the server's feed.
-      if (!change.on && change.kind !== 'favorites') await queryClient.invalidateQueries({ queryKey: ['news'] });
-    },
-  });
+  return on ? api.post<MarkResult>(path) : api.delete<MarkResult>(path);
 }

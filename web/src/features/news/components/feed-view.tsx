@@ -1,28 +1,37 @@
+import { Newspaper } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
-import { useNews } from '@/features/news/api/get-news';
-import { feedFooter, feedVisibleCount } from '@/features/news/feed-count';
+import { feedEnd, loadedItems, useNews } from '@/features/news/api/get-news';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
 import { TakeawaysDialog } from '@/features/news/components/takeaways-dialog';
 import { visibleInFeed } from '@/features/news/item-sets';
-import type { NewsItem } from '@/features/news/types';
+import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 
+/** Spec 2: the feed's skeleton shows this many placeholder cards. */
+export const FEED_SKELETON_CARDS = 5;
+
+/**
+ * The feed: every item of every page the server gave, minus the ones marked hidden or read
+ * here since (the server leaves them out of its next answer, which the item-sets provider
+ * asks for). Read More while the server hands a cursor; Subscribe Now when the reader has
+ * reached their allowance.
+ */
 export function FeedView() {
   const { isSubscriber } = useAuth();
   const { sets } = useItemSets();
   const news = useNews();
-  const [clicks, setClicks] = useState(0);
   const [takeawaysFor, setTakeawaysFor] = useState<NewsItem | null>(null);
 
   if (news.isPending) {
     return (
-      <div className="flex flex-col gap-4" aria-busy="true" aria-label="Loading news">
-        {Array.from({ length: 5 }, (_, i) => (
+      <div className="flex flex-col gap-3" aria-busy="true" aria-label="Loading news">
+        {Array.from({ length: FEED_SKELETON_CARDS }, (_, i) => (
           <NewsCardSkeleton key={i} />
         ))}
       </div>
@@ -36,31 +45,43 @@ export function FeedView() {
     );
   }
 
-  const pages = news.data.pages;
-  const all = visibleInFeed(pages.flatMap((p) => p.items), sets);
-  const count = feedVisibleCount(isSubscriber, clicks);
-  const shown = all.slice(0, count);
-  const footer = feedFooter(isSubscriber, shown.length, all.length, pages[pages.length - 1]?.hasMore ?? false);
+  const shown = visibleInFeed(loadedItems(news.data.pages), sets);
+  const end = feedEnd(news.data.pages);
 
-  const readMore = () => {
-    const next = clicks + 1;
-    setClicks(next);
-    if (all.length < feedVisibleCount(true, next) && news.hasNextPage) void news.fetchNextPage();
-  };
-
-  if (shown.length === 0) return <StateMessage title="No news items available" />;
+  if (shown.length === 0 && end !== 'more') {
+    return (
+      <EmptyState
+        icon={Newspaper}
+        title="No news items available"
+        action={
+          end === 'subscribe' && (
+            <Link to={paths.subscribe} className={buttonClass('primary')}>
+              Subscribe Now
+            </Link>
+          )
+        }
+      >
+        {end === 'subscribe' ? 'You have read every story of your free allowance.' : 'You are all caught up. New stories arrive through the day.'}
+      </EmptyState>
+    );
+  }
 
   return (
-    <section aria-label="Feed" className="flex flex-col gap-4">
+    <section aria-label="Feed" className="flex flex-col gap-3">
       {shown.map((item) => (
         <NewsCard key={item.id} item={item} view="feed" onTakeaways={isSubscriber ? setTakeawaysFor : undefined} />
       ))}
-      {footer === 'read-more' && (
-        <button type="button" className={buttonClass('outline', 'lg', 'self-center')} onClick={readMore} disabled={news.isFetchingNextPage}>
+      {end === 'more' && (
+        <button
+          type="button"
+          className={buttonClass('outline', 'lg', 'self-center')}
+          onClick={() => void news.fetchNextPage()}
+          disabled={news.isFetchingNextPage}
+        >
           {news.isFetchingNextPage ? 'Loading…' : 'Read More'}
         </button>
       )}
-      {footer === 'subscribe' && (
+      {end === 'subscribe' && (
         <Link to={paths.subscribe} className={buttonClass('primary', 'lg', 'self-center')}>
           Subscribe Now
         </Link>

@@ -1,10 +1,15 @@
 // Holds the favourite/hidden/read sets for the signed-in user: changed at once on the client,
-// kept in local storage, saved to the server in the background, merged with the server's lists.
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+// kept in local storage, sent to the server through the pending-marks queue (kept while the
+// server is unreachable), merged with the server's lists. After a hide, read, restore or
+// unread reaches the server, the feed is read again so it is refilled to the allowance.
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useItemSet } from '@/features/news/api/get-item-set';
-import { useUpdateItemSet } from '@/features/news/api/update-item-set';
-import { addToSet, loadSets, mergeServerLists, removeFromSet, saveSets, type ItemSets, type SetKind } from '@/features/news/item-sets';
-import type { NewsItem } from '@/features/news/types';
+import { updateItemSet } from '@/features/news/api/update-item-set';
+import { addToSet, loadSets, mergeServerLists, removeFromSet, saveSets, withServerMarks, type ItemSets, type SetKind } from '@/features/news/item-sets';
+import { applyPending, enqueue, hasPending, PENDING_RETRY_MS, pendingMarks, settle, type PendingMark } from '@/features/news/pending-marks';
+import { ApiError, onServerReachable } from '@/lib/api-client';
+import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 import { toast, type ToastInput } from '@/lib/toast';
 
@@ -34,69 +39,134 @@ interface ItemSetsValue {
   serverItems: Record<SetKind, NewsItem[]>;
   serverErrors: Record<SetKind, Error | null>;
   serverLoading: Record<SetKind, boolean>;
+  /** How many of the reader's changes wait for the server. */
+  pendingCount: number;
   change(kind: SetKind, id: string, on: boolean, messages?: ChangeMessages): void;
 }
 
 const ItemSetsContext = createContext<ItemSetsValue | null>(null);
 
+const markKey = (m: PendingMark) => `${m.userId}\u0000${m.kind}\u0000${m.id}\u0000${m.on}`;
+
+/** An answer that trying again cannot change (the item is gone, the request is refused); 401 heals with a new token. */
+const isPermanent = (error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401;
+
 export function ItemSetsProvider({ children }: { children: ReactNode }) {
   const { user } = useAuth();
-  const signedIn = Boolean(user);
+  const userId = user?.id ?? null;
+  const queryClient = useQueryClient();
   const [sets, setSets] = useState<ItemSets>(() => loadSets(localStorage));
-  const favorites = useItemSet('favorites', user?.id);
-  const hidden = useItemSet('hidden', user?.id);
-  const read = useItemSet('read', user?.id);
-  const update = useUpdateItemSet();
+  const queue = useSyncExternalStore(pendingMarks.subscribe, pendingMarks.get, pendingMarks.get);
+  const favorites = useItemSet('favorites', userId);
+  const hidden = useItemSet('hidden', userId);
+  const read = useItemSet('read', userId);
 
   // Merged during render when a server list arrives (React's "adjust state on new input"
-  // pattern), so the first paint after loading already shows the merged sets.
+  // pattern), so the first paint after loading already shows the merged sets; changes
+  // still waiting for the server are applied on top, so a list read meanwhile cannot undo them.
   const [mergedFrom, setMergedFrom] = useState<unknown[]>([]);
   const lists = [favorites.data, hidden.data, read.data];
   if (lists.some((list, i) => list !== mergedFrom[i])) {
     setMergedFrom(lists);
     setSets((current) =>
-      mergeServerLists(current, {
-        favorites: favorites.data?.map((i) => i.id),
-        hidden: hidden.data?.map((i) => i.id),
-        read: read.data?.map((i) => i.id),
-      }),
+      applyPending(
+        mergeServerLists(current, {
+          favorites: favorites.data?.map((i) => i.id),
+          hidden: hidden.data?.map((i) => i.id),
+          read: read.data?.map((i) => i.id),
+        }),
+        queue,
+        userId ?? '',
+      ),
     );
   }
 
   useEffect(() => {
-    if (signedIn) saveSets(localStorage, sets);
-  }, [sets, signedIn]);
+    if (userId) saveSets(localStorage, sets);
+  }, [sets, userId]);
 
-  const { mutate } = update;
+  const messages = useRef(new Map<string, ChangeMessages>());
+  const warned = useRef(new Set<string>());
+  const sending = useRef(false);
+
+  /** Sends the user's waiting changes in order, until the queue is empty or the server does not answer. */
+  const send = useCallback(async () => {
+    if (!userId || sending.current) return;
+    sending.current = true;
+    const saved = new Set<SetKind>();
+    try {
+      for (;;) {
+        const mark = pendingMarks.get().find((m) => m.userId === userId);
+        if (!mark) break;
+        const key = markKey(mark);
+        const said = messages.current.get(key) ?? {};
+        try {
+          const result = await updateItemSet(mark);
+          pendingMarks.set(settle(pendingMarks.get(), mark));
+          messages.current.delete(key);
+          if (!result?.clientSideOnly) saved.add(mark.kind);
+          // The server's word on the item wins, unless the reader has changed it again since.
+          if (result?.marks && !hasPending(pendingMarks.get(), userId, mark.id)) setSets((s) => withServerMarks(s, mark.id, result.marks));
+          if (said.success) toast(said.success);
+        } catch (error) {
+          console.warn(`Saving ${mark.kind} failed`, error);
+          const permanent = isPermanent(error);
+          if (permanent) pendingMarks.set(settle(pendingMarks.get(), mark));
+          // The reader hears once per change; a change kept for later is sent without a word.
+          if (!warned.current.has(key)) {
+            warned.current.add(key);
+            toast(said.failure ?? { title: 'Warning', description: WARNINGS[mark.kind][mark.on ? 'on' : 'off'] });
+          }
+          if (!permanent) break;
+        }
+      }
+    } finally {
+      sending.current = false;
+      for (const kind of saved) void queryClient.invalidateQueries({ queryKey: ['item-set', kind] });
+      // Hiding, reading, restoring or unreading changes what the server puts in the feed.
+      if (saved.has('hidden') || saved.has('read')) void queryClient.invalidateQueries({ queryKey: ['news'] });
+    }
+  }, [userId, queryClient]);
+
+  const waiting = Boolean(userId) && queue.some((m) => m.userId === userId);
+  useEffect(() => {
+    if (!waiting) return;
+    const retry = () => void send();
+    retry();
+    const timer = window.setInterval(retry, PENDING_RETRY_MS);
+    window.addEventListener('online', retry);
+    const unsubscribe = onServerReachable(retry);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener('online', retry);
+      unsubscribe();
+    };
+  }, [waiting, send]);
+
   const change = useCallback(
-    (kind: SetKind, id: string, on: boolean, messages: ChangeMessages = {}) => {
+    (kind: SetKind, id: string, on: boolean, said: ChangeMessages = {}) => {
       setSets((current) => (on ? addToSet(current, kind, id) : removeFromSet(current, kind, id)));
-      if (!signedIn) return;
-      mutate(
-        { kind, id, on },
-        {
-          onSuccess: () => {
-            if (messages.success) toast(messages.success);
-          },
-          onError: (error) => {
-            console.warn(`Saving ${kind} failed`, error);
-            toast(messages.failure ?? { title: 'Warning', description: WARNINGS[kind][on ? 'on' : 'off'] });
-          },
-        },
-      );
+      if (!userId) return;
+      const mark: PendingMark = { userId, kind, id, on };
+      messages.current.set(markKey(mark), said);
+      warned.current.delete(markKey(mark));
+      pendingMarks.set(enqueue(pendingMarks.get(), mark));
+      void send();
     },
-    [mutate, signedIn],
+    [userId, send],
   );
 
+  const pendingCount = userId ? queue.filter((m) => m.userId === userId).length : 0;
   const value = useMemo<ItemSetsValue>(
     () => ({
       sets,
       change,
+      pendingCount,
       serverItems: { favorites: favorites.data ?? [], hidden: hidden.data ?? [], read: read.data ?? [] },
       serverErrors: { favorites: favorites.error, hidden: hidden.error, read: read.error },
       serverLoading: { favorites: favorites.isLoading, hidden: hidden.isLoading, read: read.isLoading },
     }),
-    [sets, change, favorites.data, hidden.data, read.data, favorites.error, hidden.error, read.error, favorites.isLoading, hidden.isLoading, read.isLoading],
+    [sets, change, pendingCount, favorites.data, hidden.data, read.data, favorites.error, hidden.error, read.error, favorites.isLoading, hidden.isLoading, read.isLoading],
   );
 
   return <ItemSetsContext.Provider value={value}>{children}</ItemSetsContext.Provider>;
@@ -106,11 +176,4 @@ export function useItemSets(): ItemSetsValue {
   const value = useContext(ItemSetsContext);
   if (!value) throw new Error('useItemSets must be used inside <ItemSetsProvider>');
   return value;
-}
-
-/** The items of one set: the server's list plus loaded feed items the local set holds, newest first. */
-export function itemsInSet(kind: SetKind, sets: ItemSets, serverItems: NewsItem[], feedItems: NewsItem[]): NewsItem[] {
-  const byId = new Map<string, NewsItem>();
-  for (const item of [...serverItems, ...feedItems]) if (sets[kind].has(item.id) && !byId.has(item.id)) byId.set(item.id, item);
-  return [...byId.values()].sort((a, b) => b.published_date.localeCompare(a.published_date));
 }

@@ -1,47 +1,19 @@
-import { Check, ExternalLink, EyeOff, Heart, Lightbulb, RotateCcw, Share2 } from 'lucide-react';
+import { Link } from 'react-router';
 import type { ReactNode } from 'react';
-import { useShareItem, linkedInShareUrl } from '@/features/news/api/share-item';
+import { READER_STATE, readerPath } from '@/config/paths';
+import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
-import type { NewsItem } from '@/features/news/types';
+import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
+import { useDensity } from '@/features/news/density';
+import type { NewsItem } from '@/lib/api/types';
 import { formatDate, relativeTime } from '@/lib/relative-time';
-import { sourceName, stripCitations } from '@/lib/text';
 
 export type CardView = 'feed' | 'favorites' | 'read' | 'trash' | 'shared';
 
-const RESTORED = {
-  title: 'Item restored',
-  description: 'The item has been removed from trash and is visible in the feed again',
-};
-const RESTORE_FAILED = { title: 'Error restoring item', description: 'Could not restore the item', variant: 'destructive' as const };
-
-function ActionButton({
-  label,
-  pressed,
-  onClick,
-  children,
-}: {
-  label: string;
-  pressed?: boolean;
-  onClick: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      aria-pressed={pressed}
-      onClick={onClick}
-      className={`inline-flex h-9 w-9 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-800 ${
-        pressed ? 'text-indigo-600 dark:text-indigo-400' : 'text-slate-500 dark:text-slate-400'
-      }`}
-    >
-      {children}
-    </button>
-  );
-}
-
-/** Action visibility follows spec 4: favourite not in read/trash, hide in feed/favs, no More or Share in trash. */
+/**
+ * One item in a list. The whole card opens the in-app reader (the title is the link, and its
+ * hit area covers the card); the actions sit above that area. Read items are dimmed.
+ */
 export function NewsCard({
   item,
   view,
@@ -53,89 +25,36 @@ export function NewsCard({
   onTakeaways?: (item: NewsItem) => void;
   extra?: ReactNode;
 }) {
-  const { sets, change } = useItemSets();
-  const share = useShareItem();
-  const favorite = sets.favorites.has(item.id);
-  const read = sets.read.has(item.id);
-  const source = item.source || sourceName(item.url) || 'Source';
-  const inTrash = view === 'trash';
-
-  const onShare = () => {
-    window.open(linkedInShareUrl(item), '_blank', 'noopener,noreferrer');
-    share.mutate(item.id);
-  };
-
+  const { sets } = useItemSets();
+  const [density] = useDensity();
+  const source = itemSource(item);
+  const dimmed = view !== 'read' && sets.read.has(item.id);
+  const compact = density === 'compact';
   return (
-    <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5 dark:border-slate-800 dark:bg-slate-900" data-testid="news-card">
-      <div className="flex flex-wrap items-center gap-x-2 text-xs text-slate-500 dark:text-slate-400">
-        <time dateTime={item.published_date} title={formatDate(item.published_date)}>
+    <article
+      className={`group relative rounded-xl border border-slate-200 bg-white shadow-sm transition-colors hover:border-indigo-300 focus-within:border-indigo-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-700 ${
+        compact ? 'px-4 py-3' : 'p-4 sm:p-5'
+      } ${dimmed ? 'opacity-60' : ''}`}
+      data-testid="news-card"
+      data-read={sets.read.has(item.id) || undefined}
+    >
+      <div className="flex items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
+        <SourceBadge source={source} />
+        <span className="truncate font-medium text-slate-700 dark:text-slate-300">{source}</span>
+        <span aria-hidden="true">·</span>
+        <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0">
           {relativeTime(item.published_date)}
         </time>
-        <span aria-hidden="true">·</span>
-        <span>{source}</span>
       </div>
-      <h3 className="mt-1 text-base font-semibold leading-snug sm:text-lg">
-        {item.url && !inTrash ? (
-          <a href={item.url} target="_blank" rel="noopener noreferrer" className="hover:underline">
-            {stripCitations(item.title)}
-          </a>
-        ) : (
-          stripCitations(item.title)
-        )}
+      <h3 className={`mt-1.5 font-semibold leading-snug tracking-tight text-slate-900 dark:text-slate-50 ${compact ? 'text-base' : 'text-[1.0625rem] sm:text-lg'}`}>
+        <Link to={readerPath(view, item.id)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline">
+          {item.title}
+        </Link>
       </h3>
-      <p className="mt-2 text-sm leading-relaxed text-slate-700 dark:text-slate-300">{stripCitations(item.summary)}</p>
+      {!compact && <p className="mt-1.5 line-clamp-3 text-[0.9375rem] leading-relaxed text-slate-700 dark:text-slate-300">{item.summary}</p>}
       {extra}
-      <div className="mt-3 flex flex-wrap items-center gap-1" aria-label="Item actions" role="group">
-        {view !== 'read' && !inTrash && (
-          <ActionButton
-            label={favorite ? 'Remove from favorites' : 'Add to favorites'}
-            pressed={favorite}
-            onClick={() => change('favorites', item.id, !favorite)}
-          >
-            <Heart aria-hidden="true" className={`h-4 w-4 ${favorite ? 'fill-current' : ''}`} />
-          </ActionButton>
-        )}
-        {(view === 'feed' || view === 'read' || view === 'shared') && (
-          <ActionButton label={read ? 'Mark as unread' : 'Mark as read'} pressed={read} onClick={() => change('read', item.id, !read)}>
-            <Check aria-hidden="true" className="h-4 w-4" />
-          </ActionButton>
-        )}
-        {(view === 'feed' || view === 'favorites') && (
-          <ActionButton label="Hide" onClick={() => change('hidden', item.id, true)}>
-            <EyeOff aria-hidden="true" className="h-4 w-4" />
-          </ActionButton>
-        )}
-        {!inTrash && (
-          <ActionButton label="Share on LinkedIn" onClick={onShare}>
-            <Share2 aria-hidden="true" className="h-4 w-4" />
-          </ActionButton>
-        )}
-        {view === 'feed' && onTakeaways && (
-          <ActionButton label="Key takeaways" onClick={() => onTakeaways(item)}>
-            <Lightbulb aria-hidden="true" className="h-4 w-4" />
-          </ActionButton>
-        )}
-        {inTrash && (
-          <button
-            type="button"
-            onClick={() => change('hidden', item.id, false, { success: RESTORED, failure: RESTORE_FAILED })}
-            className="inline-flex h-9 items-center gap-1.5 rounded-md border border-slate-300 px-3 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            <RotateCcw aria-hidden="true" className="h-4 w-4" />
-            Restore
-          </button>
-        )}
-        {!inTrash && item.url && (
-          <a
-            href={item.url}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="ml-auto inline-flex h-9 items-center gap-1 rounded-md px-2 text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
-          >
-            More <ExternalLink aria-hidden="true" className="h-3.5 w-3.5" />
-            <span className="sr-only">about {stripCitations(item.title)} (opens in a new tab)</span>
-          </a>
-        )}
+      <div className={compact ? 'mt-1' : 'mt-2'}>
+        <ItemActions item={item} view={view} onTakeaways={onTakeaways} />
       </div>
     </article>
   );

@@ -1,21 +1,33 @@
-// Favs, Read and Trash: the local sets shown with the items the server and the feed know about.
-import { Button } from '@/components/ui/button';
+// Favs, Read and Trash: the server's lists in the server's order, with the items marked here
+// and not yet on the server first; Shared as the server lists it.
+import { CheckCheck, Heart, Share2, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button, buttonClass } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { StateMessage } from '@/components/ui/state-message';
-import { useNews } from '@/features/news/api/get-news';
+import { paths } from '@/config/paths';
+import { loadedItems, useNews } from '@/features/news/api/get-news';
 import { useShared } from '@/features/news/api/get-shared';
-import { itemsInSet, useItemSets } from '@/features/news/components/item-sets-provider';
+import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { NewsCard } from '@/features/news/components/news-card';
 import type { SetKind } from '@/features/news/item-sets';
+import { itemsInSet } from '@/features/news/pending-marks';
 import { useAuth } from '@/lib/auth';
 import { relativeTime } from '@/lib/relative-time';
+
+const backToFeed = (
+  <Link to={paths.app} className={buttonClass('outline', 'sm')}>
+    Back to Feed
+  </Link>
+);
 
 function useSetItems(kind: SetKind) {
   const { sets, serverItems, serverErrors, serverLoading } = useItemSets();
   const news = useNews();
-  const feedItems = news.data?.pages.flatMap((p) => p.items) ?? [];
+  const known = [...loadedItems(news.data?.pages), ...serverItems.favorites, ...serverItems.hidden, ...serverItems.read];
   return {
-    items: itemsInSet(kind, sets, serverItems[kind], feedItems),
+    items: itemsInSet(kind, sets, serverItems[kind], known),
     error: serverErrors[kind],
     loading: serverLoading[kind],
   };
@@ -30,9 +42,14 @@ export function FavoritesView() {
   if (loading) return <Spinner label="Loading favs" />;
   if (error && items.length === 0)
     return <StateMessage title="Error">{error.message || 'Failed to load favs. Please try again later.'}</StateMessage>;
-  if (items.length === 0) return <StateMessage title="No Favs Yet">Tap the heart on a story to keep it here.</StateMessage>;
+  if (items.length === 0)
+    return (
+      <EmptyState icon={Heart} title="No Favs Yet" action={backToFeed}>
+        Save a story with the heart and it waits for you here.
+      </EmptyState>
+    );
   return (
-    <section aria-label="Favs" className="flex flex-col gap-4">
+    <section aria-label="Favs" className="flex flex-col gap-3">
       {items.map((item) => (
         <NewsCard key={item.id} item={item} view="favorites" />
       ))}
@@ -59,9 +76,14 @@ export function ReadView() {
   const { items, error, loading } = useSetItems('read');
   if (loading) return <Spinner label="Loading read items" />;
   if (error) return <ErrorState title="Error loading read items" error={error} />;
-  if (items.length === 0) return <StateMessage title="No read items" />;
+  if (items.length === 0)
+    return (
+      <EmptyState icon={CheckCheck} title="No read items" action={backToFeed}>
+        Stories you mark as read leave the feed and are kept here.
+      </EmptyState>
+    );
   return (
-    <section aria-label="Read" className="flex flex-col gap-4">
+    <section aria-label="Read" className="flex flex-col gap-3">
       {items.map((item) => (
         <NewsCard key={item.id} item={item} view="read" />
       ))}
@@ -73,9 +95,14 @@ export function TrashView() {
   const { items, error, loading } = useSetItems('hidden');
   if (loading) return <Spinner label="Loading hidden items" />;
   if (error) return <ErrorState title="Error loading hidden items" error={error} />;
-  if (items.length === 0) return <StateMessage title="Trash is empty" />;
+  if (items.length === 0)
+    return (
+      <EmptyState icon={Trash2} title="Trash is empty" action={backToFeed}>
+        Hidden stories land here, and Restore puts them back in the feed.
+      </EmptyState>
+    );
   return (
-    <section aria-label="Trash" className="flex flex-col gap-4">
+    <section aria-label="Trash" className="flex flex-col gap-3">
       {items.map((item) => (
         <NewsCard key={item.id} item={item} view="trash" />
       ))}
@@ -88,9 +115,14 @@ export function SharedView() {
   const shared = useShared(user?.id);
   if (shared.isPending) return <Spinner label="Loading shared items" />;
   if (shared.isError) return <ErrorState title="Error loading shared items" error={shared.error} />;
-  if (shared.data.length === 0) return <StateMessage title="No shared items" />;
+  if (shared.data.length === 0)
+    return (
+      <EmptyState icon={Share2} title="No shared items" action={backToFeed}>
+        Stories you share on LinkedIn are listed here.
+      </EmptyState>
+    );
   return (
-    <section aria-label="Shared" className="flex flex-col gap-4">
+    <section aria-label="Shared" className="flex flex-col gap-3">
       {shared.data.map((item) => (
         <NewsCard
           key={`${item.id}-${item.sharedAt}`}

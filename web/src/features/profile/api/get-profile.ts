@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import type { ProfileBody } from '@/lib/api/types';
 
-export interface Profile {
-  resume: string;
-}
+export type Profile = ProfileBody;
 
 export const getProfile = (signal?: AbortSignal) => api.get<Profile>('/api/user/profile', signal);
 

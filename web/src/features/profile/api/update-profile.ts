@@ -8,6 +8,10 @@ export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateProfile,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['profile'] }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['profile'] });
+      // The resume ranks the key takeaways.
+      await queryClient.invalidateQueries({ queryKey: ['takeaways'] });
+    },
   });
 }

@@ -1,9 +1,5 @@
 import { api } from '@/lib/api-client';
-
-export interface VerifyResult {
-  success: boolean;
-  message: string;
-}
+import type { VerifyResult } from '@/lib/api/types';
 
 export const verifySubscription = (sessionId: string) =>
   api.post<VerifyResult>('/api/verify-subscription', { sessionId });

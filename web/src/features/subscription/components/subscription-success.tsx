@@ -6,7 +6,11 @@ import { Button, buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { verifySubscription } from '@/features/subscription/api/verify-subscription';
+import { ApiError } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';
+
+/** A refusal from the server (e.g. 400 for an unknown session) rather than no answer at all. */
+const isServerAnswer = (error: unknown) => error instanceof ApiError && error.status < 500;
 
 type State =
   | { kind: 'verifying' }
@@ -20,7 +24,7 @@ export const PT = {
   failure: 'Não foi possível confirmar sua assinatura',
   missingSession: 'ID da sessão não encontrado na URL.',
   genericFailure: 'Não foi possível verificar o pagamento. Tente novamente.',
-  connection: 'Erro de conexão ao verificar a assinatura',
+  connection: 'Erro de conexão ao verificar a assinatura. Verifique sua internet e tente novamente.',
   goToApp: 'Ir para o app',
   tryAgain: 'Tentar novamente',
   backToApp: 'Voltar para o app',
@@ -41,9 +45,16 @@ export function SubscriptionSuccess({ sessionId }: { sessionId: string | null })
         if (result.success) {
           setState({ kind: 'success', message: result.message });
           await refreshUser();
-        } else setState({ kind: 'failure', message: result.message || PT.genericFailure });
+        } else {
+          // The page is Portuguese whatever the server's language: its words go to the console only.
+          console.warn('Subscription not verified:', result.message);
+          setState({ kind: 'failure', message: PT.genericFailure });
+        }
       })
-      .catch((error: Error) => setState({ kind: 'failure', message: `${PT.connection}: ${error.message}` }));
+      .catch((error: Error) => {
+        console.warn('Verifying the subscription failed', error);
+        setState({ kind: 'failure', message: isServerAnswer(error) ? PT.genericFailure : PT.connection });
+      });
   }, [sessionId, refreshUser]);
 
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TV_INTERVAL, initialTvState, nextInterval, nextSlide, tvItems, tvReducer, type TvState } from '@/features/tv-mode/tv-mode';
+import { DEFAULT_TV_INTERVAL, initialTvState, nextInterval, nextSlide, previousSlide, tvKey, tvReducer, type TvState } from '@/features/tv-mode/tv-mode';
 
 describe('TV interval', () => {
   it('starts at 10 and cycles 10 → 15 → 20 → 5 → 10', () => {
@@ -10,21 +10,23 @@ describe('TV interval', () => {
 });
 
 describe('TV slides', () => {
-  it('wraps to the start', () => {
-    expect(nextSlide(0, 3)).toBe(1);
-    expect(nextSlide(2, 3)).toBe(0);
-    expect(nextSlide(0, 0)).toBe(0);
+  it('wraps to the start once everything is loaded', () => {
+    expect(nextSlide(0, 3, true)).toBe(1);
+    expect(nextSlide(2, 3, true)).toBe(0);
+    expect(nextSlide(0, 0, true)).toBe(0);
   });
-  it('shows free users the first 5 items only', () => {
-    const items = [1, 2, 3, 4, 5, 6, 7];
-    expect(tvItems(items, false)).toEqual([1, 2, 3, 4, 5]);
-    expect(tvItems(items, true)).toEqual(items);
+  it('waits at the last loaded slide while more are coming', () => {
+    expect(nextSlide(19, 20, false)).toBe(19);
+  });
+  it('steps back, wrapping to the last', () => {
+    expect(previousSlide(2, 3)).toBe(1);
+    expect(previousSlide(0, 3)).toBe(2);
   });
 });
 
 describe('tvReducer', () => {
   const tick = (state: TvState, times: number, count = 3) => {
-    for (let i = 0; i < times; i++) state = tvReducer(state, { type: 'tick', count });
+    for (let i = 0; i < times; i++) state = tvReducer(state, { type: 'tick', count, allLoaded: true });
     return state;
   };
 
@@ -43,8 +45,24 @@ describe('tvReducer', () => {
     expect(tvReducer(paused, { type: 'toggle-pause' }).paused).toBe(false);
   });
 
+  it('steps at once on a key and restarts the countdown', () => {
+    const state = tvReducer(tick(initialTvState, 4), { type: 'next', count: 3, allLoaded: true });
+    expect(state).toMatchObject({ index: 1, remaining: 10 });
+    expect(tvReducer(state, { type: 'previous', count: 3 }).index).toBe(0);
+  });
+
   it('restarts the countdown when the interval changes', () => {
     const state = tvReducer(tick(initialTvState, 4), { type: 'cycle-interval' });
     expect(state).toMatchObject({ interval: 15, remaining: 15 });
+  });
+});
+
+describe('tvKey', () => {
+  it('maps →, ←, Space and Esc', () => {
+    expect(tvKey('ArrowRight')).toBe('next');
+    expect(tvKey('ArrowLeft')).toBe('previous');
+    expect(tvKey(' ')).toBe('pause');
+    expect(tvKey('Escape')).toBe('exit');
+    expect(tvKey('a')).toBeNull();
   });
 });

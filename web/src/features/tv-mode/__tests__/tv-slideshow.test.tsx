@@ -11,7 +11,7 @@ afterEach(() => vi.useRealTimers());
 
 describe('TvSlideshow', () => {
   it('advances every 10 s, counts down, wraps, pauses and cycles the interval', () => {
-    renderWithProviders(<TvSlideshow slides={slides} exitTo="/" />);
+    renderWithProviders(<TvSlideshow slides={slides} total={3} allLoaded exitTo="/" />);
     expect(screen.getByTestId('tv-position')).toHaveTextContent('1 of 3');
     expect(screen.getByTestId('tv-countdown')).toHaveTextContent('Next in 10s');
     seconds(3);

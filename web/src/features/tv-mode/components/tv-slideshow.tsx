@@ -1,8 +1,8 @@
-import { LogOut, Pause, Play, Timer } from 'lucide-react';
+import { LogOut, Pause, Play, Timer, Tv } from 'lucide-react';
 import { useEffect, useReducer } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
-import { initialTvState, tvReducer } from '@/features/tv-mode/tv-mode';
+import { initialTvState, TICK_MS, tvKey, tvReducer } from '@/features/tv-mode/tv-mode';
 
 export interface Slide {
   id: string;
@@ -11,18 +11,59 @@ export interface Slide {
   source: string;
 }
 
-/** Full-screen slideshow: one slide per interval, wrapping; pausing freezes the countdown. */
-export function TvSlideshow({ slides, exitTo }: { slides: Slide[]; exitTo: string }) {
+/** How many slides before the last loaded one the show asks for more. */
+const PAGE_AHEAD = 3;
+
+/**
+ * Full-screen slideshow: one slide per interval, wrapping once everything is loaded;
+ * pausing freezes the countdown. `total` is the server's count of what the reader can reach
+ * ("n of m"); `onNearEnd` asks for the next page while `allLoaded` is false.
+ */
+export function TvSlideshow({
+  slides,
+  total,
+  allLoaded,
+  onNearEnd,
+  exitTo,
+}: {
+  slides: Slide[];
+  total: number;
+  allLoaded: boolean;
+  onNearEnd?: () => void;
+  exitTo: string;
+}) {
   const [{ index, paused, interval, remaining }, dispatch] = useReducer(tvReducer, initialTvState);
+  const navigate = useNavigate();
+  const count = slides.length;
 
   useEffect(() => {
-    if (paused || slides.length === 0) return;
-    const timer = window.setInterval(() => dispatch({ type: 'tick', count: slides.length }), 1000);
+    if (paused || count === 0) return;
+    const timer = window.setInterval(() => dispatch({ type: 'tick', count, allLoaded }), TICK_MS);
     return () => window.clearInterval(timer);
-  }, [paused, slides.length]);
+  }, [paused, count, allLoaded]);
 
-  const slide = slides[index % Math.max(slides.length, 1)];
-  const progress = slides.length ? ((index + 1) / slides.length) * 100 : 0;
+  useEffect(() => {
+    if (!allLoaded && count > 0 && index >= count - PAGE_AHEAD) onNearEnd?.();
+  }, [allLoaded, count, index, onNearEnd]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.target instanceof HTMLElement && event.target.closest('button, a') && event.key === ' ') return;
+      const action = tvKey(event.key);
+      if (!action) return;
+      event.preventDefault();
+      if (action === 'exit') navigate(exitTo);
+      else if (action === 'pause') dispatch({ type: 'toggle-pause' });
+      else if (action === 'next') dispatch({ type: 'next', count, allLoaded });
+      else dispatch({ type: 'previous', count });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [count, allLoaded, exitTo, navigate]);
+
+  const slide = slides[Math.min(index, Math.max(count - 1, 0))];
+  const position = count ? Math.min(index, count - 1) + 1 : 0;
+  const progress = total ? (position / total) * 100 : 0;
 
   return (
     <div className="flex min-h-screen flex-col bg-slate-950 text-white">
@@ -30,50 +71,59 @@ export function TvSlideshow({ slides, exitTo }: { slides: Slide[]; exitTo: strin
         <Link to={exitTo} className={buttonClass('secondary', 'sm')}>
           <LogOut aria-hidden="true" className="h-4 w-4" /> Exit TV Mode
         </Link>
-        <div className="ml-auto flex items-center gap-2">
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => dispatch({ type: 'toggle-pause' })}>
-            {paused ? <Play aria-hidden="true" className="h-4 w-4" /> : <Pause aria-hidden="true" className="h-4 w-4" />}
-            {paused ? 'Resume' : 'Pause'}
-          </button>
-          <button
-            type="button"
-            className={buttonClass('secondary', 'sm')}
-            onClick={() => dispatch({ type: 'cycle-interval' })}
-            aria-label={`Interval ${interval} seconds, change`}
-          >
-            <Timer aria-hidden="true" className="h-4 w-4" /> {interval}s
-          </button>
-        </div>
+        {count > 0 && (
+          <div className="ml-auto flex items-center gap-2">
+            <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => dispatch({ type: 'toggle-pause' })}>
+              {paused ? <Play aria-hidden="true" className="h-4 w-4" /> : <Pause aria-hidden="true" className="h-4 w-4" />}
+              {paused ? 'Resume' : 'Pause'}
+            </button>
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              onClick={() => dispatch({ type: 'cycle-interval' })}
+              aria-label={`Interval ${interval} seconds, change`}
+            >
+              <Timer aria-hidden="true" className="h-4 w-4" /> {interval}s
+            </button>
+          </div>
+        )}
       </div>
       <main className="flex flex-1 items-center justify-center px-6 py-8 sm:px-16">
         {slide ? (
           <article className="max-w-4xl" data-testid="tv-slide" aria-live="polite">
             <p className="text-sm font-semibold uppercase tracking-wide text-indigo-300">{slide.source}</p>
-            <h1 className="mt-3 text-3xl font-bold leading-tight sm:text-5xl">{slide.title}</h1>
-            <p className="mt-6 text-lg text-slate-300 sm:text-2xl">{slide.text}</p>
+            <h1 className="mt-3 text-3xl font-bold leading-tight tracking-tight sm:text-5xl">{slide.title}</h1>
+            <p className="mt-6 line-clamp-6 text-lg text-slate-300 sm:text-2xl">{slide.text}</p>
           </article>
         ) : (
-          <p>No news items available</p>
+          <div className="flex flex-col items-center gap-3 text-center" data-testid="empty-state">
+            <Tv aria-hidden="true" className="h-12 w-12 text-indigo-300" />
+            <h1 className="text-2xl font-semibold">No news items available</h1>
+            <p className="max-w-sm text-slate-300">There is nothing to show on the big screen yet. New stories arrive through the day.</p>
+          </div>
         )}
       </main>
-      <div className="p-4">
-        <div className="flex justify-between text-sm text-slate-300">
-          <span data-testid="tv-position">
-            {slides.length ? index + 1 : 0} of {slides.length}
-          </span>
-          <span data-testid="tv-countdown">{paused ? 'Paused' : `Next in ${remaining}s`}</span>
+      {count > 0 && (
+        <div className="p-4">
+          <div className="flex justify-between text-sm text-slate-300">
+            <span data-testid="tv-position">
+              {position} of {total}
+            </span>
+            <span className="hidden text-slate-400 sm:inline">← → step · Space pauses · Esc exits</span>
+            <span data-testid="tv-countdown">{paused ? 'Paused' : `Next in ${remaining}s`}</span>
+          </div>
+          <div
+            className="mt-2 h-1.5 w-full overflow-hidden rounded-full bg-slate-800"
+            role="progressbar"
+            aria-label="Slideshow progress"
+            aria-valuemin={0}
+            aria-valuemax={total}
+            aria-valuenow={position}
+          >
+            <div className="h-full bg-indigo-500 transition-all" style={{ width: `${progress}%` }} />
+          </div>
         </div>
-        <div
-          className="mt-2 h-1.5 w-full overflow-hidden rounded-full bg-slate-800"
-          role="progressbar"
-          aria-label="Slideshow progress"
-          aria-valuemin={0}
-          aria-valuemax={slides.length}
-          aria-valuenow={slides.length ? index + 1 : 0}
-        >
-          <div className="h-full bg-indigo-500 transition-all" style={{ width: `${progress}%` }} />
-        </div>
-      </div>
+      )}
     </div>
   );
 }

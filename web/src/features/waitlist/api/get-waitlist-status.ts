@@ -1,10 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-
-export interface WaitlistStatus {
-  isOnWaitlist: boolean;
-  joinedAt: string | null;
-}
+import type { WaitlistStatus } from '@/lib/api/types';
 
 export const NOT_ON_WAITLIST: WaitlistStatus = { isOnWaitlist: false, joinedAt: null };
 

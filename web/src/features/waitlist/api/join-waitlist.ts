@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import type { WaitlistStatus } from '@/features/waitlist/api/get-waitlist-status';
+import type { WaitlistStatus } from '@/lib/api/types';
 import { toast } from '@/lib/toast';
 
 export const joinWaitlist = () => api.post<WaitlistStatus>('/api/waitlist/join');

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
-import type { WeeklySummary } from '@/features/weekly-summary/types';
+import type { WeeklySummary } from '@/lib/api/types';
 
 export const getWeeklySummaries = (signal?: AbortSignal) => api.get<WeeklySummary[]>('/api/weekly-summary/archive', signal);
 

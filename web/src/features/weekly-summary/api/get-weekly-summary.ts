@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, api } from '@/lib/api-client';
-import type { WeeklySummary } from '@/features/weekly-summary/types';
+import type { WeeklySummary } from '@/lib/api/types';
 
 export const getWeeklySummary = (id: string, signal?: AbortSignal) =>
   api.get<WeeklySummary>(`/api/weekly-summary/${encodeURIComponent(id)}`, signal);

@@ -6,7 +6,8 @@ import { StateMessage } from '@/components/ui/state-message';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { useWeeklySummaries } from '@/features/weekly-summary/api/get-weekly-summaries';
-import { DEFAULT_SUMMARY_TITLE, type WeeklySummary } from '@/features/weekly-summary/types';
+import { DEFAULT_SUMMARY_TITLE } from '@/features/weekly-summary/summary-title';
+import type { WeeklySummary } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 import { formatDate } from '@/lib/relative-time';
 
@@ -51,7 +52,11 @@ function CoversView({ summaries }: { summaries: WeeklySummary[] }) {
             }`}
           >
             <span className="text-xs font-semibold uppercase tracking-[0.2em] opacity-80">Radar Weekly</span>
-            <span className="text-2xl font-bold leading-tight">{s.title || DEFAULT_SUMMARY_TITLE}</span>
+            {/* Every summary may carry the default title, so the week is what tells covers apart. */}
+            <span className="flex flex-col gap-2">
+              <span className="text-3xl font-bold leading-tight tracking-tight">Week of {formatDate(s.start_date)}</span>
+              <span className="text-sm font-medium opacity-90">{s.title || DEFAULT_SUMMARY_TITLE}</span>
+            </span>
             <span className="text-sm opacity-90">
               {dateRange(s)} · {s.article_count} articles
             </span>

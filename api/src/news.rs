@@ -1,0 +1,216 @@
+//! The reader's stream: items, the feed page, the three marks, shares and key takeaways.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A news item (spec section 3), as the store keeps it and every view shows it.
+///
+/// Text fields are ready to draw: citation markers such as `[1]` are already gone, and
+/// `source` is the publisher's name, so clients neither clean text nor derive names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct NewsItem {
+    /// Stable identifier.
+    pub id: String,
+    /// Headline.
+    pub title: String,
+    /// A paragraph or two.
+    pub summary: String,
+    /// Brief text for Drops; may be empty, then clients show the summary.
+    #[serde(default)]
+    pub short: String,
+    /// The full text, paragraphs separated by blank lines.
+    #[serde(default)]
+    pub content: String,
+    /// Link to the original, when there is one.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// When the source published it (RFC 3339).
+    pub published_date: DateTime<Utc>,
+    /// The publisher's name, from the URL's host (null without a URL: clients show
+    /// "Source").
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+/// One page of `GET /api/news`: everything a client needs to draw the Feed, Drops and TV
+/// mode without knowing the product's caps or who is a subscriber.
+///
+/// How clients use it:
+/// - show every item of every page loaded, in order, and nothing else: the server has
+///   already left out what the caller hid or read and applied the caller's allowance;
+/// - after hiding, reading, restoring or unreading an item, fetch the pages again from the
+///   first one (passing each answer's `nextCursor` on), so the list is refilled;
+/// - `nextCursor` not null: more can be read now (Read More; Drops and TV page on);
+/// - `hasMore` with a null `nextCursor`: the caller has reached their allowance (Subscribe
+///   Now; the Drops paywall after the last story);
+/// - `total` is how many items the caller can reach from the first page ("n of m");
+/// - `subscriber` is the server's decision for this answer: a client that believed
+///   otherwise reads the account again (`GET /api/user/metadata`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedPage {
+    /// The items, newest first.
+    pub items: Vec<NewsItem>,
+    /// Opaque position after the last item, for `?cursor=`; null when nothing more may be
+    /// read now.
+    pub next_cursor: Option<String>,
+    /// Whether more items exist after these, readable or not.
+    pub has_more: bool,
+    /// The most items a page holds for this caller.
+    pub limit: usize,
+    /// How many items the caller can reach from the first page, this one included.
+    pub total: u64,
+    /// Whether the server counted the caller as a subscriber for this answer.
+    pub subscriber: bool,
+}
+
+/// One of the three mutually exclusive marks (spec section 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mark {
+    /// In Favs.
+    Favorite,
+    /// In Trash, out of the feed.
+    Hidden,
+    /// Read, out of the feed.
+    Read,
+}
+
+impl Mark {
+    /// Every mark.
+    pub const ALL: [Mark; 3] = [Mark::Favorite, Mark::Hidden, Mark::Read];
+
+    /// The path segment of the mark's routes: `/api/{segment}` and `/api/{segment}/{id}`.
+    pub fn path_segment(self) -> &'static str {
+        match self {
+            Mark::Favorite => "favorites",
+            Mark::Hidden => "hidden",
+            Mark::Read => "read",
+        }
+    }
+
+    /// Whether an item with this mark is out of the feed.
+    pub fn leaves_feed(self) -> bool {
+        matches!(self, Mark::Hidden | Mark::Read)
+    }
+}
+
+/// The caller's marks on one item after a change; at most one is true.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ItemMarks {
+    /// In Favs.
+    pub favorite: bool,
+    /// In Trash.
+    pub hidden: bool,
+    /// Read.
+    pub read: bool,
+}
+
+impl ItemMarks {
+    /// Whether the item carries `mark`.
+    pub fn has(&self, mark: Mark) -> bool {
+        match mark {
+            Mark::Favorite => self.favorite,
+            Mark::Hidden => self.hidden,
+            Mark::Read => self.read,
+        }
+    }
+
+    /// Sets `mark` (the caller keeps the marks exclusive).
+    pub fn set(&mut self, mark: Mark) {
+        match mark {
+            Mark::Favorite => self.favorite = true,
+            Mark::Hidden => self.hidden = true,
+            Mark::Read => self.read = true,
+        }
+    }
+}
+
+/// Answer of every mark change (`POST`/`DELETE /api/{favorites,hidden,read}/{id}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MarkResult {
+    /// Always true on a 200 answer.
+    pub success: bool,
+    /// False: the server stored the change (the client refetches its lists).
+    pub client_side_only: bool,
+    /// The item's marks now, as stored.
+    pub marks: ItemMarks,
+}
+
+/// Answer of `GET /api/read/check/{id}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ReadCheck {
+    /// Whether the caller has read the item.
+    pub read: bool,
+}
+
+/// Where an item can be shared (spec section 7: LinkedIn only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Platform {
+    /// LinkedIn.
+    Linkedin,
+}
+
+impl Platform {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Platform::Linkedin => "linkedin",
+        }
+    }
+}
+
+/// Body of `POST /api/shared/{id}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ShareBody {
+    /// Where the item was shared.
+    pub platform: Platform,
+}
+
+/// Answer of a recorded share.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ShareResult {
+    /// Always true on a 200 answer.
+    pub success: bool,
+}
+
+/// A shared item with when and where it was last shared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedItem {
+    /// The item.
+    #[serde(flatten)]
+    pub item: NewsItem,
+    /// When the user last shared it.
+    pub shared_at: DateTime<Utc>,
+    /// Where it was shared.
+    pub platform: String,
+}
+
+/// One card of key takeaways.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct TakeawayCard {
+    /// The card's heading.
+    pub title: String,
+    /// Short labels, the reader's own interests first.
+    pub tags: Vec<String>,
+    /// What to take from the story.
+    pub description: String,
+}
+
+/// `GET /api/news/{id}/takeaways`: three cards for one item, ranked for the reader.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Takeaways {
+    /// The item they are about.
+    pub item_id: String,
+    /// Three cards, most relevant to the reader first.
+    pub cards: Vec<TakeawayCard>,
+    /// One line: what the story matters most for.
+    pub summary: String,
+    /// Whether the reader's stored resume ranked the cards.
+    pub personalized: bool,
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Radar's read endpoints side by side with nginx serving the identical bytes as static
+# files, and durable writes, in one run on this machine.
+#
+#   cargo build --release -p radar-cli && bash bench/http.sh
+#   ITEMS=1000000 DURATION=10 ROUNDS=2 bash bench/http.sh
+#
+# For each endpoint it runs wrk (1 thread, 32 connections, loopback) against Radar and
+# against nginx, alternating A/B/A/B, and prints requests per second, p99 latency and the
+# ratio Radar / nginx. Then 32 concurrent writers toggle favourites (POST/DELETE), each
+# acknowledged only after it is on disk, and it prints writes per second. It also reports
+# the import rate and the daemon's resident memory idle and after the load.
+#
+# Needs wrk and nginx (apt-get install -y wrk nginx-light). Not a test: nothing fails on a
+# slow machine; read the ratios.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RADAR=$(realpath "${RADAR_BIN:-target/release/radar}")
+ITEMS=${ITEMS:-20000}
+DURATION=${DURATION:-8}
+ROUNDS=${ROUNDS:-2}
+CONNS=${CONNS:-32}
+for tool in wrk nginx python3 curl; do
+    command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install -y wrk nginx-light)" >&2; exit 1; }
+done
+[ -x "$RADAR" ] || { echo "no binary at $RADAR: run cargo build --release -p radar-cli first" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+DAEMON=""
+NGINX_PID=""
+cleanup() {
+    [ -n "$DAEMON" ] && kill "$DAEMON" 2>/dev/null || true
+    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
+# ---- Data: ITEMS items over a year, imported with the admin command (timed).
+python3 - "$ITEMS" >"$WORK/items.jsonl" <<'EOF'
+import json, sys, datetime
+n = int(sys.argv[1])
+start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+words = "model agents inference chips training data safety open weights research policy".split()
+for i in range(n):
+    t = start + datetime.timedelta(seconds=i * 31_536_000 // max(n, 1))
+    w = [words[(i * k) % len(words)] for k in (1, 3, 7)]
+    print(json.dumps({
+        "id": f"b{i:07d}",
+        "title": f"Story {i}: {' '.join(w)} news",
+        "summary": f"A summary of story {i} about {w[0]} and {w[1]}, long enough to look like a real one in a reader.",
+        "short": f"Short {i}: {w[2]}.",
+        "content": f"Paragraph one of story {i}.\n\nParagraph two about {w[1]}.",
+        "url": f"https://news{i % 500}.example.com/story/{i}",
+        "published_date": t.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }))
+EOF
+start=$(date +%s.%N)
+RADAR_LOG=warn "$RADAR" --data "$WORK/data" items import "$WORK/items.jsonl" >/dev/null 2>"$WORK/import.err"
+end=$(date +%s.%N)
+import_rate=$(python3 -c "print(f'{$ITEMS / ($end - $start):,.0f}')")
+
+# ---- Radar.
+RADAR_LOG=warn "$RADAR" --data "$WORK/data" serve --addr 127.0.0.1:0 --no-demo --no-feed-polling \
+    --api-premium-quota 1000000000 --sign-in-rate 1000 >"$WORK/serve.out" 2>"$WORK/serve.err" &
+DAEMON=$!
+for _ in $(seq 100); do grep -q "anon key" "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
+BASE=$(sed -n 's/^listening on //p' "$WORK/serve.out")
+ANON=$(sed -n 's/^anon key: //p' "$WORK/serve.out")
+TOKEN=$(curl -sf "$BASE/auth/v1/signup" -H "apikey: $ANON" -H 'content-type: application/json' \
+    -d '{"email":"bench@example.com","password":"bench-password"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+RADAR_LOG=warn "$RADAR" --data "$WORK/data" subscribers grant bench@example.com >/dev/null
+KEY=$(curl -sf "$BASE/api/key" -H "authorization: Bearer $TOKEN" | python3 -c 'import json,sys; print(json.load(sys.stdin)["apiKey"])')
+sleep 1
+idle_rss=$(rss_mb "$DAEMON")
+
+# ---- nginx on the same bytes.
+mkdir -p "$WORK/www" && chmod 755 "$WORK" "$WORK/www"
+curl -sf "$BASE/api/news" -o "$WORK/www/anonymous.json"
+curl -sf "$BASE/api/news" -H "authorization: Bearer $TOKEN" -o "$WORK/www/subscriber.json"
+curl -sf "$BASE/api/v1/news?limit=20" -H "x-api-key: $KEY" -o "$WORK/www/public.json"
+chmod 644 "$WORK"/www/*.json
+NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$WORK/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx.err;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    default_type application/json;
+    keepalive_requests 1000000;
+    server { listen 127.0.0.1:$NGINX_PORT; root $WORK/www; }
+}
+EOF
+nginx -c "$WORK/nginx.conf" -p "$WORK" &
+NGINX_PID=$!
+sleep 0.5
+
+# wrk's summary as "rps p99_ms non2xx".
+measure() {
+    local out
+    out=$(wrk -t1 -c"$CONNS" -d"${DURATION}s" --latency "$@" 2>&1)
+    local rps p99 bad
+    rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")
+    p99=$(awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms/, "", v) } else if (v ~ /s$/) { sub(/s/, "", v); v *= 1000 }; print v }' <<<"$out")
+    bad=$(awk '/Non-2xx/ { print $5 }' <<<"$out")
+    echo "$rps ${p99:-0} ${bad:-0}"
+}
+
+printf '%-34s %12s %12s %10s %10s %7s\n' endpoint "radar rps" "nginx rps" "radar p99" "nginx p99" ratio
+bench_read() {
+    local name=$1 file=$2 path=$3; shift 3
+    local r_rps=0 n_rps=0 r_p99=0 n_p99=0 r n
+    for _ in $(seq "$ROUNDS"); do
+        read -r r rp rb <<<"$(measure "$@" "$BASE$path")"
+        read -r n np nb <<<"$(measure "http://127.0.0.1:$NGINX_PORT/$file")"
+        [ "$rb" = 0 ] || echo "  warning: $rb non-2xx answers from Radar on $path" >&2
+        r_rps=$(python3 -c "print($r_rps + $r)"); n_rps=$(python3 -c "print($n_rps + $n)")
+        r_p99=$(python3 -c "print(max($r_p99, $rp))"); n_p99=$(python3 -c "print(max($n_p99, $np))")
+    done
+    python3 -c "
+r, n = $r_rps / $ROUNDS, $n_rps / $ROUNDS
+print(f'{\"$name\":<34} {r:>12,.0f} {n:>12,.0f} {$r_p99:>8.2f}ms {$n_p99:>8.2f}ms {r / n:>7.2f}')"
+}
+bench_read "GET /api/news anonymous" anonymous.json /api/news
+bench_read "GET /api/news subscriber" subscriber.json /api/news -H "authorization: Bearer $TOKEN"
+bench_read "GET /api/v1/news?limit=20 (API key)" public.json "/api/v1/news?limit=20" -H "x-api-key: $KEY"
+
+# ---- Durable writes: each connection toggles favourites on its own items.
+cat >"$WORK/writes.lua" <<EOF
+local counter = 0
+local items = $ITEMS
+setup = function(thread) end
+request = function()
+    counter = counter + 1
+    local id = string.format("b%07d", (counter * 7919) % items)
+    local method = (counter % 2 == 0) and "DELETE" or "POST"
+    return wrk.format(method, "/api/favorites/" .. id, { ["authorization"] = "Bearer $TOKEN" })
+end
+EOF
+read -r w wp wb <<<"$(measure -s "$WORK/writes.lua" "$BASE")"
+[ "$wb" = 0 ] || echo "  warning: $wb non-2xx answers to writes" >&2
+python3 -c "print(f'{\"durable favourite toggles\":<34} {$w:>12,.0f} {\"\":>12} {$wp:>8.2f}ms')"
+echo
+echo "items: $ITEMS, imported at $import_rate items/s"
+echo "daemon RSS: idle ${idle_rss} MB, after the load $(rss_mb "$DAEMON") MB"

@@ -1,0 +1,182 @@
+//! Search benchmark at product scale: loads N items of news-sized text, rebuilds the
+//! search index from them, and times two-word searches. Run with `bash bench/search.sh`
+//! (release build).
+//!
+//! Usage: search_bench [ITEMS] [QUERIES]   (defaults 1,000,000 and 1,000)
+//!
+//! Text is drawn from a synthetic vocabulary of 30,000 words with a Zipf distribution, as
+//! natural language has; an item has a 10-word title, a 45-word summary, a 15-word short
+//! text and 200 words of content (about 1.7 KB, like the demo items). Queries are two
+//! words drawn the same way from all but the 50 most common words (which play the part of
+//! "the", "of", "and": nobody searches for those).
+
+use std::time::{Duration, Instant};
+
+use chrono::{TimeZone, Utc};
+use radar_store::{NewItem, Options, SearchQuery, Store, Viewer};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const VOCABULARY: usize = 30_000;
+const COMMON: usize = 50;
+
+/// Words and a Zipf sampler over them.
+struct Words {
+    words: Vec<String>,
+    cumulative: Vec<f64>,
+}
+
+impl Words {
+    fn new() -> Self {
+        const SYLLABLES: [&str; 24] = [
+            "ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "pre", "tra", "mon", "sel", "dor",
+            "qui", "ban", "fel", "gro", "hin", "jas", "ple", "cor", "den", "sti", "wal",
+        ];
+        let words = (0..VOCABULARY)
+            .map(|i| {
+                let (a, b, c) = (i % 24, (i / 24) % 24, i / 576);
+                let tail = match c {
+                    0 => String::new(),
+                    1..24 => SYLLABLES[c].to_string(),
+                    _ => format!("{}{}", SYLLABLES[c % 24], SYLLABLES[c / 24]),
+                };
+                format!("{}{}{tail}", SYLLABLES[a], SYLLABLES[b])
+            })
+            .collect();
+        let mut total = 0.0;
+        let cumulative = (1..=VOCABULARY)
+            .map(|rank| {
+                total += 1.0 / rank as f64;
+                total
+            })
+            .collect();
+        Self { words, cumulative }
+    }
+
+    /// A word's rank, Zipf-distributed, at least `from`.
+    fn rank(&self, rng: &mut StdRng, from: usize) -> usize {
+        let lo = if from == 0 {
+            0.0
+        } else {
+            self.cumulative[from - 1]
+        };
+        let x = rng.random_range(lo..*self.cumulative.last().unwrap());
+        self.cumulative.partition_point(|c| *c < x)
+    }
+
+    fn text(&self, rng: &mut StdRng, n: usize) -> String {
+        let mut s = String::with_capacity(n * 8);
+        for i in 0..n {
+            if i > 0 {
+                s.push(' ');
+            }
+            s.push_str(&self.words[self.rank(rng, 0)]);
+        }
+        s
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1]
+}
+
+fn dir_size(path: &std::path::Path) -> u64 {
+    std::fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let n_items: usize = args
+        .next()
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(1_000_000);
+    let n_queries: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(1_000);
+    let dir = tempfile::tempdir()?;
+    let words = Words::new();
+    let mut rng = StdRng::seed_from_u64(16);
+    let base = Utc.with_ymd_and_hms(2020, 1, 1, 0, 0, 0).unwrap();
+
+    let store = Store::open(dir.path(), Options::default())?;
+    let started = Instant::now();
+    let batch = 10_000;
+    for start in (0..n_items).step_by(batch) {
+        let items: Vec<NewItem> = (start..(start + batch).min(n_items))
+            .map(|i| NewItem {
+                title: words.text(&mut rng, 10),
+                summary: words.text(&mut rng, 45),
+                short: words.text(&mut rng, 15),
+                content: words.text(&mut rng, 200),
+                url: Some(format!("https://source{}.example/story/{i}", i % 50)),
+                published_date: base + chrono::Duration::minutes(i as i64),
+                ..Default::default()
+            })
+            .collect();
+        store.upsert_items(items)?;
+    }
+    let load = started.elapsed();
+    println!(
+        "load        {n_items} items written and indexed in batches of {batch}: {:.1} s ({:.0} items/s)",
+        load.as_secs_f64(),
+        n_items as f64 / load.as_secs_f64()
+    );
+
+    let started = Instant::now();
+    let built = store.reindex(|| {})?;
+    let build = started.elapsed();
+    println!(
+        "build       index rebuilt from the store: {built} items in {:.1} s ({:.0} items/s)",
+        build.as_secs_f64(),
+        built as f64 / build.as_secs_f64()
+    );
+    // Reopen, as a restarted daemon would, so searches run on the committed index alone.
+    drop(store);
+    let store = Store::open(dir.path(), Options::default())?;
+    let index_bytes = dir_size(&dir.path().join("search"));
+    println!(
+        "size        index on disk: {:.0} MB ({:.0} bytes per item)",
+        index_bytes as f64 / 1e6,
+        index_bytes as f64 / n_items as f64
+    );
+
+    let viewer = Viewer {
+        user_id: Some("bench-reader".into()),
+        subscriber: true,
+    };
+    let queries: Vec<SearchQuery> = (0..n_queries)
+        .map(|_| {
+            let a = &words.words[words.rank(&mut rng, COMMON)];
+            let b = &words.words[words.rank(&mut rng, COMMON)];
+            SearchQuery::parse(&format!("{a} {b}"))
+        })
+        .collect::<Result<_, _>>()?;
+    // One pass to warm the page cache, as a serving daemon's would be.
+    for q in queries.iter().take(100) {
+        store.search(&viewer, q, None)?;
+    }
+    let mut times = Vec::with_capacity(n_queries);
+    let mut empty = 0;
+    for q in &queries {
+        let started = Instant::now();
+        let page = store.search(&viewer, q, None)?;
+        times.push(started.elapsed());
+        empty += page.items.is_empty() as usize;
+    }
+    times.sort();
+    println!(
+        "search      {n_queries} two-word queries, first page of 20 with highlights: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({empty} found nothing)",
+        percentile(&times, 0.50).as_secs_f64() * 1e3,
+        percentile(&times, 0.99).as_secs_f64() * 1e3,
+        times.last().unwrap().as_secs_f64() * 1e3,
+    );
+    Ok(())
+}

@@ -1,0 +1,42 @@
+// A Vite plugin: a signed-in reader's first load of a feed page downloads that page's chunks
+// (and the auth client) together with the entry script, instead of one round trip later, when
+// the router asks for them. It writes into index.html the chunk files of each listed route and
+// a few lines that add `<link rel="modulepreload">` for the current path only, so a visitor on
+// the landing page downloads nothing more.
+import type { Plugin } from 'vite';
+
+type Chunk = { type: 'chunk'; fileName: string; imports: string[]; facadeModuleId: string | null; isEntry: boolean };
+
+export function preloadRoutes(routes: Record<string, string>, whenSignedIn: string): Plugin {
+  return {
+    name: 'radar-preload-routes',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        const chunks = Object.values(ctx.bundle).filter((c): c is Chunk & (typeof ctx.bundle)[string] => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const closure = (chunk: Chunk, seen = new Set<string>()) => {
+          if (seen.has(chunk.fileName)) return seen;
+          seen.add(chunk.fileName);
+          for (const file of chunk.imports) {
+            const next = byFile.get(file);
+            if (next) closure(next, seen);
+          }
+          return seen;
+        };
+        const loadedByEntry = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [...closure(c)]));
+        const filesOf = (moduleId: string) => {
+          const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(moduleId));
+          if (!chunk) throw new Error(`preload-routes: no chunk for ${moduleId}`);
+          return [...closure(chunk)].filter((file) => !loadedByEntry.has(file));
+        };
+        const auth = filesOf(whenSignedIn);
+        const byPath = Object.fromEntries(Object.entries(routes).map(([path, id]) => [path, [...new Set([...filesOf(id), ...auth])]]));
+        const script = `<script>try{if(localStorage.getItem('radar-auth'))(${JSON.stringify(byPath)}[location.pathname.replace(/\\/$/,'')]||[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.href='/'+f;document.head.appendChild(l)})}catch(e){}</script>`;
+        return html.replace('</head>', `    ${script}\n  </head>`);
+      },
+    },
+  };
+}

@@ -1,0 +1,16 @@
+// GET /api/news/{id}: one item for the in-app reader when it is not loaded already (a deep link).
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import type { NewsItem } from '@/lib/api/types';
+
+export const getNewsItem = (id: string, signal?: AbortSignal) => api.get<NewsItem>(`/api/news/${encodeURIComponent(id)}`, signal);
+
+export const newsItemQueryOptions = (id: string, userId: string | null | undefined) =>
+  queryOptions({
+    queryKey: ['news-item', id, userId ?? null],
+    queryFn: ({ signal }) => getNewsItem(id, signal),
+  });
+
+export function useNewsItem(id: string, userId: string | null | undefined, enabled: boolean) {
+  return useQuery({ ...newsItemQueryOptions(id, userId), enabled });
+}
