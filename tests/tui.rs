@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{Daemon, radar_bin};
+use crate::util::{Daemon, radar, radar_bin};
 
 /// How long a screen may take to show what a test waits for.
 const WAIT: Duration = Duration::from_secs(10);
@@ -235,6 +235,35 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     let (_, hidden) = daemon.get("/api/hidden", Some(&token)).await;
     assert_eq!(hidden, Value::Array(vec![]));
 
+    // Three marked read and two hidden: the server refills, and the reader still shows five stories.
+    for key in ["m", "m", "m", "x", "x"] {
+        let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+        let now = titles(&feed);
+        assert_eq!(now.len(), 5, "{feed}");
+        tui.wait_until("the server's five stories on screen", |s| {
+            now.iter().all(|t| s.contains(t.as_str()))
+        });
+        tui.keys(&[key]);
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+            if titles(&feed) != now {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "'{key}' did not reach the server"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let left = titles(&feed);
+    assert_eq!(left.len(), 5, "{feed}");
+    tui.wait_until("five fresh stories after 3 read + 2 hidden", |s| {
+        left.iter().all(|t| s.contains(t.as_str()))
+    });
+
     // Drops: five stories, then the paywall.
     tui.keys(&["2"]);
     tui.wait_for("1 / 5");
@@ -347,6 +376,35 @@ async fn subscriber_reads_more_and_past_five_drops() {
     let again = Tmux::start(&daemon.base, &config);
     again.wait_for("vip@example.com");
     again.wait_for("Radar Premium");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_revoked_subscription_downgrades_an_open_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::start_with(&data, &[], &[]);
+    daemon.sign_up("paid@example.com", "correct horse").await;
+    let admin = |args: &[&str]| {
+        let out = radar(&data).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    };
+    admin(&["subscribers", "grant", "paid@example.com"]);
+    let config = dir.path().join("config");
+    let tui = Tmux::start_with(&daemon.base, &config, "RADAR_TUI_RECHECK_SECS=1");
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("paid@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Radar Premium");
+    tui.wait_for("M: Read More");
+
+    // Revoked from the admin command: the next re-check drops the reader to the free feed.
+    admin(&["subscribers", "revoke", "paid@example.com"]);
+    tui.wait_until("the reader downgraded", |s| {
+        !s.contains("Radar Premium") && s.contains("Subscribe Now")
+    });
 }
 
 #[test]
