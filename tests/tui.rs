@@ -379,6 +379,73 @@ async fn subscriber_reads_more_and_past_five_drops() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn subscriber_marks_twenty_gets_twenty_new_and_tv_reaches_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--complimentary", "vip@example.com"],
+        &[],
+    );
+    let token = daemon.sign_up("vip@example.com", "correct horse").await;
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("vip@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Radar Premium");
+
+    // Twenty marked read, one at a time: each leaves the server's feed and the reader refills.
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let first = titles(&feed);
+    assert_eq!(first.len(), 20, "{feed}");
+    for _ in 0..20 {
+        let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+        let now = titles(&feed);
+        // A 40-row pane shows the first sixteen rows.
+        tui.wait_until("the server's feed on screen", |s| {
+            now.iter().take(10).all(|t| s.contains(t.as_str()))
+        });
+        tui.keys(&["m"]);
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+            if titles(&feed) != now {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the mark did not reach the server"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let fresh = titles(&feed);
+    assert_eq!(fresh.len(), 20, "{feed}");
+    assert!(fresh.iter().all(|t| !first.contains(t)), "{feed}");
+    tui.wait_until("twenty new stories", |s| {
+        fresh.iter().take(10).all(|t| s.contains(t.as_str()))
+    });
+
+    // TV counts the whole unread feed and steps (paging on) to its last story.
+    let total = feed["total"]
+        .as_u64()
+        .expect("the feed answer carries total");
+    tui.keys(&["3"]);
+    tui.wait_for(&format!("1 of {total}"));
+    let last = format!("{total} of {total}");
+    let deadline = Instant::now() + WAIT * 3;
+    while !tui.screen().contains(&last) {
+        assert!(Instant::now() < deadline, "TV did not reach {last}");
+        tui.keys(&["n"]);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_revoked_subscription_downgrades_an_open_reader() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
