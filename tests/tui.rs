@@ -446,6 +446,61 @@ async fn subscriber_marks_twenty_gets_twenty_new_and_tv_reaches_the_last() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_mark_made_while_the_daemon_is_down_reaches_it_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::start_with(&data, &[], &[]);
+    let token = daemon.sign_up("reader@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let t = titles(&feed);
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("reader@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("4 Favs");
+    tui.wait_until("the first item selected", |s| {
+        selected_row(s).contains(&t[0])
+    });
+
+    // The daemon goes away; the mark is kept on disk.
+    daemon.stop();
+    tui.keys(&["m"]);
+    tui.wait_for("Server had issues marking this item as read");
+    let pending = config.join("pending-marks.json");
+    let deadline = Instant::now() + WAIT;
+    while !pending.exists() {
+        assert!(Instant::now() < deadline, "no pending-marks.json");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+    drop(tui);
+
+    // Back up (on a new port): the next run sends the kept mark.
+    let daemon = Daemon::start_with(&data, &[], &[]);
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    assert!(titles(&feed).contains(&t[0]), "{feed}");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("4 Favs");
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+        if !titles(&feed).contains(&t[0]) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the kept mark never reached the server"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_revoked_subscription_downgrades_an_open_reader() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
