@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{Daemon, radar_bin};
+use crate::util::{Daemon, radar, radar_bin};
 
 /// How long a screen may take to show what a test waits for.
 const WAIT: Duration = Duration::from_secs(10);
@@ -235,6 +235,35 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     let (_, hidden) = daemon.get("/api/hidden", Some(&token)).await;
     assert_eq!(hidden, Value::Array(vec![]));
 
+    // Three marked read and two hidden: the server refills, and the reader still shows five stories.
+    for key in ["m", "m", "m", "x", "x"] {
+        let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+        let now = titles(&feed);
+        assert_eq!(now.len(), 5, "{feed}");
+        tui.wait_until("the server's five stories on screen", |s| {
+            now.iter().all(|t| s.contains(t.as_str()))
+        });
+        tui.keys(&[key]);
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+            if titles(&feed) != now {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "'{key}' did not reach the server"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let left = titles(&feed);
+    assert_eq!(left.len(), 5, "{feed}");
+    tui.wait_until("five fresh stories after 3 read + 2 hidden", |s| {
+        left.iter().all(|t| s.contains(t.as_str()))
+    });
+
     // Drops: five stories, then the paywall.
     tui.keys(&["2"]);
     tui.wait_for("1 / 5");
@@ -347,6 +376,157 @@ async fn subscriber_reads_more_and_past_five_drops() {
     let again = Tmux::start(&daemon.base, &config);
     again.wait_for("vip@example.com");
     again.wait_for("Radar Premium");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn subscriber_marks_twenty_gets_twenty_new_and_tv_reaches_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--complimentary", "vip@example.com"],
+        &[],
+    );
+    let token = daemon.sign_up("vip@example.com", "correct horse").await;
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("vip@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Radar Premium");
+
+    // Twenty marked read, one at a time: each leaves the server's feed and the reader refills.
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let first = titles(&feed);
+    assert_eq!(first.len(), 20, "{feed}");
+    for _ in 0..20 {
+        let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+        let now = titles(&feed);
+        // A 40-row pane shows the first sixteen rows.
+        tui.wait_until("the server's feed on screen", |s| {
+            now.iter().take(10).all(|t| s.contains(t.as_str()))
+        });
+        tui.keys(&["m"]);
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+            if titles(&feed) != now {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the mark did not reach the server"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let fresh = titles(&feed);
+    assert_eq!(fresh.len(), 20, "{feed}");
+    assert!(fresh.iter().all(|t| !first.contains(t)), "{feed}");
+    tui.wait_until("twenty new stories", |s| {
+        fresh.iter().take(10).all(|t| s.contains(t.as_str()))
+    });
+
+    // TV counts the whole unread feed and steps (paging on) to its last story.
+    let total = feed["total"]
+        .as_u64()
+        .expect("the feed answer carries total");
+    tui.keys(&["3"]);
+    tui.wait_for(&format!("1 of {total}"));
+    let last = format!("{total} of {total}");
+    let deadline = Instant::now() + WAIT * 3;
+    while !tui.screen().contains(&last) {
+        assert!(Instant::now() < deadline, "TV did not reach {last}");
+        tui.keys(&["n"]);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mark_made_while_the_daemon_is_down_reaches_it_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::start_with(&data, &[], &[]);
+    let token = daemon.sign_up("reader@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let t = titles(&feed);
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("reader@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("4 Favs");
+    tui.wait_until("the first item selected", |s| {
+        selected_row(s).contains(&t[0])
+    });
+
+    // The daemon goes away; the mark is kept on disk.
+    daemon.stop();
+    tui.keys(&["m"]);
+    tui.wait_for("Server had issues marking this item as read");
+    let pending = config.join("pending-marks.json");
+    let deadline = Instant::now() + WAIT;
+    while !pending.exists() {
+        assert!(Instant::now() < deadline, "no pending-marks.json");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+    drop(tui);
+
+    // Back up (on a new port): the next run sends the kept mark.
+    let daemon = Daemon::start_with(&data, &[], &[]);
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    assert!(titles(&feed).contains(&t[0]), "{feed}");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("4 Favs");
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+        if !titles(&feed).contains(&t[0]) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the kept mark never reached the server"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_revoked_subscription_downgrades_an_open_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::start_with(&data, &[], &[]);
+    daemon.sign_up("paid@example.com", "correct horse").await;
+    let admin = |args: &[&str]| {
+        let out = radar(&data).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    };
+    admin(&["subscribers", "grant", "paid@example.com"]);
+    let config = dir.path().join("config");
+    let tui = Tmux::start_with(&daemon.base, &config, "RADAR_TUI_RECHECK_SECS=1");
+    tui.wait_for("Not signed in");
+    tui.keys(&["i"]);
+    tui.type_text("paid@example.com");
+    tui.keys(&["Tab"]);
+    tui.type_text("correct horse");
+    tui.keys(&["Enter"]);
+    tui.wait_for("Radar Premium");
+    tui.wait_for("M: Read More");
+
+    // Revoked from the admin command: the next re-check drops the reader to the free feed.
+    admin(&["subscribers", "revoke", "paid@example.com"]);
+    tui.wait_until("the reader downgraded", |s| {
+        !s.contains("Radar Premium") && s.contains("Subscribe Now")
+    });
 }
 
 #[test]
