@@ -112,6 +112,21 @@ pub struct AuthPasswordGrant {
     pub password: String,
 }
 
+/// The PKCE fields a client adds to a request for a mailed link (`/signup`, `/recover`,
+/// `/resend`; auth-js sends them with `flowType: 'pkce'`). With them, the mailed link's
+/// token starts with `pkce_` and following it lands with `?code=` for
+/// `POST /auth/v1/token?grant_type=pkce`; without them, the implicit flow.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AuthCodeChallenge {
+    /// `base64url(SHA-256(verifier))` for `s256`, the verifier itself for `plain`
+    /// (43 to 128 characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_challenge: Option<String>,
+    /// `s256` or `plain` (any case).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_challenge_method: Option<String>,
+}
+
 /// Body of `POST /auth/v1/token?grant_type=refresh_token`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct AuthRefreshGrant {

@@ -26,6 +26,7 @@ mod items;
 mod marks;
 mod out_of_feed;
 mod outbox;
+mod pkce;
 mod private;
 mod search;
 mod sessions;
@@ -47,12 +48,13 @@ pub use feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
 pub use feeds::{Feed, validate_feed_url};
 pub use items::{NewItem, Upserted};
 pub use outbox::Mail;
+pub use pkce::{ChallengeMethod, Exchanged, PkceChallenge};
 pub use private::{DIR_MODE, FILE_MODE, make_private};
 /// The items, marks and pages the store keeps and returns are the API contract's own types.
 pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
-pub use users::{OneTimeKind, Redeemed, Subscription, User, client_metadata};
+pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 
 pub use api_keys::API_KEY_PREFIX;
 pub use catalogue::{SortBy, SortOrder};
@@ -155,6 +157,10 @@ pub(crate) struct Trees {
     pub onetime_tokens: sled::Tree,
     /// keys::join(user id, kind) -> keys::secret(token): the one live token per kind.
     pub userid_onetime: sled::Tree,
+    /// keys::secret(PKCE authorization code) -> AuthCodeRecord JSON.
+    pub authcodes: sled::Tree,
+    /// keys::join(user id, purpose) -> keys::secret(code): the one live code per purpose.
+    pub userid_authcode: sled::Tree,
     /// mail id -> Mail JSON (the outbox).
     pub mails: sled::Tree,
     /// keys::published(kept at, mail id) -> (), for the outbox newest first.
@@ -225,6 +231,8 @@ impl Store {
             sessionid_refresh: tree("sessionid_refresh")?,
             onetime_tokens: tree("onetime_tokens")?,
             userid_onetime: tree("userid_onetime")?,
+            authcodes: tree("authcodes")?,
+            userid_authcode: tree("userid_authcode")?,
             mails: tree("mails")?,
             sent_mailid: tree("sent_mailid")?,
             waitlist: tree("waitlist")?,

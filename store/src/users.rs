@@ -8,6 +8,7 @@ use sled::Transactional;
 use utoipa::ToSchema;
 
 use crate::email::normalize_email;
+use crate::pkce::PkceChallenge;
 use crate::{Error, Result, Store, from_json, keys, to_json};
 
 /// A subscription as spec section 3's user metadata has it, plus when it ends.
@@ -181,37 +182,58 @@ struct OneTimeRecord {
     user_id: String,
     kind: OneTimeKind,
     expires_at: DateTime<Utc>,
+    /// The client's code challenge when it asked for a PKCE link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pkce: Option<PkceChallenge>,
 }
 
 /// What redeeming a one-time token gave.
 #[derive(Debug, Clone)]
 pub enum Redeemed {
     /// The token was good and is now spent; the e-mail counts as confirmed.
-    Valid(User),
+    Valid {
+        /// The user, confirmed (boxed: the other answers are empty).
+        user: Box<User>,
+        /// The code challenge of a PKCE link: the caller issues an authorization code
+        /// for it instead of a session.
+        pkce: Option<PkceChallenge>,
+    },
     /// Unknown, already used, replaced by a newer one, or for another purpose.
     Invalid,
     /// It was good but its time ran out (it is spent now too).
     Expired,
 }
 
+/// The prefix of a PKCE link's token, as the protocol has it (GoTrue tells the two
+/// flows' links apart by it).
+pub const PKCE_PREFIX: &str = "pkce_";
+
 /// The user-metadata keys the server owns; a client's `data` cannot set them.
 const SERVER_METADATA: [&str; 2] = ["subscription", "has_active_subscription"];
 
 impl Store {
     /// Issues a one-time token (e-mailed link) for a user, valid for `ttl`. It replaces
-    /// the user's previous token of the same kind; only its hash is stored.
+    /// the user's previous token of the same kind; only its hash is stored, with the
+    /// client's code challenge when `pkce` is given (the token then starts with
+    /// [`PKCE_PREFIX`]).
     pub fn issue_one_time_token(
         &self,
         user_id: &str,
         kind: OneTimeKind,
         ttl: chrono::Duration,
+        pkce: Option<PkceChallenge>,
     ) -> Result<String> {
-        let token = crate::sessions::new_secret();
+        let secret = crate::sessions::new_secret();
+        let token = match pkce {
+            Some(_) => format!("{PKCE_PREFIX}{secret}"),
+            None => secret,
+        };
         let hash = keys::secret(&token);
         let record = OneTimeRecord {
             user_id: user_id.to_string(),
             kind,
             expires_at: Utc::now() + ttl,
+            pkce,
         };
         let slot = keys::join(user_id.as_bytes(), kind_name(kind).as_bytes());
         (
@@ -271,7 +293,10 @@ impl Store {
                     user.updated_at = now;
                     users.insert(record.user_id.as_bytes(), to_json(&user))?;
                 }
-                Ok(Redeemed::Valid(user))
+                Ok(Redeemed::Valid {
+                    user: Box::new(user),
+                    pkce: record.pkce,
+                })
             })?;
         self.flush()?;
         Ok(out)
@@ -457,10 +482,20 @@ mod tests {
             .create_user("r@example.com", "h".into(), Default::default(), false)
             .unwrap();
         let first = store
-            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1))
+            .issue_one_time_token(
+                &u.id,
+                OneTimeKind::Recovery,
+                chrono::Duration::hours(1),
+                None,
+            )
             .unwrap();
         let second = store
-            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::hours(1))
+            .issue_one_time_token(
+                &u.id,
+                OneTimeKind::Recovery,
+                chrono::Duration::hours(1),
+                None,
+            )
             .unwrap();
         assert!(matches!(
             store
@@ -474,7 +509,7 @@ mod tests {
                 .unwrap(),
             Redeemed::Invalid
         ));
-        let Redeemed::Valid(user) = store
+        let Redeemed::Valid { user, pkce: None } = store
             .redeem_one_time_token(&second, OneTimeKind::Recovery)
             .unwrap()
         else {
@@ -491,7 +526,12 @@ mod tests {
             Redeemed::Invalid
         ));
         let old = store
-            .issue_one_time_token(&u.id, OneTimeKind::Recovery, chrono::Duration::seconds(-1))
+            .issue_one_time_token(
+                &u.id,
+                OneTimeKind::Recovery,
+                chrono::Duration::seconds(-1),
+                None,
+            )
             .unwrap();
         assert!(matches!(
             store
@@ -499,6 +539,34 @@ mod tests {
                 .unwrap(),
             Redeemed::Expired
         ));
+    }
+
+    #[test]
+    fn pkce_links_carry_their_challenge_to_redemption() {
+        let (_d, store) = test_store();
+        let u = store
+            .create_user("p@example.com", "h".into(), Default::default(), false)
+            .unwrap();
+        let challenge = PkceChallenge {
+            challenge: "c".repeat(43),
+            method: crate::ChallengeMethod::Plain,
+        };
+        let token = store
+            .issue_one_time_token(
+                &u.id,
+                OneTimeKind::Confirmation,
+                chrono::Duration::hours(1),
+                Some(challenge.clone()),
+            )
+            .unwrap();
+        assert!(token.starts_with(PKCE_PREFIX), "{token}");
+        let Redeemed::Valid { pkce, .. } = store
+            .redeem_one_time_token(&token, OneTimeKind::Confirmation)
+            .unwrap()
+        else {
+            panic!("a good PKCE link")
+        };
+        assert_eq!(pkce, Some(challenge));
     }
 
     #[test]

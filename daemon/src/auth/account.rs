@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::caller::{ApiKey, Caller, ClientIp};
 use super::error::{AuthError, AuthResult};
 use super::password;
-use super::recovery::{RedirectQuery, send_link};
+use super::recovery::{RedirectQuery, pkce_challenge, send_link};
 use super::session::session_answer;
 use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
@@ -22,6 +22,9 @@ pub struct SignupBody {
     /// Initial user metadata.
     #[serde(default)]
     data: Option<serde_json::Map<String, serde_json::Value>>,
+    /// With e-mail confirmation on, a challenge makes the confirmation link a PKCE one.
+    #[serde(flatten)]
+    pkce: radar_api::auth::AuthCodeChallenge,
 }
 
 /// The address of a request, checked by the store's one rule ([`check_email`]) and
@@ -58,6 +61,7 @@ pub async fn post_signup(
         ));
     }
     password::check_strength(&password)?;
+    let pkce = pkce_challenge(&body.pkce)?;
     super::limit(&state, "sign-up", &email, peer)?;
     if state.store.user_by_email(&email)?.is_some() {
         return Err(already_registered());
@@ -78,6 +82,7 @@ pub async fn post_signup(
             &user,
             OneTimeKind::Confirmation,
             q.redirect_to.as_deref(),
+            pkce,
         )
         .await?;
         return Ok(Json(state.store.auth_user(&user)).into_response());

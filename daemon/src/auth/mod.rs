@@ -2,7 +2,7 @@
 //! `/auth/v1`, so `@supabase/auth-js` (and `supabase-js`) works against it unmodified.
 //!
 //! The subset is what that client calls for e-mail and password: `signup`, `token`
-//! (password and refresh grants), `logout`, `user` (GET, PUT), `recover`, `resend`,
+//! (password, refresh and PKCE grants), `logout`, `user` (GET, PUT), `recover`, `resend`,
 //! `verify`, `settings`. Answers and errors have the shapes auth-js parses (its `lib/fetch.ts`);
 //! errors carry `X-Supabase-Api-Version: 2024-01-01` (see [`error`]). Every route but
 //! the e-mailed `GET /verify` link wants the install's anonymous key as `apikey`.
@@ -17,6 +17,16 @@
 //!   at once, then one more every minute / rate; see [`limiter`]) per e-mail and per
 //!   client IP: the TCP peer's, or behind a reverse proxy (and only with
 //!   `--trust-forwarded-for`) the last X-Forwarded-For entry.
+//! - PKCE, as GoTrue has it for mailed links: `/signup`, `/recover` and `/resend` with
+//!   `code_challenge` + `code_challenge_method` (`s256` or `plain`, any case) mail a link
+//!   whose token starts with `pkce_`; `GET /verify` then answers 303 to
+//!   `redirect_to?code=...` (a bad or spent PKCE link: the error in the query and the
+//!   fragment), and `POST /token?grant_type=pkce` with `auth_code` + `code_verifier`
+//!   answers the session: 400 `bad_code_verifier` (the code stays usable), 404
+//!   `flow_state_not_found` (unknown or spent), 422 `flow_state_expired` (past
+//!   `--auth-code-expiry`). Differs: GoTrue keeps a flow-state row from the request on;
+//!   Radar keeps the challenge with the link's token and the code (stored by its hash)
+//!   only from the click on, so an unclicked link leaves nothing behind.
 //! - A redeemed recovery link also confirms the e-mail (it reached the mailbox). Asking
 //!   for a new link invalidates the previous one.
 //! - `PUT /user` changes the password and metadata; an e-mail change is refused with
@@ -88,6 +98,11 @@ pub struct AuthConfig {
     /// Lifetime of e-mailed links (password reset, confirmation), in seconds.
     #[arg(long, env = "RADAR_OTP_EXPIRY", default_value_t = 3600)]
     pub otp_expiry: i64,
+
+    /// Lifetime of the authorization code a PKCE link lands with (`?code=`), in seconds:
+    /// the client must exchange it at `POST /token?grant_type=pkce` within it.
+    #[arg(long, env = "RADAR_AUTH_CODE_EXPIRY", default_value_t = 300)]
+    pub auth_code_expiry: i64,
 
     /// Seconds during which a just-spent refresh token still refreshes (two tabs
     /// refreshing at once); after that, presenting it again ends its session.

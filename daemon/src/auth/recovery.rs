@@ -2,17 +2,24 @@
 //!
 //! `POST /recover` always answers `{}`, so nobody learns whether an address is
 //! registered. A registered one gets a single-use link, valid `--otp-expiry` seconds, to
-//! `GET /verify?token=...&type=recovery&redirect_to=...`, which signs the user in and
-//! answers 303 to `redirect_to` with the session in the fragment (the implicit flow
-//! auth-js detects), or with `error`, `error_code` and `error_description` there when
-//! the link is bad, used or expired. `redirect_to` is honoured only for the site's own
-//! origin and the configured allow-list; anything else falls back to the site URL.
+//! `GET /verify?token=...&type=recovery&redirect_to=...`. Two flows, as GoTrue has them:
+//! - implicit (no `code_challenge` in the request): following the link signs the user in
+//!   and answers 303 to `redirect_to` with the session in the fragment;
+//! - PKCE (the request carried `code_challenge` and `code_challenge_method`): the link's
+//!   token starts with `pkce_`, and following it answers 303 to `redirect_to?code=...`,
+//!   an authorization code the client exchanges with its verifier at
+//!   `POST /token?grant_type=pkce` (see [`super::session`]).
+//!
+//! A bad, used or expired link answers 303 with `error`, `error_code` and
+//! `error_description` in the fragment (and, for a PKCE link, in the query too, where
+//! a PKCE client looks). `redirect_to` is honoured only for the site's own origin and
+//! the configured allow-list; anything else falls back to the site URL.
 
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use radar_api::auth::AuthSession;
-use radar_store::{OneTimeKind, Redeemed, User};
+use radar_api::auth::{AuthCodeChallenge, AuthSession};
+use radar_store::{ChallengeMethod, OneTimeKind, PKCE_PREFIX, PkceChallenge, Redeemed, User};
 use serde::Deserialize;
 
 use super::account::email_of;
@@ -63,15 +70,61 @@ fn kind_name(kind: OneTimeKind) -> &'static str {
     }
 }
 
-/// Issues a one-time token for `user` and mails the link.
+/// The sign-in method a session started from a PKCE link of `kind` names (GoTrue's).
+fn pkce_method(kind: OneTimeKind) -> &'static str {
+    match kind {
+        OneTimeKind::Recovery => "recovery",
+        OneTimeKind::Confirmation => "email/signup",
+    }
+}
+
+/// The challenge to keep with a mailed link; none for the implicit flow (no PKCE
+/// fields). Malformed fields are refused with GoTrue's messages.
+pub fn pkce_challenge(params: &AuthCodeChallenge) -> AuthResult<Option<PkceChallenge>> {
+    let challenge = params.code_challenge.as_deref().unwrap_or_default();
+    let method = params.code_challenge_method.as_deref().unwrap_or_default();
+    let invalid = |msg: String| AuthError::bad_request("validation_failed", msg);
+    match (challenge.is_empty(), method.is_empty()) {
+        (true, true) => return Ok(None),
+        (false, false) => {}
+        _ => {
+            return Err(invalid(
+                "PKCE flow requires code_challenge_method and code_challenge".into(),
+            ));
+        }
+    }
+    if !(43..=128).contains(&challenge.len()) {
+        return Err(invalid(
+            "code challenge has to be between 43 and 128 characters".into(),
+        ));
+    }
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
+    if !challenge.bytes().all(allowed) {
+        return Err(invalid(
+            "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes".into(),
+        ));
+    }
+    let method = ChallengeMethod::parse(method)
+        .ok_or_else(|| invalid(format!("unsupported code_challenge method {method:?}")))?;
+    Ok(Some(PkceChallenge {
+        challenge: challenge.to_string(),
+        method,
+    }))
+}
+
+/// Issues a one-time token for `user` and mails the link: a `pkce_` one when the client
+/// sent a code challenge.
 pub async fn send_link(
     state: &AppState,
     user: &User,
     kind: OneTimeKind,
     redirect_to: Option<&str>,
+    pkce: Option<PkceChallenge>,
 ) -> AuthResult<()> {
     let ttl = chrono::Duration::seconds(state.config.auth.otp_expiry);
-    let token = state.store.issue_one_time_token(&user.id, kind, ttl)?;
+    let token = state
+        .store
+        .issue_one_time_token(&user.id, kind, ttl, pkce)?;
     let redirect = allowed_redirect(state, redirect_to);
     let query = url::form_urlencoded::Serializer::new(String::new())
         .append_pair("token", &token)
@@ -107,6 +160,8 @@ pub async fn send_link(
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct RecoverBody {
     email: Option<String>,
+    #[serde(flatten)]
+    pkce: AuthCodeChallenge,
 }
 
 /// `POST /recover`: mails a password-reset link to a registered address; `{}` always.
@@ -126,6 +181,7 @@ pub async fn post_recover(
         ));
     }
     let email = email_of(body.email.as_deref())?;
+    let pkce = pkce_challenge(&body.pkce)?;
     super::limit(&state, "recover", &email, peer)?;
     if let Some(user) = state.store.user_by_email(&email)? {
         send_link(
@@ -133,6 +189,7 @@ pub async fn post_recover(
             &user,
             OneTimeKind::Recovery,
             q.redirect_to.as_deref(),
+            pkce,
         )
         .await?;
     }
@@ -145,6 +202,8 @@ pub struct ResendBody {
     #[serde(rename = "type")]
     kind: Option<String>,
     email: Option<String>,
+    #[serde(flatten)]
+    pkce: AuthCodeChallenge,
 }
 
 /// `POST /resend` (`type: "signup"`): mails a new confirmation link to an address that
@@ -165,6 +224,7 @@ pub async fn post_resend(
         ));
     }
     let email = email_of(body.email.as_deref())?;
+    let pkce = pkce_challenge(&body.pkce)?;
     super::limit(&state, "recover", &email, peer)?;
     if let Some(user) = state
         .store
@@ -176,6 +236,7 @@ pub async fn post_resend(
             &user,
             OneTimeKind::Confirmation,
             q.redirect_to.as_deref(),
+            pkce,
         )
         .await?;
     }
@@ -199,8 +260,7 @@ fn parse_kind(kind: Option<&str>) -> Option<OneTimeKind> {
     }
 }
 
-fn see_other(mut to: url::Url, fragment: &str) -> Response {
-    to.set_fragment(Some(fragment));
+fn see_other(to: url::Url) -> Response {
     let mut res = StatusCode::SEE_OTHER.into_response();
     if let Ok(v) = HeaderValue::from_str(to.as_str()) {
         res.headers_mut().insert(header::LOCATION, v);
@@ -210,10 +270,10 @@ fn see_other(mut to: url::Url, fragment: &str) -> Response {
     res
 }
 
-/// Redeems a link's token; a good one starts a session.
+/// Redeems a link's token for a session (`POST /verify`, and implicit-flow links).
 fn redeem(state: &AppState, token: &str, kind: OneTimeKind) -> AuthResult<Option<AuthSession>> {
     match state.store.redeem_one_time_token(token, kind)? {
-        Redeemed::Valid(user) => {
+        Redeemed::Valid { user, .. } => {
             let grant = state.store.sign_in(&user.id, "otp")?;
             Ok(Some(session_answer(state, &grant)))
         }
@@ -222,42 +282,78 @@ fn redeem(state: &AppState, token: &str, kind: OneTimeKind) -> AuthResult<Option
 }
 
 /// `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
+/// An implicit-flow link lands with the session in the fragment, a PKCE link with
+/// `?code=` for the client to exchange.
 #[utoipa::path(get, path = "/verify", tag = "auth", responses(
-    (status = 303, description = "To the redirect target, with the session or the error in the fragment")))]
+    (status = 303, description = "To the redirect target, with the session in the fragment (implicit flow), `?code=` (PKCE) or the error")))]
 pub async fn get_verify(
     State(state): State<AppState>,
     Query(q): Query<VerifyQuery>,
 ) -> AuthResult<Response> {
-    let to = allowed_redirect(&state, q.redirect_to.as_deref());
-    let error = |code: &str, description: &str| {
+    let mut to = allowed_redirect(&state, q.redirect_to.as_deref());
+    let token = q.token.as_deref().map(str::trim).unwrap_or_default();
+    let pkce_link = token.starts_with(PKCE_PREFIX);
+    let error = |mut to: url::Url, code: &str, description: &str| {
+        let pairs = [
+            ("error", "access_denied"),
+            ("error_code", code),
+            ("error_description", description),
+        ];
+        if pkce_link {
+            to.query_pairs_mut().extend_pairs(pairs);
+        }
         let f = url::form_urlencoded::Serializer::new(String::new())
-            .append_pair("error", "access_denied")
-            .append_pair("error_code", code)
-            .append_pair("error_description", description)
+            .extend_pairs(pairs)
             .finish();
-        see_other(to.clone(), &f)
+        to.set_fragment(Some(&f));
+        see_other(to)
     };
     let Some(kind) = parse_kind(q.kind.as_deref()) else {
-        return Ok(error("validation_failed", "Unsupported verification type"));
+        return Ok(error(
+            to,
+            "validation_failed",
+            "Unsupported verification type",
+        ));
     };
-    let token = q.token.as_deref().map(str::trim).unwrap_or_default();
-    let session = if token.is_empty() {
-        None
+    let redeemed = if token.is_empty() {
+        Redeemed::Invalid
     } else {
-        redeem(&state, token, kind)?
+        state.store.redeem_one_time_token(token, kind)?
     };
-    let Some(s) = session else {
-        return Ok(error("otp_expired", "Email link is invalid or has expired"));
-    };
-    let f = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("access_token", &s.access_token)
-        .append_pair("expires_at", &s.expires_at.to_string())
-        .append_pair("expires_in", &s.expires_in.to_string())
-        .append_pair("refresh_token", &s.refresh_token)
-        .append_pair("token_type", &s.token_type)
-        .append_pair("type", q.kind.as_deref().unwrap_or_default())
-        .finish();
-    Ok(see_other(to, &f))
+    match redeemed {
+        Redeemed::Valid {
+            user,
+            pkce: Some(challenge),
+        } => {
+            let code = state.store.issue_auth_code(
+                &user.id,
+                kind_name(kind),
+                pkce_method(kind),
+                challenge,
+            )?;
+            to.query_pairs_mut().append_pair("code", &code);
+            Ok(see_other(to))
+        }
+        Redeemed::Valid { user, pkce: None } => {
+            let grant = state.store.sign_in(&user.id, "otp")?;
+            let s = session_answer(&state, &grant);
+            let f = url::form_urlencoded::Serializer::new(String::new())
+                .append_pair("access_token", &s.access_token)
+                .append_pair("expires_at", &s.expires_at.to_string())
+                .append_pair("expires_in", &s.expires_in.to_string())
+                .append_pair("refresh_token", &s.refresh_token)
+                .append_pair("token_type", &s.token_type)
+                .append_pair("type", q.kind.as_deref().unwrap_or_default())
+                .finish();
+            to.set_fragment(Some(&f));
+            Ok(see_other(to))
+        }
+        Redeemed::Invalid | Redeemed::Expired => Ok(error(
+            to,
+            "otp_expired",
+            "Email link is invalid or has expired",
+        )),
+    }
 }
 
 /// Body of `POST /verify` (auth-js `verifyOtp({type, token_hash})`).

@@ -1,6 +1,6 @@
-//! Sessions: sign-in with a password, refresh, sign-out.
+//! Sessions: sign-in with a password, the PKCE code exchange, refresh, sign-out.
 //!
-//! `POST /token?grant_type=password|refresh_token` answers a session
+//! `POST /token?grant_type=password|pkce|refresh_token` answers a session
 //! `{access_token, token_type, expires_in, expires_at, refresh_token, user}`; refresh
 //! tokens rotate (the store holds the rules). `POST /logout?scope=` ends sessions.
 
@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
 use radar_api::auth::AuthSession;
-use radar_store::{LogoutScope, Refresh, SessionGrant};
+use radar_store::{Exchanged, LogoutScope, Refresh, SessionGrant};
 use serde::Deserialize;
 
 use super::caller::{ApiKey, Caller, ClientIp};
@@ -53,15 +53,19 @@ pub struct GrantQuery {
     grant_type: Option<String>,
 }
 
-/// The body of either grant.
+/// The body of any grant.
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct TokenBody {
     email: Option<String>,
     password: Option<String>,
     refresh_token: Option<String>,
+    /// `grant_type=pkce`: the `code` a PKCE link landed with.
+    auth_code: Option<String>,
+    /// `grant_type=pkce`: the verifier of the challenge sent when asking for the link.
+    code_verifier: Option<String>,
 }
 
-/// `POST /token`: sign in with a password, or refresh a session.
+/// `POST /token`: sign in with a password, exchange a PKCE code, or refresh a session.
 #[utoipa::path(post, path = "/token", tag = "auth", request_body = TokenBody, responses(
     (status = 200, body = AuthSession), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_token(
@@ -74,9 +78,10 @@ pub async fn post_token(
     match q.grant_type.as_deref() {
         Some("password") => sign_in(&state, peer, body).await,
         Some("refresh_token") => refresh(&state, body),
+        Some("pkce") => exchange_code(&state, body),
         Some(other) => Err(AuthError::bad_request(
             "validation_failed",
-            format!("Unsupported grant type {other:?}: use password or refresh_token."),
+            format!("Unsupported grant type {other:?}: use password, pkce or refresh_token."),
         )),
         None => Err(AuthError::bad_request(
             "validation_failed",
@@ -117,6 +122,53 @@ async fn sign_in(
     }
     let grant = state.store.sign_in(&user.id, "password")?;
     Ok(Json(session_answer(state, &grant)))
+}
+
+/// `grant_type=pkce`: the authorization code of a followed PKCE link, with the verifier
+/// of the challenge the client sent when it asked for the link. GoTrue's answers: 404
+/// `flow_state_not_found` for an unknown or spent code, 422 `flow_state_expired` past
+/// `--auth-code-expiry`, 400 `bad_code_verifier` for the wrong verifier.
+fn exchange_code(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
+    let code = body.auth_code.unwrap_or_default();
+    let verifier = body.code_verifier.unwrap_or_default();
+    if code.trim().is_empty() || verifier.is_empty() {
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "invalid request: both auth code and code verifier should be non-empty",
+        ));
+    }
+    let not_found = || {
+        AuthError::new(
+            StatusCode::NOT_FOUND,
+            "flow_state_not_found",
+            "invalid flow state, no valid flow state found",
+        )
+    };
+    let ttl = chrono::Duration::seconds(state.config.auth.auth_code_expiry);
+    match state
+        .store
+        .exchange_auth_code(code.trim(), &verifier, ttl)?
+    {
+        Exchanged::Valid { user_id, method } => {
+            let grant = state
+                .store
+                .sign_in(&user_id, &method)
+                .map_err(|e| match e {
+                    radar_store::Error::NotFound(_) => not_found(),
+                    e => e.into(),
+                })?;
+            Ok(Json(session_answer(state, &grant)))
+        }
+        Exchanged::NotFound => Err(not_found()),
+        Exchanged::Expired => Err(AuthError::unprocessable(
+            "flow_state_expired",
+            "invalid flow state, flow state has expired",
+        )),
+        Exchanged::BadVerifier => Err(AuthError::bad_request(
+            "bad_code_verifier",
+            "code challenge does not match previously saved code verifier",
+        )),
+    }
 }
 
 fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {

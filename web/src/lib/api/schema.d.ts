@@ -617,7 +617,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** `POST /token`: sign in with a password, or refresh a session. */
+        /** `POST /token`: sign in with a password, exchange a PKCE code, or refresh a session. */
         post: operations["post_token"];
         delete?: never;
         options?: never;
@@ -653,7 +653,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail. */
+        /**
+         * `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
+         *     An implicit-flow link lands with the session in the fragment, a PKCE link with
+         *     `?code=` for the client to exchange.
+         */
         get: operations["get_verify"];
         put?: never;
         /** `POST /verify`: redeems a link's token and answers the session as JSON. */
@@ -697,6 +701,21 @@ export interface components {
             provider: string;
             /** @description `["email"]`. */
             providers: string[];
+        };
+        /**
+         * @description The PKCE fields a client adds to a request for a mailed link (`/signup`, `/recover`,
+         *     `/resend`; auth-js sends them with `flowType: 'pkce'`). With them, the mailed link's
+         *     token starts with `pkce_` and following it lands with `?code=` for
+         *     `POST /auth/v1/token?grant_type=pkce`; without them, the implicit flow.
+         */
+        AuthCodeChallenge: {
+            /**
+             * @description `base64url(SHA-256(verifier))` for `s256`, the verifier itself for `plain`
+             *     (43 to 128 characters).
+             */
+            code_challenge?: string | null;
+            /** @description `s256` or `plain` (any case). */
+            code_challenge_method?: string | null;
         };
         /** @description An error answer of `/auth/v1`, in the protocol's form (API version 2024-01-01). */
         AuthErrorBody: {
@@ -1019,11 +1038,11 @@ export interface components {
             read: boolean;
         };
         /** @description Body of `POST /recover`. */
-        RecoverBody: {
+        RecoverBody: components["schemas"]["AuthCodeChallenge"] & {
             email?: string | null;
         };
         /** @description Body of `POST /resend`. */
-        ResendBody: {
+        ResendBody: components["schemas"]["AuthCodeChallenge"] & {
             email?: string | null;
             type?: string | null;
         };
@@ -1070,7 +1089,7 @@ export interface components {
             sharedAt: string;
         };
         /** @description Body of `POST /signup`. */
-        SignupBody: {
+        SignupBody: components["schemas"]["AuthCodeChallenge"] & {
             /** @description Initial user metadata. */
             data?: {
                 [key: string]: unknown;
@@ -1114,8 +1133,12 @@ export interface components {
             /** @description One line: what the story matters most for. */
             summary: string;
         };
-        /** @description The body of either grant. */
+        /** @description The body of any grant. */
         TokenBody: {
+            /** @description `grant_type=pkce`: the `code` a PKCE link landed with. */
+            auth_code?: string | null;
+            /** @description `grant_type=pkce`: the verifier of the challenge sent when asking for the link. */
+            code_verifier?: string | null;
             email?: string | null;
             password?: string | null;
             refresh_token?: string | null;
@@ -3038,7 +3061,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the redirect target, with the session or the error in the fragment */
+            /** @description To the redirect target, with the session in the fragment (implicit flow), `?code=` (PKCE) or the error */
             303: {
                 headers: {
                     [name: string]: unknown;
