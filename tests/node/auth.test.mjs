@@ -119,8 +119,9 @@ class NoWebSocket {
   }
 }
 
-/** A client as the web app configures it, with its own in-memory storage. */
-function client() {
+/** A client as the web app configures it (implicit flow), or with `flowType: 'pkce'` as
+ * server-side and mobile apps do, with its own in-memory storage. */
+function client(flowType = 'implicit') {
   const store = new Map();
   const storage = {
     getItem: (k) => (store.has(k) ? store.get(k) : null),
@@ -134,7 +135,7 @@ function client() {
       persistSession: true,
       autoRefreshToken: false,
       detectSessionInUrl: false,
-      flowType: 'implicit',
+      flowType,
     },
     // Node 20 has no WebSocket; realtime is never used here, so it gets one that refuses.
     realtime: { transport: NoWebSocket },
@@ -277,5 +278,47 @@ test('password reset through the mailed link and the implicit-flow fragment', as
   // An address that is not registered gets the same answer.
   const unknown = await supabase.auth.resetPasswordForEmail('nobody@example.com');
   assert.equal(unknown.error, null);
+  await supabase.auth.signOut();
+});
+
+test('password reset with flowType pkce: the mailed link lands with ?code=, exchanged for a session', async () => {
+  const { supabase, storage } = client('pkce');
+  const email = 'pkce@example.com';
+  assert.equal((await supabase.auth.signUp({ email, password: PASSWORD })).error, null);
+  await supabase.auth.signOut();
+
+  // auth-js keeps the verifier in storage and sends its challenge with the request.
+  const sent = await supabase.auth.resetPasswordForEmail(email, { redirectTo: `${base}/reset-password` });
+  assert.equal(sent.error, null);
+  assert.ok(storage.has('radar-auth-code-verifier'), 'the verifier is kept for the exchange');
+  const mail = await smtp.next();
+  assert.equal(mail.to, email);
+  const link = mail.text.match(/https?:\/\/\S+/)[0];
+  assert.ok(new URL(link).searchParams.get('token').startsWith('pkce_'), link);
+
+  // The browser follows the link to the reset page, which gets ?code= and no fragment.
+  const res = await fetch(link, { redirect: 'manual' });
+  assert.equal(res.status, 303);
+  const location = new URL(res.headers.get('location'));
+  assert.equal(location.origin + location.pathname, `${base}/reset-password`);
+  assert.equal(location.hash, '');
+  const code = location.searchParams.get('code');
+  assert.ok(code, 'an authorization code in the query');
+
+  const exchanged = await supabase.auth.exchangeCodeForSession(code);
+  assert.equal(exchanged.error, null);
+  assert.equal(exchanged.data.user.email, email);
+  assert.equal(exchanged.data.redirectType, 'recovery', 'auth-js knows it came from a reset link');
+  assert.equal(await apiStatus(exchanged.data.session.access_token), 200);
+  assert.equal((await supabase.auth.updateUser({ password: 'pkce password' })).error, null);
+  await supabase.auth.signOut();
+  assert.equal((await supabase.auth.signInWithPassword({ email, password: 'pkce password' })).error, null);
+
+  // The code is spent: another client holding the same verifier is refused by the server.
+  const again = client('pkce');
+  again.storage.set('radar-auth-code-verifier', JSON.stringify('x'.repeat(56)));
+  const reused = await again.supabase.auth.exchangeCodeForSession(code);
+  assert.equal(reused.error?.code, 'flow_state_not_found');
+  assert.equal(reused.error?.status, 404);
   await supabase.auth.signOut();
 });
