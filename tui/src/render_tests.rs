@@ -691,10 +691,7 @@ fn help_scrolls_on_short_terminals() {
 #[test]
 fn search_results_draw_the_servers_highlights() {
     let mut app = free();
-    app.update(ch('/'), Instant::now());
-    for c in "story".chars() {
-        app.update(ch(c), Instant::now());
-    }
+    type_text(&mut app, "/story");
     at_both(&app, |s, _| {
         assert_shows(s, "/story Enter: search · Esc: cancel")
     });
@@ -752,10 +749,7 @@ fn search_results_draw_the_servers_highlights() {
 #[test]
 fn an_empty_or_failed_search_says_so() {
     let mut app = free();
-    app.update(ch('/'), Instant::now());
-    for c in "nothing".chars() {
-        app.update(ch(c), Instant::now());
-    }
+    type_text(&mut app, "/nothing");
     app.update(
         key(ratatui::crossterm::event::KeyCode::Enter),
         Instant::now(),

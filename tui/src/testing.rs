@@ -186,6 +186,13 @@ pub fn ch(c: char) -> Action {
     key(KeyCode::Char(c))
 }
 
+/// Types `text`, one key press a character.
+pub fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(ch(c), Instant::now());
+    }
+}
+
 /// The screen as text, one string per row.
 pub fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();

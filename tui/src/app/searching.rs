@@ -284,12 +284,8 @@ mod tests {
     use crate::testing::*;
 
     fn type_query(app: &mut App, query: &str) {
-        let now = Instant::now();
-        app.update(ch('/'), now);
-        for c in query.chars() {
-            app.update(ch(c), now);
-        }
-        app.update(key(KeyCode::Enter), now);
+        type_text(app, &format!("/{query}"));
+        app.update(key(KeyCode::Enter), Instant::now());
     }
 
     fn answer(app: &mut App, query: &str, cursor: Option<&str>, result: ApiResult<SearchPage>) {
