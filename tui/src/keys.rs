@@ -221,7 +221,7 @@ pub const TABLE: &[Binding] = &[
         X::Global,
         C::Search,
         &["/"],
-        "search every item (signed in): words, \"a phrase\", -word, source:, after:, before:",
+        "search every item (signed in)",
     ),
     bind(
         X::Global,

@@ -47,6 +47,10 @@ impl App {
                     return;
                 }
                 search.query = query;
+                // The last query's results say nothing of this one.
+                search.results = Load::Loading;
+                search.selected = 0;
+                self.reader = None;
                 self.send_search();
             }
             KeyCode::Backspace => {
@@ -62,14 +66,14 @@ impl App {
         }
     }
 
-    /// Asks for the first page of the query in force.
-    fn send_search(&mut self) {
+    /// Asks for the first page of the query in force (also when everything reloads, or
+    /// the subscription changed and with it what the server lets the reader see).
+    pub(super) fn send_search(&mut self) {
         let Some(search) = &mut self.search else {
             return;
         };
-        search.results = Load::Loading;
-        search.selected = 0;
-        self.reader = None;
+        // A reload keeps the results on screen until the answer replaces them.
+        search.results.start();
         self.requests.push(Request::Search {
             query: search.query.clone(),
             cursor: None,
@@ -485,5 +489,39 @@ mod tests {
             .map(|h| h.item.id.clone())
             .collect();
         assert_eq!(ids, ["item-3"], "a hidden result leaves the list");
+    }
+
+    #[test]
+    fn a_subscription_change_asks_again_keeping_the_results_meanwhile() {
+        let mut app = free();
+        type_query(&mut app, "story");
+        app.take_requests();
+        answer(&mut app, "story", None, Ok(results_page(0..5, None, true)));
+        let epoch = app.epoch;
+        app.update(
+            super::super::Action::MetadataLoaded {
+                epoch,
+                result: Ok(radar_api::account::UserMetadata {
+                    subscription: radar_api::account::SubscriptionStatus {
+                        is_active: true,
+                        customer_id: None,
+                    },
+                }),
+            },
+            Instant::now(),
+        );
+        let sent = app.take_requests();
+        assert!(
+            sent.contains(&Request::Search {
+                query: "story".into(),
+                cursor: None
+            }),
+            "{sent:?}"
+        );
+        assert_eq!(
+            app.search_hits().len(),
+            5,
+            "the old results stay until the answer"
+        );
     }
 }
