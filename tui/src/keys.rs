@@ -280,6 +280,8 @@ pub const TABLE: &[Binding] = &[
     bind(X::Search, C::PageUp, &["PageUp"], "a page up"),
     bind(X::Search, C::Top, &["g", "Home"], "first result"),
     bind(X::Search, C::Bottom, &["G", "End"], "last result"),
+    bind(X::Search, C::NextUnread, &["J"], "next unread"),
+    bind(X::Search, C::PreviousUnread, &["K"], "previous unread"),
     bind(X::Search, C::Read, &["Enter"], "read the full text"),
     bind(X::Search, C::OpenSource, &["o"], "open the source"),
     bind(X::Search, C::Favorite, &["f"], "favourite / unfavourite"),

@@ -319,27 +319,45 @@ impl App {
     }
 
     /// Opens the selected item (or story) in the full-text reader.
-    fn open_reader(&mut self, _now: Instant) {
+    /// A search result opens as a feed item (its actions are the feed's).
+    pub(super) fn open_reader(&mut self, _now: Instant) {
+        let from = if self.searching() {
+            View::Feed
+        } else {
+            self.view
+        };
         if let Some(item) = self.current_item() {
             self.reader = Some(ReaderState {
                 item,
-                from: self.view,
+                from,
                 scroll: 0,
             });
         }
     }
 
-    /// Moves to the next (or previous) item of the list that is not read, wrapping.
-    fn step_unread(&mut self, back: bool, now: Instant) {
+    /// Moves to the next (or previous) item of the list (or search results) on screen
+    /// that is not read, wrapping.
+    pub(super) fn step_unread(&mut self, back: bool, now: Instant) {
         let view = self.view;
-        let flags: Vec<bool> = self
-            .list_items(view)
+        let searching = self.searching();
+        let items: Vec<&radar_api::NewsItem> = if searching {
+            self.search_hits().into_iter().map(|h| &h.item).collect()
+        } else {
+            self.list_items(view)
+        };
+        let flags: Vec<bool> = items
             .iter()
             .map(|i| !self.marks.has(Mark::Read, &i.id))
             .collect();
-        match search::step(&flags, self.selection(view), back) {
-            Some(i) => self.selected[view.index()] = i,
-            None => self.say(strings::NO_UNREAD, StatusKind::Info, now),
+        let from = if searching {
+            self.search_selection()
+        } else {
+            self.selection(view)
+        };
+        match (search::step(&flags, from, back), &mut self.search) {
+            (Some(i), Some(s)) if searching => s.selected = i,
+            (Some(i), _) => self.selected[view.index()] = i,
+            (None, _) => self.say(strings::NO_UNREAD, StatusKind::Info, now),
         }
     }
 

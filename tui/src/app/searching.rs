@@ -8,7 +8,7 @@ use radar_api::Mark;
 use radar_api::search::{SearchHit, SearchPage};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{App, ItemAction, ReaderState, Request, StatusKind, View};
+use super::{App, ItemAction, Request, StatusKind};
 use crate::api::ApiResult;
 use crate::keys::Command;
 use crate::load::Load;
@@ -198,20 +198,13 @@ impl App {
             C::Bottom => search.selected = last,
             C::PageDown => search.selected = (at + page).min(last),
             C::PageUp => search.selected = at.saturating_sub(page),
+            C::NextUnread => self.step_unread(false, now),
+            C::PreviousUnread => self.step_unread(true, now),
             C::NextMatch => self.step_result(false, now),
             C::PreviousMatch => self.step_result(true, now),
             C::More => self.more_results(false, now),
             C::Reload => self.send_search(),
-            C::Read => {
-                if let Some(hit) = self.search_hits().get(at) {
-                    // Opened from the results, it acts as in the feed.
-                    self.reader = Some(ReaderState {
-                        item: hit.item.clone(),
-                        from: View::Feed,
-                        scroll: 0,
-                    });
-                }
-            }
+            C::Read => self.open_reader(now),
             C::OpenSource => self.item_action(ItemAction::Open, now),
             C::Favorite => self.item_action(ItemAction::Favorite, now),
             C::MarkRead => self.item_action(ItemAction::Read, now),
@@ -285,6 +278,7 @@ mod tests {
 
     use super::*;
     use crate::api::ApiError;
+    use crate::app::View;
     use crate::testing::*;
 
     fn type_query(app: &mut App, query: &str) {
@@ -522,6 +516,30 @@ mod tests {
             app.search_hits().len(),
             5,
             "the old results stay until the answer"
+        );
+    }
+
+    #[test]
+    fn big_j_steps_to_the_next_unread_result_also_from_the_reader() {
+        let mut app = free();
+        type_query(&mut app, "story");
+        app.take_requests();
+        answer(&mut app, "story", None, Ok(results_page(0..4, None, false)));
+        let now = Instant::now();
+        app.update(ch('j'), now);
+        app.update(ch('m'), now);
+        app.update(ch('k'), now);
+        app.update(ch('J'), now);
+        assert_eq!(app.search_selection(), 2, "item-1 is read: skipped");
+        app.update(key(KeyCode::Enter), now);
+        app.update(ch('J'), now);
+        let reader = app.reader.as_ref().expect("the reader stays open");
+        assert_eq!(reader.item.id, "item-3");
+        assert_eq!(reader.from, View::Feed);
+        assert_eq!(
+            app.selection(View::Feed),
+            0,
+            "the feed under it did not move"
         );
     }
 }
