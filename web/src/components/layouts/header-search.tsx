@@ -79,7 +79,7 @@ export function HeaderSearch() {
         aria-expanded={open}
         aria-controls="header-search"
         onClick={focusBox}
-        className="ml-auto inline-flex h-9 w-9 shrink-0 items-center justify-center rounded-md hover:bg-slate-100 sm:hidden dark:hover:bg-slate-800"
+        className="ml-auto inline-flex h-9 w-8 shrink-0 items-center justify-center rounded-md hover:bg-slate-100 sm:hidden dark:hover:bg-slate-800"
       >
         <Search aria-hidden="true" className="h-5 w-5" />
       </button>

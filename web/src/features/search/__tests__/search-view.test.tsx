@@ -85,7 +85,7 @@ describe('SearchView', () => {
     serve([{ path: '/api/search?q=zzxqv', body: page([], null, false) }]);
     results('zzxqv');
     expect(await screen.findByRole('heading', { name: 'No results for “zzxqv”' })).toBeInTheDocument();
-    expect(screen.getByTestId('search-hint')).toHaveTextContent('source:Name');
+    expect(screen.getByTestId('search-hint')).toHaveTextContent('source:theverge');
     expect(screen.getByRole('link', { name: 'Back to Feed' })).toHaveAttribute('href', '/app');
   });
 

@@ -17,11 +17,11 @@ import { ApiError } from '@/lib/api-client';
 
 /** The query syntax the server understands (store/src/search/query.rs), as a one-line hint. */
 export function SearchHint() {
-  const code = 'rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.8125rem] text-slate-800 dark:bg-slate-800 dark:text-slate-200';
+  const code = 'whitespace-nowrap rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.8125rem] text-slate-800 dark:bg-slate-800 dark:text-slate-200';
   return (
     <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="search-hint">
       Words find stories holding all of them. Also: <code className={code}>"exact phrase"</code>,{' '}
-      <code className={code}>-leave-out</code>, <code className={code}>source:Name</code>,{' '}
+      <code className={code}>-leave-out</code>, <code className={code}>source:theverge</code>,{' '}
       <code className={code}>after:2026-01-31</code>, <code className={code}>before:2026-12-31</code>.
     </p>
   );
