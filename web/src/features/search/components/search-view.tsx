@@ -10,6 +10,7 @@ import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { feedEnd } from '@/features/news/api/get-news';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
+import { ListEnd } from '@/features/news/components/list-end';
 import { FEED_SKELETON_CARDS } from '@/features/news/components/feed-view';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
 import { useSearch } from '@/features/search/api/search';
@@ -104,24 +105,12 @@ export function SearchView({ q }: { q: string }) {
       {hits.map(({ highlights, ...item }) => (
         <NewsCard key={item.id} item={item} view="search" highlights={highlights} query={query} />
       ))}
-      {end === 'more' && (
-        <button
-          type="button"
-          className={buttonClass('outline', 'lg', 'self-center')}
-          onClick={() => void search.fetchNextPage()}
-          disabled={search.isFetchingNextPage}
-        >
-          {search.isFetchingNextPage ? 'Loading…' : 'Read More'}
-        </button>
-      )}
-      {end === 'subscribe' && (
-        <div className="flex flex-col items-center gap-2 py-2 text-center">
-          <p className="text-sm text-slate-600 dark:text-slate-400">Subscribers see every result.</p>
-          <Link to={paths.subscribe} className={buttonClass('primary', 'lg')}>
-            Subscribe Now
-          </Link>
-        </div>
-      )}
+      <ListEnd
+        end={end}
+        loading={search.isFetchingNextPage}
+        onMore={() => void search.fetchNextPage()}
+        note="Subscribers see every result."
+      />
       <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
         <SearchHint />
       </div>
