@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::admin::cli_with;
 use crate::util::{Daemon, radar, radar_bin};
 
 /// How long a screen may take to show what a test waits for.
@@ -107,6 +108,15 @@ impl Tmux {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Signs in with the form (`i`, e-mail, Tab, password, Enter).
+    fn sign_in(&self, email: &str, password: &str) {
+        self.keys(&["i"]);
+        self.type_text(email);
+        self.keys(&["Tab"]);
+        self.type_text(password);
+        self.keys(&["Enter"]);
     }
 
     /// Waits until `text` is on screen.
@@ -329,11 +339,7 @@ async fn subscriber_reads_more_and_past_five_drops() {
     let config = dir.path().join("config");
     let tui = Tmux::start(&daemon.base, &config);
     tui.wait_for("Not signed in");
-    tui.keys(&["i"]);
-    tui.type_text("vip@example.com");
-    tui.keys(&["Tab"]);
-    tui.type_text("correct horse");
-    tui.keys(&["Enter"]);
+    tui.sign_in("vip@example.com", "correct horse");
     tui.wait_for("Radar Premium");
     tui.wait_for("M: Read More");
     // Key takeaways: subscribers, Feed only.
@@ -390,11 +396,7 @@ async fn subscriber_marks_twenty_gets_twenty_new_and_tv_reaches_the_last() {
     let config = dir.path().join("config");
     let tui = Tmux::start(&daemon.base, &config);
     tui.wait_for("Not signed in");
-    tui.keys(&["i"]);
-    tui.type_text("vip@example.com");
-    tui.keys(&["Tab"]);
-    tui.type_text("correct horse");
-    tui.keys(&["Enter"]);
+    tui.sign_in("vip@example.com", "correct horse");
     tui.wait_for("Radar Premium");
 
     // Twenty marked read, one at a time: each leaves the server's feed and the reader refills.
@@ -456,11 +458,7 @@ async fn a_mark_made_while_the_daemon_is_down_reaches_it_after_a_restart() {
     let config = dir.path().join("config");
     let tui = Tmux::start(&daemon.base, &config);
     tui.wait_for("Not signed in");
-    tui.keys(&["i"]);
-    tui.type_text("reader@example.com");
-    tui.keys(&["Tab"]);
-    tui.type_text("correct horse");
-    tui.keys(&["Enter"]);
+    tui.sign_in("reader@example.com", "correct horse");
     tui.wait_for("4 Favs");
     tui.wait_until("the first item selected", |s| {
         selected_row(s).contains(&t[0])
@@ -514,11 +512,7 @@ async fn a_revoked_subscription_downgrades_an_open_reader() {
     let config = dir.path().join("config");
     let tui = Tmux::start_with(&daemon.base, &config, "RADAR_TUI_RECHECK_SECS=1");
     tui.wait_for("Not signed in");
-    tui.keys(&["i"]);
-    tui.type_text("paid@example.com");
-    tui.keys(&["Tab"]);
-    tui.type_text("correct horse");
-    tui.keys(&["Enter"]);
+    tui.sign_in("paid@example.com", "correct horse");
     tui.wait_for("Radar Premium");
     tui.wait_for("M: Read More");
 
@@ -552,11 +546,7 @@ async fn sessions_are_refreshed_before_they_expire() {
     let config = dir.path().join("config");
     let tui = Tmux::start(&daemon.base, &config);
     tui.wait_for("Not signed in");
-    tui.keys(&["i"]);
-    tui.type_text("short@example.com");
-    tui.keys(&["Tab"]);
-    tui.type_text("correct horse");
-    tui.keys(&["Enter"]);
+    tui.sign_in("short@example.com", "correct horse");
     tui.wait_for("Welcome back!");
     let first = std::fs::read_to_string(config.join("session.json")).unwrap();
     std::thread::sleep(Duration::from_secs(7));
@@ -639,11 +629,7 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
         &format!("BROWSER='{}'", browser.display()),
     );
     tui.wait_for("Not signed in");
-    tui.keys(&["i"]);
-    tui.type_text("sharer@example.com");
-    tui.keys(&["Tab"]);
-    tui.type_text("correct horse");
-    tui.keys(&["Enter"]);
+    tui.sign_in("sharer@example.com", "correct horse");
     tui.wait_for("Welcome back!");
 
     let read_opened = || std::fs::read_to_string(&opened).unwrap_or_default();
@@ -672,4 +658,152 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
     let (_, shared) = daemon.get("/api/shared", Some(&token)).await;
     assert_eq!(shared[0]["platform"], "linkedin");
     assert_eq!(shared[0]["url"].as_str(), Some(url.as_str()));
+}
+
+/// Items that all hold "quokka": two named ones and `reports` numbered reports, as JSON
+/// Lines for `radar items import`.
+fn quokka_items(reports: usize) -> String {
+    let item = |id: String, title: String, summary: &str, day: usize| {
+        serde_json::json!({"id": id, "title": title, "summary": summary,
+                           "url": format!("https://quokka.example/{day}"),
+                           "published_date": format!("2026-10-{:02}T00:00:00Z", 1 + day % 28)})
+        .to_string()
+            + "\n"
+    };
+    let mut lines = item(
+        "q-robotics".into(),
+        "Quokka robotics lab opens".into(),
+        "A lab builds robots.",
+        0,
+    );
+    lines += &item(
+        "q-vision".into(),
+        "Quokka vision model released".into(),
+        "A model that sees.",
+        1,
+    );
+    for n in 0..reports {
+        lines += &item(
+            format!("q-report-{n:02}"),
+            format!("Report {n:02} on quokka habitats"),
+            "Field notes.",
+            2 + n,
+        );
+    }
+    lines
+}
+
+/// The titles `q` finds for `token`, first page, as the list shows their heads.
+async fn search_titles(daemon: &Daemon, token: &str, q: &str) -> Vec<String> {
+    let mut url = reqwest::Url::parse("http://radar/api/search").unwrap();
+    url.query_pairs_mut().append_pair("q", q);
+    let (status, page) = daemon
+        .get(
+            &format!("/api/search?{}", url.query().unwrap()),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{page}");
+    titles(&page)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn search_uses_the_server_and_n_steps_through_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::start_with(&data, &["--complimentary", "vip@example.com"], &[]);
+    let import = cli_with(
+        &data,
+        &["items", "import", "-", "--json"],
+        &quokka_items(23),
+        &[],
+    )
+    .await;
+    assert_eq!(import.ok_json()["added"], 25);
+    let free = daemon.sign_up("reader@example.com", "correct horse").await;
+    let vip = daemon.sign_up("vip@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", Some(&free)).await;
+    // A story of the feed that no search here finds.
+    let feed_first = titles(&feed)
+        .into_iter()
+        .find(|t| !t.contains("uokka") && !t.starts_with("Report"))
+        .expect("a demo story in the first five");
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.sign_in("reader@example.com", "correct horse");
+    tui.wait_for("4 Favs");
+
+    // A word: the server's best five for a free reader, and its paywall line.
+    let found = search_titles(&daemon, &free, "quokka").await;
+    assert_eq!(found.len(), 5);
+    tui.keys(&["/"]);
+    tui.type_text("quokka");
+    tui.keys(&["Enter"]);
+    let screen = tui.wait_for("5+ results for \"quokka\"");
+    assert!(
+        found.iter().all(|t| screen.contains(t.as_str())),
+        "{screen}"
+    );
+    assert!(!screen.contains(&feed_first), "{screen}");
+    assert!(screen.contains("Subscribe Now"), "{screen}");
+    assert!(selected_row(&screen).contains(&found[0]), "{screen}");
+    // n moves the selection down the results, N back.
+    tui.keys(&["n"]);
+    tui.wait_until("the second result selected", |s| {
+        selected_row(s).contains(&found[1])
+    });
+    tui.wait_for("Result 2 of 5+ for \"quokka\"");
+    tui.keys(&["N"]);
+    tui.wait_until("the first result selected", |s| {
+        selected_row(s).contains(&found[0])
+    });
+    // Esc goes back to the feed.
+    tui.keys(&["Escape"]);
+    tui.wait_for(&feed_first);
+
+    // A phrase, then an exclusion, narrow it.
+    tui.keys(&["/"]);
+    tui.type_text("\"quokka robotics\"");
+    tui.keys(&["Enter"]);
+    let screen = tui.wait_for("1 result for \"\"quokka robotics\"\"");
+    assert!(screen.contains("Quokka robotics lab opens"), "{screen}");
+    assert!(!screen.contains("Quokka vision"), "{screen}");
+    assert!(!screen.contains("Report 0"), "{screen}");
+    // Esc on its own: followed at once by a key, the terminal would read Alt and that key.
+    tui.keys(&["Escape"]);
+    tui.wait_for(&feed_first);
+    tui.keys(&["/"]);
+    tui.type_text("quokka -habitats");
+    tui.keys(&["Enter"]);
+    let screen = tui.wait_for("2 results for \"quokka -habitats\"");
+    assert!(screen.contains("Quokka vision model released"), "{screen}");
+    assert!(!screen.contains("Report 0"), "{screen}");
+
+    // A malformed query: the server's message.
+    tui.keys(&["Escape"]);
+    tui.wait_for(&feed_first);
+    tui.keys(&["/"]);
+    tui.type_text("\"quokka");
+    tui.keys(&["Enter"]);
+    let screen = tui.wait_for("Search failed");
+    assert!(screen.contains("is not closed"), "{screen}");
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+    drop(tui);
+
+    // A subscriber pages on: n past the twentieth result fetches the next page.
+    let found = search_titles(&daemon, &vip, "quokka").await;
+    assert_eq!(found.len(), 20);
+    let config = dir.path().join("config-vip");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.sign_in("vip@example.com", "correct horse");
+    tui.wait_for("Radar Premium");
+    tui.keys(&["/"]);
+    tui.type_text("quokka");
+    tui.keys(&["Enter"]);
+    tui.wait_for("20+ results for \"quokka\"");
+    tui.keys(&["G", "n"]);
+    tui.wait_for("Result 21 of 25 for \"quokka\"");
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use radar_api::account::UserMetadata;
 use radar_api::auth::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
+use radar_api::search::SearchPage;
 use radar_api::{FeedPage, Mark, MarkResult, NewsItem, SharedItem, Takeaways};
 use reqwest::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
@@ -157,6 +158,22 @@ impl Api {
             all.subscriber = next.subscriber;
         }
         Ok(all)
+    }
+
+    /// `GET /api/search?q=[&cursor=]`: one page of results for a signed-in reader.
+    pub async fn search(
+        &self,
+        token: &str,
+        query: &str,
+        cursor: Option<&str>,
+    ) -> ApiResult<SearchPage> {
+        let mut req = self
+            .request(Method::GET, "/api/search", Some(token))
+            .query(&[("q", query)]);
+        if let Some(c) = cursor {
+            req = req.query(&[("cursor", c)]);
+        }
+        self.send(req).await
     }
 
     /// `GET /api/news/{id}/takeaways` (subscribers).

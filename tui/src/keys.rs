@@ -9,13 +9,16 @@ use std::collections::BTreeMap;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Where a key is pressed: each has its own keys, and [`Context::Global`]'s apply in every
-/// view (not in the reader, whose `q` goes back, nor in the search prompt).
+/// view and over search results (not in the reader, whose `q` goes back, nor in the
+/// search prompt).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Context {
     /// Every view.
     Global,
     /// Feed, Favs, Read, Trash and Shared.
     List,
+    /// The results of a search, over any view.
+    Search,
     /// Drops.
     Drops,
     /// TV mode.
@@ -32,6 +35,7 @@ impl Context {
         match self {
             Context::Global => "Everywhere",
             Context::List => "Lists (Feed, Favs, Read, Trash, Shared)",
+            Context::Search => "Search results",
             Context::Drops => "Drops",
             Context::Tv => "TV mode",
             Context::Reader => "Reader",
@@ -61,11 +65,11 @@ pub enum Command {
     SignOut,
     /// Suspend to the shell (Ctrl-Z).
     Suspend,
-    /// Search the loaded items.
+    /// Search (the server's full-text search).
     Search,
-    /// The next search match.
+    /// The next search result.
     NextMatch,
-    /// The previous search match.
+    /// The previous search result.
     PreviousMatch,
     /// Open the subscribe page.
     Subscribe,
@@ -213,9 +217,12 @@ pub const TABLE: &[Binding] = &[
         &["r", "R", "F5"],
         "reload / try again",
     ),
-    bind(X::Global, C::Search, &["/"], "search the loaded items"),
-    bind(X::Global, C::NextMatch, &["n"], "next match"),
-    bind(X::Global, C::PreviousMatch, &["N"], "previous match"),
+    bind(
+        X::Global,
+        C::Search,
+        &["/"],
+        "search every item (signed in)",
+    ),
     bind(
         X::Global,
         C::SignIn,
@@ -260,6 +267,29 @@ pub const TABLE: &[Binding] = &[
         &["t"],
         "key takeaways (Feed, subscribers)",
     ),
+    bind(X::Search, C::NextMatch, &["n"], "next result (pages on)"),
+    bind(X::Search, C::PreviousMatch, &["N"], "previous result"),
+    bind(X::Search, C::Down, &["j", "Down"], "next row"),
+    bind(X::Search, C::Up, &["k", "Up"], "previous row"),
+    bind(
+        X::Search,
+        C::PageDown,
+        &["PageDown", "Space"],
+        "a page down",
+    ),
+    bind(X::Search, C::PageUp, &["PageUp"], "a page up"),
+    bind(X::Search, C::Top, &["g", "Home"], "first result"),
+    bind(X::Search, C::Bottom, &["G", "End"], "last result"),
+    bind(X::Search, C::NextUnread, &["J"], "next unread"),
+    bind(X::Search, C::PreviousUnread, &["K"], "previous unread"),
+    bind(X::Search, C::Read, &["Enter"], "read the full text"),
+    bind(X::Search, C::OpenSource, &["o"], "open the source"),
+    bind(X::Search, C::Favorite, &["f"], "favourite / unfavourite"),
+    bind(X::Search, C::MarkRead, &["m"], "mark read / unread"),
+    bind(X::Search, C::Hide, &["x"], "hide"),
+    bind(X::Search, C::Share, &["s"], "share on LinkedIn"),
+    bind(X::Search, C::More, &["M"], "more results (subscribers)"),
+    bind(X::Search, C::Back, &["Esc"], "leave the search"),
     bind(
         X::Drops,
         C::NextStory,

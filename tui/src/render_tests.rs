@@ -689,31 +689,98 @@ fn help_scrolls_on_short_terminals() {
 }
 
 #[test]
-fn search_highlights_and_steps() {
-    let mut app = anonymous();
-    for c in "/story 3.".chars() {
-        app.update(ch(c), Instant::now());
-    }
+fn search_results_draw_the_servers_highlights() {
+    let mut app = free();
+    type_text(&mut app, "/story");
     at_both(&app, |s, _| {
-        assert_shows(s, "/story 3. Enter: search · Esc: cancel")
+        assert_shows(s, "/story Enter: search · Esc: cancel")
     });
     app.update(
         key(ratatui::crossterm::event::KeyCode::Enter),
         Instant::now(),
     );
-    assert_eq!(app.selection(View::Feed), 3);
     at_both(&app, |s, _| {
-        assert_shows(s, "Match 1 of 1 for \"story 3.\"")
+        assert_shows(s, "Searching…");
+        assert_shows(s, "Search \"story\"");
     });
-    // The matched words are drawn highlighted.
+    let mut page = results_page(3..5, None, true);
+    // Code point ranges: "Zürich" holds a two-byte letter before the marked word.
+    page.items[0].highlights.title = radar_api::search::Highlighted {
+        text: "Zürich labs: Story number 3".into(),
+        ranges: vec![[13, 18]],
+    };
+    page.items[0].highlights.snippet = Some(radar_api::search::Snippet {
+        field: "content".into(),
+        text: "what the story said".into(),
+        ranges: vec![[9, 14]],
+    });
+    let epoch = app.epoch;
+    app.update(
+        Action::SearchLoaded {
+            epoch,
+            query: "story".into(),
+            cursor: None,
+            result: Ok(page),
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, "Search \"story\"");
+        assert_shows(s, "Zürich labs: Story number 3");
+        assert_shows(s, "… what the story said …");
+        // The free allowance: more exist, no cursor, so the paywall line.
+        assert_shows(s, "Subscribe Now");
+        assert_hides(s, "Story number 0 about models");
+    });
+    // Exactly the marked words are drawn highlighted.
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
     terminal.draw(|f| crate::ui::render(f, &app)).unwrap();
-    let buffer = terminal.backend().buffer();
-    let highlighted: String = buffer
+    let highlighted: String = terminal
+        .backend()
+        .buffer()
         .content
         .iter()
         .filter(|c| c.bg == ratatui::style::Color::Yellow)
         .map(|c| c.symbol())
         .collect();
-    assert!(highlighted.contains("Story"), "{highlighted:?}");
+    assert_eq!(highlighted, "StoryStorystory");
+}
+
+#[test]
+fn an_empty_or_failed_search_says_so() {
+    let mut app = free();
+    type_text(&mut app, "/nothing");
+    app.update(
+        key(ratatui::crossterm::event::KeyCode::Enter),
+        Instant::now(),
+    );
+    let epoch = app.epoch;
+    app.update(
+        Action::SearchLoaded {
+            epoch,
+            query: "nothing".into(),
+            cursor: None,
+            result: Ok(results_page(0..0, None, false)),
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, "Nothing found for \"nothing\"")
+    });
+    app.update(
+        Action::SearchLoaded {
+            epoch,
+            query: "nothing".into(),
+            cursor: None,
+            result: Err(ApiError {
+                status: Some(400),
+                message: "Nothing to search for: add a word.".into(),
+            }),
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, "Search failed");
+        assert_shows(s, "Nothing to search for: add a word.");
+    });
 }

@@ -90,6 +90,15 @@ impl Runtime {
                     result,
                 }
             }
+            Request::Search { query, cursor } => {
+                let result = api.search(&token, &query, cursor.as_deref()).await;
+                Action::SearchLoaded {
+                    epoch,
+                    query,
+                    cursor,
+                    result,
+                }
+            }
             Request::LoadMetadata => Action::MetadataLoaded {
                 epoch,
                 result: api.metadata(&token).await,

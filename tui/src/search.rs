@@ -1,79 +1,120 @@
-//! `/` search over the items loaded in the view on screen: every word of the query must
-//! occur (ignoring case) in the title, summary or full text; `n` and `N` step through
-//! the matches and the list marks the matched words. The server's search
-//! (`GET /api/search`) replaces this once the daemon offers it.
+//! `/` search with the server's full-text search (`GET /api/search`): the prompt, the
+//! results as the server sent them, and the selected one. The server decides everything
+//! a search answers (syntax, ranking, how many results a reader may see): a free reader
+//! gets its first page and `hasMore` without a cursor (the paywall line), a subscriber
+//! pages on with `nextCursor`. Highlights come as code point ranges of the text
+//! (`radar_api::search::Highlighted`) and are drawn with [`spans`].
 
-use radar_api::NewsItem;
+use radar_api::search::SearchHit;
+use ratatui::style::Style;
+use ratatui::text::Span;
 
-/// The search: what is being typed, and the query in force.
+use crate::load::Load;
+
+/// The results of the query in force.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Results {
+    /// Every result loaded so far, best first.
+    pub hits: Vec<SearchHit>,
+    /// Where the next page starts; none when nothing more may be read now.
+    pub next_cursor: Option<String>,
+    /// Whether the server has more results than these, readable or not.
+    pub has_more: bool,
+    /// Whether the next page is on its way.
+    pub loading_more: bool,
+    /// Move to the first new result when the next page arrives (`n` past the end).
+    pub step_on_arrival: bool,
+}
+
+impl Results {
+    /// Whether the server said the reader may not see more results: more exist, but no
+    /// cursor was given (free readers).
+    pub fn allowance_reached(&self) -> bool {
+        self.has_more && self.next_cursor.is_none()
+    }
+}
+
+/// The search: what is being typed, the query in force and its results.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Search {
     /// The prompt's text while typing.
     pub input: String,
     /// Whether the prompt is open.
     pub editing: bool,
-    /// The query in force (empty: none).
+    /// The query in force (empty: none sent yet).
     pub query: String,
+    /// The server's answer to it.
+    pub results: Load<Results>,
+    /// The selected result.
+    pub selected: usize,
 }
 
 impl Search {
-    /// A prompt opened with `/`, starting from the last query.
-    pub fn prompt(last: Option<&Search>) -> Search {
-        Search {
-            input: String::new(),
-            editing: true,
-            query: last.map(|s| s.query.clone()).unwrap_or_default(),
+    /// A prompt opened with `/`, holding the query in force so it can be corrected.
+    pub fn prompt(last: Option<Search>) -> Search {
+        match last {
+            Some(s) => Search {
+                input: s.query.clone(),
+                editing: true,
+                ..s
+            },
+            None => Search {
+                editing: true,
+                ..Search::default()
+            },
         }
     }
 
-    /// The query's words, lower-cased.
-    pub fn words(&self) -> Vec<String> {
-        words(&self.query)
+    /// Whether results (or their loading or error state) are on screen.
+    pub fn in_force(&self) -> bool {
+        !self.query.is_empty()
     }
 
-    /// Whether `item` holds every word of the query.
-    pub fn matches(&self, item: &NewsItem) -> bool {
-        let words = self.words();
-        if words.is_empty() {
-            return false;
-        }
-        let text = format!("{}\n{}\n{}", item.title, item.summary, item.content).to_lowercase();
-        words.iter().all(|w| text.contains(w.as_str()))
+    /// The selected result, kept inside the list.
+    pub fn selection(&self, len: usize) -> usize {
+        self.selected.min(len.saturating_sub(1))
     }
 }
 
-/// The lower-case words of a query.
-pub fn words(query: &str) -> Vec<String> {
-    query.split_whitespace().map(str::to_lowercase).collect()
-}
-
-/// Byte ranges of `text` where any of `words` occurs (ignoring case), in order and not
-/// overlapping: what the list draws highlighted.
-pub fn highlights(text: &str, words: &[String]) -> Vec<(usize, usize)> {
-    let lower = text.to_lowercase();
-    // Lower-casing can change byte lengths (rare letters); highlight nothing then.
-    if lower.len() != text.len() {
-        return Vec::new();
-    }
-    let mut ranges: Vec<(usize, usize)> = words
-        .iter()
-        .filter(|w| !w.is_empty())
-        .flat_map(|w| {
-            lower
-                .match_indices(w.as_str())
-                .map(|(at, m)| (at, at + m.len()))
-                .collect::<Vec<_>>()
-        })
+/// `text` cut into spans, the code point ranges in `ranges` (`[start, end)`, sorted, as
+/// the server sends them) in `highlight` style. Ranges past the end are cut short, and
+/// ones out of order or overlapping are skipped, so a bad answer never panics.
+pub fn spans(
+    text: &str,
+    ranges: &[[usize; 2]],
+    plain: Style,
+    highlight: Style,
+) -> Vec<Span<'static>> {
+    // Byte offset of every code point, and of the end.
+    let bytes: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
         .collect();
-    ranges.sort();
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (a, b) in ranges {
-        match merged.last_mut() {
-            Some((_, end)) if a <= *end => *end = (*end).max(b),
-            _ => merged.push((a, b)),
+    let chars = bytes.len() - 1;
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for &[start, end] in ranges {
+        let (start, end) = (start.min(chars), end.min(chars));
+        if start < at || end <= start {
+            continue;
         }
+        if start > at {
+            spans.push(Span::styled(
+                text[bytes[at]..bytes[start]].to_string(),
+                plain,
+            ));
+        }
+        spans.push(Span::styled(
+            text[bytes[start]..bytes[end]].to_string(),
+            highlight,
+        ));
+        at = end;
     }
-    merged
+    if at < chars {
+        spans.push(Span::styled(text[bytes[at]..].to_string(), plain));
+    }
+    spans
 }
 
 /// The index of the next (or, `back`, previous) position from `from` whose flag is
@@ -94,31 +135,61 @@ pub fn step(flags: &[bool], from: usize, back: bool) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::item;
+    use ratatui::style::Modifier;
 
-    #[test]
-    fn every_word_must_occur_in_some_field() {
-        let s = Search {
-            query: "STORY  explains".into(),
-            ..Default::default()
-        };
-        assert!(s.matches(&item(3)));
-        let s = Search {
-            query: "story nowhere".into(),
-            ..Default::default()
-        };
-        assert!(!s.matches(&item(3)));
-        assert!(!Search::default().matches(&item(3)), "no query, no match");
+    fn texts(spans: &[Span]) -> Vec<(String, bool)> {
+        spans
+            .iter()
+            .map(|s| {
+                (
+                    s.content.to_string(),
+                    s.style.add_modifier.contains(Modifier::BOLD),
+                )
+            })
+            .collect()
+    }
+
+    fn bold() -> Style {
+        Style::new().add_modifier(Modifier::BOLD)
     }
 
     #[test]
-    fn highlights_merge_and_ignore_case() {
-        let words = vec!["mod".to_string(), "models".to_string()];
+    fn ranges_count_code_points_not_bytes() {
+        // "Zürich" has a two-byte ü: byte offsets would cut "Modelle" wrongly (or panic).
+        let got = spans("Zürich – Modelle", &[[0, 6], [9, 16]], Style::new(), bold());
         assert_eq!(
-            highlights("About Models and mod", &words),
-            [(6, 12), (17, 20)]
+            texts(&got),
+            [
+                ("Zürich".to_string(), true),
+                (" – ".to_string(), false),
+                ("Modelle".to_string(), true),
+            ]
         );
-        assert!(highlights("x", &[]).is_empty());
+        // An emoji is one code point (and four bytes).
+        let got = spans("🚀 launch", &[[2, 8]], Style::new(), bold());
+        assert_eq!(
+            texts(&got),
+            [("🚀 ".to_string(), false), ("launch".to_string(), true)]
+        );
+    }
+
+    #[test]
+    fn bad_ranges_are_cut_or_skipped() {
+        let got = spans(
+            "Open models",
+            &[[5, 99], [0, 4], [3, 3]],
+            Style::new(),
+            bold(),
+        );
+        assert_eq!(
+            texts(&got),
+            [("Open ".to_string(), false), ("models".to_string(), true)]
+        );
+        assert_eq!(
+            texts(&spans("abc", &[], Style::new(), bold())),
+            [("abc".to_string(), false)]
+        );
+        assert!(spans("", &[[0, 2]], Style::new(), bold()).is_empty());
     }
 
     #[test]
@@ -130,5 +201,19 @@ mod tests {
         assert_eq!(step(&flags, 3, true), Some(2));
         assert_eq!(step(&[false, false], 0, false), None);
         assert_eq!(step(&[true], 0, false), Some(0));
+    }
+
+    #[test]
+    fn the_prompt_starts_from_the_query_in_force() {
+        let fresh = Search::prompt(None);
+        assert!(fresh.editing && fresh.input.is_empty() && !fresh.in_force());
+        let last = Search {
+            query: "open weights".into(),
+            results: Load::Loaded(Results::default()),
+            ..Search::default()
+        };
+        let again = Search::prompt(Some(last));
+        assert_eq!(again.input, "open weights");
+        assert!(again.editing && again.in_force());
     }
 }

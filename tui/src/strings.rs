@@ -340,21 +340,47 @@ pub const NO_LONGER_PREMIUM: &str = "Your subscription has ended; the free allow
 pub const NO_CONTENT: &str = "No full text for this item; this is its summary.";
 /// `J`/`K` with nothing unread.
 pub const NO_UNREAD: &str = "No unread items here.";
-/// `n`/`N` before any search.
-pub const NO_SEARCH: &str = "No search yet: press / to search.";
+/// `/` while signed out: the server searches for signed-in readers.
+pub const SIGN_IN_TO_SEARCH: &str = "Sign in to search (press i).";
 /// The search prompt.
 pub const SEARCH_PROMPT: &str = "/";
-/// Under the search prompt.
-pub const SEARCH_KEYS: &str = "Enter: search · Esc: cancel";
-/// The bottom line while a search is in force.
+/// Beside the search prompt.
+pub const SEARCH_KEYS: &str = "Enter: search · Esc: cancel · Ctrl-u: clear";
+/// The title of the results list.
+pub fn results_title(query: &str) -> String {
+    format!("Search \"{query}\"")
+}
+/// While the server searches.
+pub const SEARCHING: &str = "Searching…";
+/// The title of the failed search's message.
+pub const SEARCH_FAILED: &str = "Search failed";
+/// Under a failed search.
+pub const SEARCH_RETRY_HINT: &str =
+    "Press / to change the search, r to try again, Esc to leave it.";
+/// A search without results.
+pub fn no_results(query: &str) -> String {
+    format!("Nothing found for \"{query}\"")
+}
+/// Under an empty result.
+pub const NO_RESULTS_HINT: &str =
+    "Try other words, fewer of them, or fewer -exclusions. Press / to change the search.";
+/// How many results came (a `+` when the server has more).
+pub fn results_found(query: &str, found: usize, more: bool) -> String {
+    let plus = if more { "+" } else { "" };
+    let s = if found == 1 && !more { "" } else { "s" };
+    format!("{found}{plus} result{s} for \"{query}\" · n/N: next/previous · Esc: leave the search")
+}
+/// "Result 2 of 5 for "x"".
+pub fn result_position(query: &str, at: usize, of: usize, more: bool) -> String {
+    let plus = if more { "+" } else { "" };
+    format!("Result {at} of {of}{plus} for \"{query}\"")
+}
+/// The bottom line while results are on screen.
 pub fn search_in_force(query: &str) -> String {
-    format!("Search \"{query}\" · n/N: next/previous match · Esc: clear · ?: help")
+    format!("Search \"{query}\" · n/N: next/previous · Enter: read · Esc: leave · ?: help")
 }
-/// No loaded item matches.
-pub fn no_match(query: &str) -> String {
-    format!("No match for \"{query}\" in this view.")
-}
-/// "Match 2 of 5 for "x"".
-pub fn match_position(query: &str, at: usize, of: usize) -> String {
-    format!("Match {at} of {of} for \"{query}\" (n/N: next/previous)")
-}
+/// Read More on results for a free reader.
+pub const MORE_RESULTS_ARE_PREMIUM: &str =
+    "More results are for subscribers. Subscribe Now to see them all.";
+/// Nothing more to load.
+pub const NO_MORE_RESULTS: &str = "That is every result.";

@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
+use radar_api::search::{Highlighted, Highlights, SearchHit, SearchPage};
 use radar_api::{FeedPage, NewsItem};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -42,6 +43,38 @@ pub fn item(n: usize) -> NewsItem {
         source: url.as_ref().map(|_| format!("Example{n}")),
         url,
         published_date: now() - Duration::hours(n as i64),
+    }
+}
+
+/// Item `n` as a search result, its title's first word (`Story`) marked.
+pub fn hit(n: usize) -> SearchHit {
+    let item = item(n);
+    let marked = |text: &str, ranges: Vec<[usize; 2]>| Highlighted {
+        text: text.to_string(),
+        ranges,
+    };
+    SearchHit {
+        highlights: Highlights {
+            title: marked(&item.title, vec![[0, 5]]),
+            summary: marked(&item.summary, vec![]),
+            snippet: None,
+        },
+        item,
+    }
+}
+
+/// A page of search results for items `range`, with `cursor` for the next one.
+pub fn results_page(
+    range: std::ops::Range<usize>,
+    cursor: Option<&str>,
+    has_more: bool,
+) -> SearchPage {
+    let items: Vec<SearchHit> = range.map(hit).collect();
+    SearchPage {
+        limit: items.len().max(1),
+        items,
+        next_cursor: cursor.map(str::to_string),
+        has_more,
     }
 }
 
@@ -151,6 +184,13 @@ pub fn key(code: KeyCode) -> Action {
 /// A character key press.
 pub fn ch(c: char) -> Action {
     key(KeyCode::Char(c))
+}
+
+/// Types `text`, one key press a character.
+pub fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.update(ch(c), Instant::now());
+    }
 }
 
 /// The screen as text, one string per row.

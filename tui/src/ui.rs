@@ -1,7 +1,8 @@
 //! Draws the whole screen from the state. Nothing here changes state or waits.
 //!
 //! Layout: two header rows (title and user, then tabs), the view (or the full-text
-//! reader over it), one status row (the search prompt while typing). List views put the
+//! reader over it; search results are drawn in its place while a search is open), one
+//! status row (the search prompt while typing). List views put the
 //! detail pane beside the list from 140 columns on, below it otherwise, so headlines keep
 //! their room at 100 columns.
 
@@ -50,6 +51,7 @@ pub fn render(frame: &mut Frame, app: &App) {
             },
             body,
         ),
+        (None, _) if app.searching() => search_view(frame, app, body),
         (None, View::Drops | View::Tv) => stories_view(frame, app, app.view, body),
         (None, view) => list_view(frame, app, view, body),
     }
@@ -147,7 +149,7 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
             };
             Line::styled(format!(" {}", s.text), style)
         }
-        None => match app.search.as_ref().filter(|s| !s.query.is_empty()) {
+        None => match app.search.as_ref().filter(|s| s.in_force()) {
             Some(search) => Line::styled(
                 format!(" {}", strings::search_in_force(&search.query)),
                 t.dim(),
@@ -318,28 +320,20 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     }
     let items = app.list_items(view);
     let selected = app.selection(view);
-    let (list_area, detail_area) = if area.width >= 140 {
-        let [l, d] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
-            .areas(area);
-        (l, d)
-    } else {
-        let rows = (items.len() as u16 + 2).min(area.height / 2).max(3);
-        let [l, d] = Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(area);
-        (l, d)
+    let (list_area, detail_area) = list_and_detail(area, items.len());
+    let footer = match app.feed.data() {
+        Some(f) if view == View::Feed => {
+            more_footer(app, f.loading_more, f.has_more, f.next_cursor.is_some())
+        }
+        _ => None,
     };
-    let footer = if view == View::Feed {
-        feed_footer(app)
-    } else {
-        None
-    };
-    let words = app.search.as_ref().map(|s| s.words()).unwrap_or_default();
     let widget = ItemListWidget {
         items: &items,
         marks: &app.marks,
         now: app.clock,
         title: view.label(),
         footer,
-        highlight: &words,
+        titles: &[],
         theme: t,
     };
     widget.render(
@@ -364,26 +358,129 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
             keys: &app.keys,
             now: app.clock,
             extra,
+            highlights: None,
             theme: t,
         };
         frame.render_widget(detail, detail_area);
     }
 }
 
-/// Read More for subscribers, Subscribe Now for everyone else, while more remain.
-fn feed_footer(app: &App) -> Option<Line<'static>> {
+/// The list beside the detail pane from 140 columns on, above it otherwise.
+fn list_and_detail(area: Rect, rows: usize) -> (Rect, Rect) {
+    if area.width >= 140 {
+        let [l, d] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+            .areas(area);
+        (l, d)
+    } else {
+        let rows = (rows as u16 + 2).min(area.height / 2).max(3);
+        let [l, d] = Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(area);
+        (l, d)
+    }
+}
+
+/// Search results over the view: a spinner while the server searches, its message when
+/// the search failed, else the results as list rows with the matched words highlighted
+/// and the selected one's matched passage in the detail pane.
+fn search_view(frame: &mut Frame, app: &App, area: Rect) {
     let t = app.theme;
-    let feed = app.feed.data()?;
-    if feed.loading_more {
+    let Some(search) = &app.search else {
+        return;
+    };
+    let results = match &search.results {
+        Load::Idle | Load::Loading => {
+            const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+            let frame_no = app.clock.timestamp_subsec_millis() as usize / 100;
+            let title = format!(
+                "{} {}",
+                SPINNER[frame_no % SPINNER.len()],
+                strings::SEARCHING
+            );
+            let query = strings::results_title(&search.query);
+            return message(frame, app, area, &title, Some(&query), None);
+        }
+        Load::Failed(e) => {
+            let widget = MessageWidget {
+                title: strings::SEARCH_FAILED,
+                title_style: t.error(),
+                body: Some(e),
+                hint: Some(strings::SEARCH_RETRY_HINT),
+                theme: t,
+            };
+            return frame.render_widget(widget, area);
+        }
+        Load::Loaded(results) => results,
+    };
+    let hits = app.search_hits();
+    if hits.is_empty() {
+        let title = strings::no_results(&search.query);
+        return message(
+            frame,
+            app,
+            area,
+            &title,
+            None,
+            Some(strings::NO_RESULTS_HINT),
+        );
+    }
+    let selected = app.search_selection();
+    let (list_area, detail_area) = list_and_detail(area, hits.len());
+    let items: Vec<&radar_api::NewsItem> = hits.iter().map(|h| &h.item).collect();
+    let titles: Vec<&radar_api::search::Highlighted> =
+        hits.iter().map(|h| &h.highlights.title).collect();
+    let title = strings::results_title(&search.query);
+    let footer = more_footer(
+        app,
+        results.loading_more,
+        results.has_more,
+        results.next_cursor.is_some(),
+    );
+    ItemListWidget {
+        items: &items,
+        marks: &app.marks,
+        now: app.clock,
+        title: &title,
+        footer,
+        titles: &titles,
+        theme: t,
+    }
+    .render(
+        list_area,
+        frame.buffer_mut(),
+        &mut ItemListState { selected },
+    );
+    let hit = hits[selected];
+    let detail = DetailWidget {
+        item: &hit.item,
+        view: View::Feed,
+        marks: &app.marks,
+        keys: &app.keys,
+        now: app.clock,
+        extra: None,
+        highlights: Some(&hit.highlights),
+        theme: t,
+    };
+    frame.render_widget(detail, detail_area);
+}
+
+/// Under the feed or search results: Read More when the server gave a cursor, Subscribe
+/// Now when it has more but gave none (the paywall line), nothing when that is all.
+fn more_footer(
+    app: &App,
+    loading_more: bool,
+    has_more: bool,
+    cursor: bool,
+) -> Option<Line<'static>> {
+    let t = app.theme;
+    if loading_more {
         return Some(Line::styled(
             format!(" {} ", strings::LOADING_MORE),
             t.dim(),
         ));
     }
-    if !feed.has_more {
+    if !has_more {
         return None;
     }
-    Some(if feed.next_cursor.is_some() {
+    Some(if cursor {
         let key = app
             .keys
             .first_key(crate::keys::Context::List, crate::keys::Command::More);

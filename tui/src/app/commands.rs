@@ -1,16 +1,17 @@
 //! What keys do: the overlays and the search prompt take keys first, then the key table
-//! ([`crate::keys`]) turns a key into a [`Command`] for the place the reader is in.
+//! ([`crate::keys`]) turns a key into a [`Command`] for the place the reader is in (the
+//! search results' keys are in [`super::searching`]).
 
 use std::time::Instant;
 
-use radar_api::{Mark, NewsItem};
+use radar_api::Mark;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{App, ItemAction, Overlay, ReaderState, Request, StatusKind, TakeawaysOverlay, View};
 use crate::drops::Step;
 use crate::keys::{Command, Context};
 use crate::load::Load;
-use crate::search::{self, Search};
+use crate::search;
 use crate::strings;
 use crate::tv::TvState;
 use crate::widgets::sign_in::{SignInInput, SignInState};
@@ -60,10 +61,11 @@ impl App {
             Overlay::None => {}
         }
         if self.search.as_ref().is_some_and(|s| s.editing) {
-            return self.search_key(key, now);
+            return self.search_key(key);
         }
         let context = match (&self.reader, self.view) {
             (Some(_), _) => Context::Reader,
+            (None, _) if self.searching() => Context::Search,
             (None, View::Drops) => Context::Drops,
             (None, View::Tv) => Context::Tv,
             (None, _) => Context::List,
@@ -86,6 +88,7 @@ impl App {
             }
             (_, C::NextView) => self.step_tab(1, now),
             (_, C::PreviousView) => self.step_tab(-1, now),
+            (Context::Search, C::Reload) => self.search_command(C::Reload, now),
             (_, C::Reload) => self.reload(),
             (_, C::SignIn) => match &self.session {
                 Some(s) => {
@@ -99,15 +102,12 @@ impl App {
                 None => self.say(strings::SIGNED_OUT_HINT, StatusKind::Info, now),
             },
             (_, C::Subscribe) => self.open_subscribe(now),
-            (_, C::Search) => self.search = Some(Search::prompt(self.search.as_ref())),
-            (_, C::NextMatch) => self.step_match(false, now),
-            (_, C::PreviousMatch) => self.step_match(true, now),
+            (_, C::Search) => self.open_search(now),
             (Context::Reader, C::Back) => self.reader = None,
+            (Context::Search, C::Back) => self.search = None,
+            (Context::Search, c) => self.search_command(c, now),
             (_, C::Back) if self.view == View::Tv => self.switch_to(View::Drops, now),
-            (_, C::Back) => {
-                self.status = None;
-                self.search = None;
-            }
+            (_, C::Back) => self.status = None,
             (Context::Reader, c) => self.reader_command(c, now),
             (Context::Drops, c) => self.drops_command(c, now),
             (Context::Tv, c) => self.tv_command(c),
@@ -130,6 +130,7 @@ impl App {
             return;
         }
         self.reader = None;
+        self.search = None;
         if view == self.view {
             return;
         }
@@ -207,7 +208,7 @@ impl App {
     }
 
     /// Rows a page key moves in a list: about what one screen shows.
-    fn list_page(&self) -> usize {
+    pub(super) fn list_page(&self) -> usize {
         (self.size.1 as usize).saturating_sub(8).clamp(1, 40) / 2
     }
 
@@ -318,27 +319,45 @@ impl App {
     }
 
     /// Opens the selected item (or story) in the full-text reader.
-    fn open_reader(&mut self, _now: Instant) {
+    /// A search result opens as a feed item (its actions are the feed's).
+    pub(super) fn open_reader(&mut self, _now: Instant) {
+        let from = if self.searching() {
+            View::Feed
+        } else {
+            self.view
+        };
         if let Some(item) = self.current_item() {
             self.reader = Some(ReaderState {
                 item,
-                from: self.view,
+                from,
                 scroll: 0,
             });
         }
     }
 
-    /// Moves to the next (or previous) item of the list that is not read, wrapping.
-    fn step_unread(&mut self, back: bool, now: Instant) {
+    /// Moves to the next (or previous) item of the list (or search results) on screen
+    /// that is not read, wrapping.
+    pub(super) fn step_unread(&mut self, back: bool, now: Instant) {
         let view = self.view;
-        let flags: Vec<bool> = self
-            .list_items(view)
+        let searching = self.searching();
+        let items: Vec<&radar_api::NewsItem> = if searching {
+            self.search_hits().into_iter().map(|h| &h.item).collect()
+        } else {
+            self.list_items(view)
+        };
+        let flags: Vec<bool> = items
             .iter()
             .map(|i| !self.marks.has(Mark::Read, &i.id))
             .collect();
-        match search::step(&flags, self.selection(view), back) {
-            Some(i) => self.selected[view.index()] = i,
-            None => self.say(strings::NO_UNREAD, StatusKind::Info, now),
+        let from = if searching {
+            self.search_selection()
+        } else {
+            self.selection(view)
+        };
+        match (search::step(&flags, from, back), &mut self.search) {
+            (Some(i), Some(s)) if searching => s.selected = i,
+            (Some(i), _) => self.selected[view.index()] = i,
+            (None, _) => self.say(strings::NO_UNREAD, StatusKind::Info, now),
         }
     }
 
@@ -346,117 +365,6 @@ impl App {
         let url = strings::subscribe_at(&self.server);
         self.say(strings::opening(&url), StatusKind::Info, now);
         self.requests.push(Request::Open(url));
-    }
-
-    // ---- Search ----
-
-    fn search_key(&mut self, key: KeyEvent, now: Instant) {
-        let Some(search) = &mut self.search else {
-            return;
-        };
-        match key.code {
-            KeyCode::Esc => {
-                search.editing = false;
-                if search.query.is_empty() {
-                    self.search = None;
-                }
-            }
-            KeyCode::Enter => {
-                search.editing = false;
-                search.query = search.input.trim().to_string();
-                if search.query.is_empty() {
-                    self.search = None;
-                    return;
-                }
-                self.reader = None;
-                self.step_match_from_here(now);
-            }
-            KeyCode::Backspace => {
-                search.input.pop();
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                search.input.push(c)
-            }
-            _ => {}
-        }
-    }
-
-    /// The stories or items a search steps through in the view on screen.
-    fn search_flags(&self) -> Option<Vec<bool>> {
-        let search = self.search.as_ref().filter(|s| !s.query.is_empty())?;
-        let items: Vec<&NewsItem> = match self.view {
-            View::Drops | View::Tv => self.stories.iter().collect(),
-            v => self.list_items(v),
-        };
-        Some(items.iter().map(|i| search.matches(i)).collect())
-    }
-
-    fn position(&self) -> usize {
-        match self.view {
-            View::Drops => self.drops.index,
-            View::Tv => self.tv.index,
-            v => self.selection(v),
-        }
-    }
-
-    fn go_to(&mut self, index: usize) {
-        match self.view {
-            View::Drops => {
-                self.drops.index = index;
-                self.drops.paywall = false;
-            }
-            View::Tv => {
-                self.tv.index = index;
-                self.tv.restart();
-            }
-            v => self.selected[v.index()] = index,
-        }
-    }
-
-    /// After a new query: the first match at or after the current row.
-    fn step_match_from_here(&mut self, now: Instant) {
-        let Some(flags) = self.search_flags() else {
-            return;
-        };
-        let here = self.position();
-        if flags.get(here).copied().unwrap_or(false) {
-            return self.say_matches(&flags, now);
-        }
-        self.step_match(false, now);
-    }
-
-    fn step_match(&mut self, back: bool, now: Instant) {
-        let Some(flags) = self.search_flags() else {
-            return self.say(strings::NO_SEARCH, StatusKind::Info, now);
-        };
-        match search::step(&flags, self.position(), back) {
-            Some(i) => {
-                self.go_to(i);
-                self.say_matches(&flags, now);
-            }
-            None => {
-                let query = self.search.as_ref().map(|s| s.query.clone());
-                self.say(
-                    strings::no_match(&query.unwrap_or_default()),
-                    StatusKind::Info,
-                    now,
-                )
-            }
-        }
-    }
-
-    fn say_matches(&mut self, flags: &[bool], now: Instant) {
-        let at = flags[..=self.position().min(flags.len() - 1)]
-            .iter()
-            .filter(|f| **f)
-            .count();
-        let of = flags.iter().filter(|f| **f).count();
-        let query = self.search.as_ref().map(|s| s.query.clone());
-        self.say(
-            strings::match_position(&query.unwrap_or_default(), at, of),
-            StatusKind::Info,
-            now,
-        );
     }
 
     // ---- Feed, takeaways ----

@@ -37,6 +37,9 @@ impl App {
 
     pub(super) fn load_all(&mut self) {
         self.load_feed();
+        if self.searching() {
+            self.send_search();
+        }
         if self.signed_in() {
             for mark in MARKS {
                 self.marks.loading(mark);
@@ -231,6 +234,9 @@ impl App {
                     };
                     self.say(text, StatusKind::Info, now);
                     self.load_feed();
+                    if self.searching() {
+                        self.send_search();
+                    }
                 }
             }
             Err(e) if e.is_unauthorized() => self.on_unauthorized(),

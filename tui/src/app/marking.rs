@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use radar_api::{Mark, MarkResult};
 
-use super::{App, ItemAction, Request, StatusKind};
+use super::{App, ItemAction, Request, StatusKind, View};
 use crate::api::{ApiError, ApiResult};
 use crate::marks::MARKS;
 use crate::pending::PendingMark;
@@ -17,7 +17,12 @@ use crate::strings;
 
 impl App {
     pub(super) fn item_action(&mut self, action: ItemAction, now: Instant) {
-        let view = self.reader.as_ref().map_or(self.view, |r| r.from);
+        // Search results act as the feed does.
+        let view = match &self.reader {
+            Some(r) => r.from,
+            None if self.searching() => View::Feed,
+            None => self.view,
+        };
         if !action.allowed_in(view) {
             self.say(strings::NOT_HERE, StatusKind::Info, now);
             return;

@@ -6,11 +6,13 @@
 //!
 //! The transitions are split by what they are about: [`commands`] (what keys do),
 //! [`loading`] (the feed, lists, takeaways and the subscription), [`marking`] (marks and
-//! the ones waiting for the server) and [`signing`] (the session).
+//! the ones waiting for the server), [`searching`] (`/` and its results) and [`signing`]
+//! (the session).
 
 mod commands;
 mod loading;
 mod marking;
+mod searching;
 mod signing;
 
 use std::time::{Duration, Instant};
@@ -18,6 +20,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use radar_api::account::UserMetadata;
 use radar_api::auth::AuthSession;
+use radar_api::search::SearchPage;
 use radar_api::{FeedPage, Mark, MarkResult, NewsItem, SharedItem, Takeaways};
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
@@ -251,6 +254,13 @@ pub enum Request {
     LoadShared,
     /// `GET /api/user/metadata`.
     LoadMetadata,
+    /// `GET /api/search`: the first page of `query`, or the one after `cursor`.
+    Search {
+        /// The query, as typed.
+        query: String,
+        /// `nextCursor` of the last page loaded.
+        cursor: Option<String>,
+    },
     /// `GET /api/news/{id}/takeaways`.
     LoadTakeaways(String),
     /// `POST` or `DELETE /api/{mark}/{id}`.
@@ -327,6 +337,17 @@ pub enum Action {
         epoch: u64,
         /// The answer.
         result: ApiResult<UserMetadata>,
+    },
+    /// A page of search results arrived.
+    SearchLoaded {
+        /// The session epoch of the request.
+        epoch: u64,
+        /// The query it answers.
+        query: String,
+        /// The cursor it was asked with (none: the first page).
+        cursor: Option<String>,
+        /// The answer.
+        result: ApiResult<SearchPage>,
     },
     /// An item's takeaways arrived.
     TakeawaysLoaded {
@@ -414,7 +435,8 @@ pub struct App {
     pub tv: TvState,
     /// The full-text reader, when open.
     pub reader: Option<ReaderState>,
-    /// The search over the loaded items, when one was made.
+    /// The search, while its prompt or results are open: the results are drawn over the
+    /// view, and list keys act on them.
     pub search: Option<Search>,
     /// What is drawn over the view.
     pub overlay: Overlay,
@@ -612,6 +634,10 @@ impl App {
         if let Some(r) = &self.reader {
             return Some(r.item.clone());
         }
+        if self.searching() {
+            let at = self.search_selection();
+            return self.search_hits().get(at).map(|h| h.item.clone());
+        }
         match self.view {
             View::Drops => self.stories.get(self.drops.index).cloned(),
             View::Tv => self.tv_stories().get(self.tv.index).cloned(),
@@ -647,6 +673,12 @@ impl App {
             Action::MetadataLoaded { epoch, result } if epoch == self.epoch => {
                 self.on_metadata(result, now)
             }
+            Action::SearchLoaded {
+                epoch,
+                query,
+                cursor,
+                result,
+            } if epoch == self.epoch => self.on_search(&query, cursor, result, now),
             Action::TakeawaysLoaded { epoch, id, result } if epoch == self.epoch => {
                 self.on_takeaways(&id, result)
             }
@@ -699,8 +731,8 @@ impl App {
             .map(|t| now.saturating_duration_since(t))
             .unwrap_or_default();
         self.last_tick = Some(now);
-        // The slideshow waits while its story is open in the reader.
-        if self.view == View::Tv && self.reader.is_none() {
+        // The slideshow waits while its story is open in the reader, or a search is open.
+        if self.view == View::Tv && self.reader.is_none() && !self.searching() {
             let count = self.stories.len();
             let wrap = !self.can_page_on();
             self.tv.tick(dt, count, wrap);

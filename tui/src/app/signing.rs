@@ -61,6 +61,7 @@ impl App {
         self.feed = Load::Loading;
         self.stories.clear();
         self.reader = None;
+        self.search = None;
         self.next_recheck = None;
         self.apply_pending();
     }

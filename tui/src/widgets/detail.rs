@@ -2,9 +2,11 @@
 //! this view offers for it.
 
 use chrono::{DateTime, Utc};
+use radar_api::search::{Highlighted, Highlights};
 use radar_api::{Mark, NewsItem};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Widget, Wrap};
 
@@ -12,6 +14,7 @@ use crate::app::{ItemAction, View};
 use crate::format;
 use crate::keys::{Command, Context, KeyMap};
 use crate::marks::Marks;
+use crate::search;
 use crate::strings;
 use crate::theme::Theme;
 
@@ -29,6 +32,9 @@ pub struct DetailWidget<'a> {
     pub now: DateTime<Utc>,
     /// An extra line (when it was shared).
     pub extra: Option<String>,
+    /// Where a search matched it: the title and summary are drawn with the matched words
+    /// highlighted, and the passage of the text that matched follows.
+    pub highlights: Option<&'a Highlights>,
     /// Styles.
     pub theme: Theme,
 }
@@ -111,16 +117,37 @@ impl Widget for DetailWidget<'_> {
                 t.mark(),
             ));
         }
+        let marked = |h: &Highlighted, plain| {
+            Line::from(search::spans(&h.text, &h.ranges, plain, t.highlight()))
+        };
         let mut lines = vec![
-            Line::styled(format::title(item), t.strong()),
+            match self.highlights {
+                Some(h) => marked(&h.title, t.strong()),
+                None => Line::styled(format::title(item), t.strong()),
+            },
             Line::from(meta),
         ];
         if let Some(extra) = self.extra {
             lines.push(Line::styled(extra, t.dim()));
         }
         lines.push(Line::default());
-        lines.push(Line::raw(format::summary(item)));
+        match self.highlights {
+            Some(h) => lines.push(marked(&h.summary, Style::new())),
+            None => lines.push(Line::raw(format::summary(item))),
+        }
         lines.push(Line::default());
+        if let Some(snippet) = self.highlights.and_then(|h| h.snippet.as_ref()) {
+            let mut spans = vec![Span::styled("… ", t.dim())];
+            spans.extend(search::spans(
+                &snippet.text,
+                &snippet.ranges,
+                t.dim(),
+                t.highlight(),
+            ));
+            spans.push(Span::styled(" …", t.dim()));
+            lines.push(Line::from(spans));
+            lines.push(Line::default());
+        }
         if self.view != View::Trash {
             lines.push(match &item.url {
                 Some(url) => Line::from(vec![

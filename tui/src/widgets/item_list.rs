@@ -1,8 +1,10 @@
 //! A list of items, one per row: mark, date, relative time, source, title. The headline
 //! keeps at least [`MIN_TITLE`] columns: as the list narrows, the date goes first, then
-//! the age, then the source. Words of the search in force are highlighted.
+//! the age, then the source. Search results draw their headlines with the words the
+//! server matched highlighted.
 
 use chrono::{DateTime, Utc};
+use radar_api::search::Highlighted;
 use radar_api::{Mark, NewsItem};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -12,6 +14,7 @@ use ratatui::widgets::{Block, BorderType, List, ListItem, ListState, StatefulWid
 
 use crate::format;
 use crate::marks::Marks;
+use crate::search;
 use crate::strings;
 use crate::theme::Theme;
 
@@ -40,28 +43,6 @@ pub fn columns(width: u16) -> (bool, bool, bool) {
     .unwrap_or((false, false, false))
 }
 
-/// The headline with the search's words in `highlight` style.
-fn title_spans(
-    title: &str,
-    words: &[String],
-    plain: Style,
-    highlight: Style,
-) -> Vec<Span<'static>> {
-    let mut spans = Vec::new();
-    let mut at = 0;
-    for (a, b) in crate::search::highlights(title, words) {
-        if a > at {
-            spans.push(Span::styled(title[at..a].to_string(), plain));
-        }
-        spans.push(Span::styled(title[a..b].to_string(), highlight));
-        at = b;
-    }
-    if at < title.len() {
-        spans.push(Span::styled(title[at..].to_string(), plain));
-    }
-    spans
-}
-
 /// The list's state: which row is selected.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ItemListState {
@@ -81,8 +62,9 @@ pub struct ItemListWidget<'a> {
     pub title: &'a str,
     /// Drawn in the bottom border (Read More, Subscribe Now).
     pub footer: Option<Line<'a>>,
-    /// Words to highlight (the search in force).
-    pub highlight: &'a [String],
+    /// Per row, the headline as the search answered it, with its matched words
+    /// (empty outside search results).
+    pub titles: &'a [&'a Highlighted],
     /// Styles.
     pub theme: Theme,
 }
@@ -102,7 +84,8 @@ impl StatefulWidget for ItemListWidget<'_> {
         let rows: Vec<ListItem> = self
             .items
             .iter()
-            .map(|item| {
+            .enumerate()
+            .map(|(row, item)| {
                 let mark = if self.marks.has(Mark::Favorite, &item.id) {
                     strings::MARK_FAVORITE
                 } else if self.marks.has(Mark::Read, &item.id) {
@@ -123,12 +106,15 @@ impl StatefulWidget for ItemListWidget<'_> {
                     let source = super::truncate(&format::source(item), SOURCE - 1);
                     spans.push(Span::styled(format!("{source:<0$} ", SOURCE - 1), t.dim()));
                 }
-                spans.extend(title_spans(
-                    &item.title,
-                    self.highlight,
-                    Style::new(),
-                    t.highlight(),
-                ));
+                match self.titles.get(row) {
+                    Some(h) => spans.extend(search::spans(
+                        &h.text,
+                        &h.ranges,
+                        Style::new(),
+                        t.highlight(),
+                    )),
+                    None => spans.push(Span::raw(item.title.clone())),
+                }
                 ListItem::new(Line::from(spans))
             })
             .collect();
@@ -157,17 +143,5 @@ mod tests {
             let used = DATE * d as usize + AGE * a as usize + SOURCE * s as usize;
             assert!(width as usize - 2 - PREFIX - used >= MIN_TITLE, "{width}");
         }
-    }
-
-    #[test]
-    fn titles_split_around_matches() {
-        let spans = title_spans(
-            "Open models win",
-            &["models".into()],
-            Style::new(),
-            Style::new(),
-        );
-        let texts: Vec<_> = spans.iter().map(|s| s.content.to_string()).collect();
-        assert_eq!(texts, ["Open ", "models", " win"]);
     }
 }

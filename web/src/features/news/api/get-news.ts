@@ -44,8 +44,9 @@ export const loadedItems = (pages: readonly FeedPage[] | undefined): NewsItem[] 
 /**
  * How the feed goes on: `more` when the reader can read on now (Read More, Drops and TV page
  * on), `subscribe` when the reader has reached their allowance, `end` when nothing is left.
+ * Search answers go on the same way.
  */
-export function feedEnd(pages: readonly FeedPage[] | undefined): 'more' | 'subscribe' | 'end' {
+export function feedEnd(pages: readonly Pick<FeedPage, 'nextCursor' | 'hasMore'>[] | undefined): 'more' | 'subscribe' | 'end' {
   const last = pages?.at(-1);
   if (!last) return 'end';
   if (last.nextCursor) return 'more';
