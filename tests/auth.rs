@@ -1404,3 +1404,45 @@ async fn pkce_recovery_code_exchanges_for_a_session_until_it_expires() {
         "{location}"
     );
 }
+
+/// GoTrue tokens/service.go (`AccessTokenClaims`): an access token carries the user's
+/// `phone`, `app_metadata` and `user_metadata` as they were when it was issued, so apps
+/// read them from the session without asking `GET /user`.
+#[tokio::test]
+async fn access_tokens_carry_phone_app_metadata_and_user_metadata_claims() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo"], &[]);
+    let up = auth(
+        &d,
+        "POST",
+        "/signup",
+        None,
+        Some(json!({"email": "ada@example.com", "password": PASSWORD, "data": {"name": "Ada"}})),
+    )
+    .await;
+    assert_eq!(up.status, 200, "{}", up.body);
+    let claims = jwt_payload(access(&up.body));
+    assert_eq!(claims["phone"], "");
+    assert_eq!(
+        claims["app_metadata"],
+        json!({"provider": "email", "providers": ["email"]})
+    );
+    assert_eq!(claims["user_metadata"]["name"], "Ada");
+    assert_eq!(claims["user_metadata"], up.body["user"]["user_metadata"]);
+
+    // A change shows in the next token issued: the one a refresh answers.
+    let put = auth(
+        &d,
+        "PUT",
+        "/user",
+        Some(access(&up.body)),
+        Some(json!({"data": {"name": "Ada Lovelace"}})),
+    )
+    .await;
+    assert_eq!(put.status, 200, "{}", put.body);
+    let r = refresh(&d, refresh_token(&up.body)).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let claims = jwt_payload(access(&r.body));
+    assert_eq!(claims["user_metadata"]["name"], "Ada Lovelace");
+    assert_eq!(claims["user_metadata"], put.body["user_metadata"]);
+}

@@ -21,6 +21,7 @@ use crate::state::AppState;
 pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
     let now = Utc::now().timestamp();
     let expires_in = state.config.auth.jwt_expiry;
+    let user = state.store.auth_user(&grant.user);
     let claims = Claims {
         aud: AUDIENCE.into(),
         exp: now + expires_in,
@@ -36,6 +37,9 @@ pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
         }],
         session_id: grant.session.id.clone(),
         is_anonymous: false,
+        phone: user.phone.clone(),
+        app_metadata: user.app_metadata.clone(),
+        user_metadata: user.user_metadata.clone(),
     };
     AuthSession {
         access_token: state.tokens.sign(&claims),
@@ -43,7 +47,7 @@ pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
         expires_in,
         expires_at: now + expires_in,
         refresh_token: grant.refresh_token.clone(),
-        user: state.store.auth_user(&grant.user),
+        user,
     }
 }
 

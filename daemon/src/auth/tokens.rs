@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use radar_api::auth::AuthAppMetadata;
 use serde::{Deserialize, Serialize};
 
 /// The audience of user access tokens.
@@ -39,6 +40,18 @@ pub struct Claims {
     pub session_id: String,
     /// Always false: anonymous sign-ins are not offered.
     pub is_anonymous: bool,
+    /// The user's phone: always empty (Radar has no phone sign-in), present because
+    /// GoTrue's tokens carry it.
+    #[serde(default)]
+    pub phone: String,
+    /// How the account signs in, as on the user at issue time.
+    #[serde(default)]
+    pub app_metadata: AuthAppMetadata,
+    /// The user's metadata at issue time (GoTrue's claim, which apps read without a
+    /// `GET /user`); a change shows in the next refreshed token. Radar's own checks
+    /// (the subscription) read the store, never this copy.
+    #[serde(default)]
+    pub user_metadata: serde_json::Map<String, serde_json::Value>,
 }
 
 /// One authentication method reference.
@@ -169,6 +182,9 @@ mod tests {
             amr: vec![],
             session_id: "s".into(),
             is_anonymous: false,
+            phone: String::new(),
+            app_metadata: AuthAppMetadata::default(),
+            user_metadata: Default::default(),
         }
     }
 
