@@ -705,7 +705,15 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
     let (smtp, mut mails) = smtp_server().await;
     let d = Daemon::start_with(
         &dir.path().join("data"),
-        &["--no-demo", "--smtp-url", &smtp, "--otp-expiry", "3"],
+        &[
+            "--no-demo",
+            "--email-max-frequency",
+            "0",
+            "--smtp-url",
+            &smtp,
+            "--otp-expiry",
+            "3",
+        ],
         &[],
     );
     let old = d.sign_up("ada@example.com", PASSWORD).await;
@@ -864,7 +872,14 @@ async fn confirmation_mail_when_configured() {
     let (smtp, mut mails) = smtp_server().await;
     let d = Daemon::start_with(
         &dir.path().join("data"),
-        &["--no-demo", "--confirm-email", "--smtp-url", &smtp],
+        &[
+            "--no-demo",
+            "--email-max-frequency",
+            "0",
+            "--confirm-email",
+            "--smtp-url",
+            &smtp,
+        ],
         &[],
     );
     let up = auth(
@@ -1316,7 +1331,15 @@ async fn pkce_recovery_code_exchanges_for_a_session_until_it_expires() {
     let (smtp, mut mails) = smtp_server().await;
     let d = Daemon::start_with(
         &dir.path().join("data"),
-        &["--no-demo", "--smtp-url", &smtp, "--auth-code-expiry", "2"],
+        &[
+            "--no-demo",
+            "--email-max-frequency",
+            "0",
+            "--smtp-url",
+            &smtp,
+            "--auth-code-expiry",
+            "2",
+        ],
         &[],
     );
     let old = d.sign_up("ada@example.com", PASSWORD).await;
@@ -1445,4 +1468,91 @@ async fn access_tokens_carry_phone_app_metadata_and_user_metadata_claims() {
     let claims = jwt_payload(access(&r.body));
     assert_eq!(claims["user_metadata"]["name"], "Ada Lovelace");
     assert_eq!(claims["user_metadata"], put.body["user_metadata"]);
+}
+
+/// The mails kept in the outbox (newest first), read with the admin command.
+fn outbox(d: &Daemon) -> Vec<Value> {
+    let out = crate::util::radar(&d.data)
+        .args(["outbox", "list", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// GoTrue mail.go (`SMTP_MAX_FREQUENCY`): one mailed link of a kind per address per
+/// interval; inside it, 429 `over_email_send_rate_limit` "For security purposes, you can
+/// only request this after N seconds.". Radar answers an unknown address the same way,
+/// so the limit does not tell registered addresses apart.
+#[tokio::test]
+async fn mailed_links_wait_the_send_interval_per_address_and_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--confirm-email", "--email-max-frequency", "2"],
+        &[],
+    );
+    let post = |path: &'static str, body: Value| {
+        let d = &d;
+        async move { auth(d, "POST", path, None, Some(body)).await }
+    };
+    let too_soon = |r: &Reply| {
+        assert_eq!(r.error(429), "over_email_send_rate_limit", "{}", r.body);
+        let msg = r.body["msg"].as_str().unwrap();
+        let secs = msg
+            .strip_prefix("For security purposes, you can only request this after ")
+            .and_then(|m| m.strip_suffix(" seconds."))
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("GoTrue's message: {msg}"));
+        assert!((1..=2).contains(&secs), "{msg}");
+        assert_eq!(r.headers["retry-after"], secs.to_string().as_str());
+    };
+    let ada = json!({"email": "ada@example.com"});
+
+    // Sign-up mails the confirmation; asking for it again at once is too soon.
+    let up = post(
+        "/signup",
+        json!({"email": "ada@example.com", "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(up.status, 200, "{}", up.body);
+    let resend = post(
+        "/resend",
+        json!({"type": "signup", "email": "ada@example.com"}),
+    )
+    .await;
+    too_soon(&resend);
+
+    // A password reset is another kind, with its own clock.
+    assert_eq!(post("/recover", ada.clone()).await.status, 200);
+    too_soon(&post("/recover", ada.clone()).await);
+    // An unknown address answers exactly as a registered one.
+    let nobody = json!({"email": "nobody@example.com"});
+    assert_eq!(post("/recover", nobody.clone()).await.status, 200);
+    too_soon(&post("/recover", nobody).await);
+
+    let to_ada = |mails: &[Value]| {
+        mails
+            .iter()
+            .filter(|m| m["to"] == "ada@example.com")
+            .count()
+    };
+    let mails = outbox(&d);
+    assert_eq!(
+        to_ada(&mails),
+        2,
+        "a refused request mails nothing: {mails:?}"
+    );
+    assert_eq!(mails.len(), 2, "nothing is mailed to an unknown address");
+
+    // After the interval, a new link goes out.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(post("/recover", ada).await.status, 200);
+    let mails = outbox(&d);
+    assert_eq!(to_ada(&mails), 3, "{mails:?}");
+    assert_eq!(mails[0]["kind"], "recovery");
 }

@@ -23,6 +23,8 @@ pub struct AppState {
     pub mailer: Arc<crate::mail::Mailer>,
     /// Sign-in attempts per e-mail and per client IP.
     pub limiter: Arc<crate::auth::limiter::RateLimiter>,
+    /// When each address last asked for a mailed link.
+    pub send_pace: Arc<crate::auth::pace::SendPace>,
     /// The bounded pool passwords are hashed and checked on.
     pub passwords: Arc<crate::auth::password::PasswordPool>,
 }
@@ -40,8 +42,13 @@ impl AppState {
             config.auth.sign_in_rate,
             crate::auth::limiter::MAX_KEYS,
         );
+        let send_pace = crate::auth::pace::SendPace::new(
+            std::time::Duration::from_secs(config.auth.email_max_frequency),
+            crate::auth::limiter::MAX_KEYS,
+        );
         let passwords = crate::auth::password::PasswordPool::new(&config.passwords);
         Self {
+            send_pace: Arc::new(send_pace),
             passwords: Arc::new(passwords),
             config: Arc::new(config),
             store,

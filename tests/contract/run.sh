@@ -11,9 +11,9 @@ cd "$(dirname "$0")/../.."
 bin=${RADAR_BIN:-target/debug/radar}
 examples=${EXAMPLES:-10}
 source bench/radar_daemon.sh
-# Fuzzed sign-ins would otherwise meet the rate limit (429, documented, but it hides
-# everything behind it).
-start_radar "$bin" --sign-in-rate 1000000 --no-feed-polling
+# Fuzzed sign-ins and mailed links would otherwise meet the rate limit and the mail send
+# interval (429, documented, but it hides everything behind it).
+start_radar "$bin" --sign-in-rate 1000000 --email-max-frequency 0 --no-feed-polling
 
 # A signed-in reader, so the bearer routes are fuzzed past their 401.
 token=$(curl -sf -X POST "$base/auth/v1/signup" -H "apikey: $key" \

@@ -66,8 +66,11 @@ pub async fn post_signup(
     if state.store.user_by_email(&email)?.is_some() {
         return Err(already_registered());
     }
-    let hash = state.passwords.hash(password).await?;
     let confirm = state.config.auth.confirm_email;
+    if confirm {
+        super::pace(&state, "signup", &email)?;
+    }
+    let hash = state.passwords.hash(password).await?;
     let metadata = client_metadata(body.data.unwrap_or_default());
     let user = state
         .store

@@ -40,6 +40,7 @@ pub mod account;
 pub mod caller;
 pub mod error;
 pub mod limiter;
+pub mod pace;
 pub mod password;
 pub mod recovery;
 pub mod session;
@@ -103,6 +104,11 @@ pub struct AuthConfig {
     /// the client must exchange it at `POST /token?grant_type=pkce` within it.
     #[arg(long, env = "RADAR_AUTH_CODE_EXPIRY", default_value_t = 300)]
     pub auth_code_expiry: i64,
+
+    /// Seconds an address waits between two mailed links of one kind (confirmation,
+    /// password reset); 0 turns the limit off.
+    #[arg(long, env = "RADAR_EMAIL_MAX_FREQUENCY", default_value_t = 60)]
+    pub email_max_frequency: u64,
 
     /// Seconds during which a just-spent refresh token still refreshes (two tabs
     /// refreshing at once); after that, presenting it again ends its session.
@@ -176,6 +182,20 @@ pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthRes
             ),
             weak_password: None,
         }
+    })
+}
+
+/// Counts a request for a mailed link of `kind` (`signup`, `recovery`) to `email`
+/// against the send frequency limit (see [`pace`]): 429 `over_email_send_rate_limit`
+/// with GoTrue's message inside it.
+pub fn pace(state: &AppState, kind: &str, email: &str) -> AuthResult<()> {
+    state.send_pace.hit(kind, email).map_err(|secs| AuthError {
+        inner: crate::error::ApiError::too_many(
+            "over_email_send_rate_limit",
+            format!("For security purposes, you can only request this after {secs} seconds."),
+            secs,
+        ),
+        weak_password: None,
     })
 }
 
