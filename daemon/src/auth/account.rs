@@ -68,7 +68,7 @@ pub async fn post_signup(
     }
     let confirm = state.config.auth.confirm_email;
     if confirm {
-        super::pace(&state, "signup", &email)?;
+        super::pace_mail(&state, "signup", &email)?;
     }
     let hash = state.passwords.hash(password).await?;
     let metadata = client_metadata(body.data.unwrap_or_default());

@@ -7,34 +7,42 @@
 //! errors carry `X-Supabase-Api-Version: 2024-01-01` (see [`error`]). Every route but
 //! the e-mailed `GET /verify` link wants the install's anonymous key as `apikey`.
 //!
-//! Decisions where the protocol or the spec leave room (tested in `tests/auth.rs`):
+//! ## GoTrue's behaviours: what Radar implements, where it differs, what it leaves out
+//!
+//! Pinned against GoTrue's source (supabase/auth: `internal/api/token.go`, `signup.go`,
+//! `verify.go`, `mail.go`, `tokens/service.go`); each tested one is named in
+//! `tests/auth.rs`.
+//!
+//! | GoTrue behaviour | Radar | Why |
+//! |---|---|---|
+//! | E-mail + password sign-up; `password` grant; `logout` scopes `global`/`local`/`others`; `GET`/`PUT /user`; `/recover`; `/resend` (`signup`); `GET /verify` link and `POST /verify`; `/settings`; `/health` | implemented, in the shapes auth-js parses | what the client calls for e-mail and password |
+//! | PKCE for mailed links: `code_challenge` + `code_challenge_method` (`s256`/`plain`, any case) on `/signup`, `/recover`, `/resend`; `pkce_` link tokens; `/verify` lands with `?code=`; `grant_type=pkce` with `auth_code` + `code_verifier`: 400 `bad_code_verifier` (code stays usable), 404 `flow_state_not_found` (unknown or spent), 422 `flow_state_expired` | implemented; differs in storage: GoTrue keeps a flow-state row from the request on, Radar keeps the challenge with the link's token and stores the code (by its hash, one live per user and kind, `--auth-code-expiry`, 300 s) only once the link is followed. A bad PKCE link lands with the error in the query and the fragment | an unclicked link leaves nothing behind |
+//! | Implicit flow: the link lands with the session in the fragment | implemented, unchanged without PKCE fields; the web app uses it | spec |
+//! | Access-token claims `aud`, `exp`, `iat`, `iss`, `sub`, `email`, `phone`, `role`, `aal`, `amr`, `session_id`, `is_anonymous`, `app_metadata`, `user_metadata` | implemented (`phone` always empty) | apps read metadata from the token |
+//! | E-mail send frequency (`SMTP_MAX_FREQUENCY`, 60 s): 429 `over_email_send_rate_limit` "For security purposes, you can only request this after N seconds." | implemented per address and kind (`--email-max-frequency`); differs: unknown addresses are timed too, and the clock is in memory (see [`pace`]) | GoTrue's 429 only for registered addresses tells them apart |
+//! | Refresh-token reuse: inside the reuse interval the currently active token is answered; the parent of the active token after it also gets the active token; other reuse revokes the session | differs: a spent token inside `--refresh-reuse-interval` (10 s) gets a fresh token of the same session; any spent token after it ends the session (400 `refresh_token_already_used`) | tokens are stored hashed, so the active one cannot be sent again; stricter than GoTrue for a client that lost a refresh answer |
+//! | Request rate limits | Radar's own: a token bucket per e-mail and per client IP for sign-in, sign-up and mailed links (`--sign-in-rate`, see [`limiter`]), 429 `over_request_rate_limit` | limits guessing per account as well as per client |
+//! | Signing up again with a registered address while confirmations are on: 200 with an obfuscated user | differs: 422 `user_already_exists`, which reveals the address | not done yet |
+//! | Malformed e-mail: 400 `validation_failed` | differs: 400 `email_address_invalid` with GoTrue's message | one strict check for every path (`radar_store` e-mail rules) |
+//! | Unknown `grant_type`: `invalid_credentials` | differs: 400 `validation_failed` naming the grants | not done yet |
+//! | `confirmation_sent_at`, `recovery_sent_at` on the user | left out | not done yet |
+//! | `DISABLE_SIGNUP` (and `/settings` `disable_signup: true`) | left out: sign-up is always open, `/settings` says `disable_signup: false` | not done yet |
+//! | `/settings` | a subset: `external` (e-mail on, the rest off), `disable_signup`, `mailer_autoconfirm`, `phone_autoconfirm`, `sms_provider`, `saml_enabled` | GoTrue's other fields: not done yet |
+//! | Phone, anonymous, magic-link/OTP (`/otp`), MFA, SSO/SAML, identity linking, web3, invites, admin API, e-mail change | left out: 404 `not_found` (GoTrue answers its "disabled" errors); `GET /authorize` 400 `provider_disabled`; an e-mail change in `PUT /user` 422 `email_change_not_supported` | spec section 1: e-mail and password only |
+//!
+//! Other decisions where the protocol or the spec leave room (tested in `tests/auth.rs`):
 //! - `apikey` is required (header or query), as the hosted service's gateway requires
 //!   it: missing is 401 `no_api_key`, any other key 401 `invalid_api_key`.
-//! - Refresh tokens are stored hashed, so a spent token cannot be answered with "the"
-//!   current one; within the reuse interval (10 s) a spent token gets a fresh token of
-//!   the same session instead. After it, presenting a spent token ends the session.
 //! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute (that many
 //!   at once, then one more every minute / rate; see [`limiter`]) per e-mail and per
 //!   client IP: the TCP peer's, or behind a reverse proxy (and only with
 //!   `--trust-forwarded-for`) the last X-Forwarded-For entry.
-//! - PKCE, as GoTrue has it for mailed links: `/signup`, `/recover` and `/resend` with
-//!   `code_challenge` + `code_challenge_method` (`s256` or `plain`, any case) mail a link
-//!   whose token starts with `pkce_`; `GET /verify` then answers 303 to
-//!   `redirect_to?code=...` (a bad or spent PKCE link: the error in the query and the
-//!   fragment), and `POST /token?grant_type=pkce` with `auth_code` + `code_verifier`
-//!   answers the session: 400 `bad_code_verifier` (the code stays usable), 404
-//!   `flow_state_not_found` (unknown or spent), 422 `flow_state_expired` (past
-//!   `--auth-code-expiry`). Differs: GoTrue keeps a flow-state row from the request on;
-//!   Radar keeps the challenge with the link's token and the code (stored by its hash)
-//!   only from the click on, so an unclicked link leaves nothing behind.
 //! - A redeemed recovery link also confirms the e-mail (it reached the mailbox). Asking
-//!   for a new link invalidates the previous one.
-//! - `PUT /user` changes the password and metadata; an e-mail change is refused with
-//!   422 `email_change_not_supported`, and the same password again with `same_password`.
-//!   `subscription` and `has_active_subscription` in `data` are ignored: the server
-//!   owns them.
-//! - Errors on routes the service does not have are 404 `not_found` in the protocol's
-//!   form; `GET /authorize` (third-party sign-in) is 400 `provider_disabled`.
+//!   for a new link invalidates the previous one. `POST /verify` answers a session for
+//!   either kind of link's token.
+//! - `PUT /user` changes the password and metadata; the same password again is 422
+//!   `same_password`. `subscription` and `has_active_subscription` in `data` are
+//!   ignored: the server owns them.
 
 pub mod account;
 pub mod caller;
@@ -188,7 +196,7 @@ pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthRes
 /// Counts a request for a mailed link of `kind` (`signup`, `recovery`) to `email`
 /// against the send frequency limit (see [`pace`]): 429 `over_email_send_rate_limit`
 /// with GoTrue's message inside it.
-pub fn pace(state: &AppState, kind: &str, email: &str) -> AuthResult<()> {
+pub fn pace_mail(state: &AppState, kind: &str, email: &str) -> AuthResult<()> {
     state.send_pace.hit(kind, email).map_err(|secs| AuthError {
         inner: crate::error::ApiError::too_many(
             "over_email_send_rate_limit",

@@ -1,7 +1,7 @@
 //! The e-mail send frequency limit: one mailed link of a kind (confirmation, recovery)
 //! per address every `--email-max-frequency` seconds, GoTrue's `SMTP_MAX_FREQUENCY`
 //! (60 s). A request inside it is 429 `over_email_send_rate_limit`, "For security
-//! purposes, you can only request this after N seconds." (see [`super::pace`]).
+//! purposes, you can only request this after N seconds." (see [`super::pace_mail`]).
 //!
 //! GoTrue times the last link on the user (`recovery_sent_at`, `confirmation_sent_at`),
 //! so only a registered address gets the 429, which tells it apart from an unknown one.

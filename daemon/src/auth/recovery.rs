@@ -183,7 +183,7 @@ pub async fn post_recover(
     let email = email_of(body.email.as_deref())?;
     let pkce = pkce_challenge(&body.pkce)?;
     super::limit(&state, "recover", &email, peer)?;
-    super::pace(&state, "recovery", &email)?;
+    super::pace_mail(&state, "recovery", &email)?;
     if let Some(user) = state.store.user_by_email(&email)? {
         send_link(
             &state,
@@ -227,7 +227,7 @@ pub async fn post_resend(
     let email = email_of(body.email.as_deref())?;
     let pkce = pkce_challenge(&body.pkce)?;
     super::limit(&state, "recover", &email, peer)?;
-    super::pace(&state, "signup", &email)?;
+    super::pace_mail(&state, "signup", &email)?;
     if let Some(user) = state
         .store
         .user_by_email(&email)?
