@@ -72,26 +72,26 @@ async fn auth(
     }
 }
 
+/// Follows a mailed link: a 303 to a location starting with `prefix`, which it answers.
+async fn follow(link: &str, prefix: &str) -> String {
+    let (status, location) = open_link(link).await;
+    assert_eq!(status, 303);
+    assert!(location.starts_with(prefix), "{location}");
+    location
+}
+
+/// `POST /token?grant_type=...` with `body`.
+async fn grant(d: &Daemon, grant_type: &str, body: Value) -> Reply {
+    let path = format!("/token?grant_type={grant_type}");
+    auth(d, "POST", &path, None, Some(body)).await
+}
+
 async fn sign_in(d: &Daemon, email: &str, password: &str) -> Reply {
-    auth(
-        d,
-        "POST",
-        "/token?grant_type=password",
-        None,
-        Some(json!({"email": email, "password": password})),
-    )
-    .await
+    grant(d, "password", json!({"email": email, "password": password})).await
 }
 
 async fn refresh(d: &Daemon, refresh_token: &str) -> Reply {
-    auth(
-        d,
-        "POST",
-        "/token?grant_type=refresh_token",
-        None,
-        Some(json!({"refresh_token": refresh_token})),
-    )
-    .await
+    grant(d, "refresh_token", json!({"refresh_token": refresh_token})).await
 }
 
 fn access(session: &Value) -> &str {
@@ -699,23 +699,53 @@ async fn a_password_change_ends_the_other_sessions() {
     assert_eq!(huge.error(400), "validation_failed");
 }
 
+/// A daemon that mails through a fresh SMTP stand-in, with `extra` flags. The send
+/// interval is off: these tests ask for several links to one address on purpose.
+async fn mailing_daemon(
+    dir: &std::path::Path,
+    extra: &[&str],
+) -> (Daemon, mpsc::UnboundedReceiver<Received>) {
+    let (smtp, mails) = smtp_server().await;
+    let mut args = vec![
+        "--no-demo",
+        "--email-max-frequency",
+        "0",
+        "--smtp-url",
+        &smtp,
+    ];
+    args.extend_from_slice(extra);
+    (Daemon::start_with(&dir.join("data"), &args, &[]), mails)
+}
+
+/// Sets ada's new password with the session a mailed link gave: the sessions from
+/// before (`old`) end, and the new password signs in.
+async fn reset_password(d: &Daemon, token: &str, old: &str) {
+    let reset = auth(
+        d,
+        "PUT",
+        "/user",
+        Some(token),
+        Some(json!({"password": "brand new secret"})),
+    )
+    .await;
+    assert_eq!(reset.status, 200, "{}", reset.body);
+    assert_eq!(
+        api_status(d, old).await,
+        401,
+        "the reset ends the sessions from before"
+    );
+    assert_eq!(
+        sign_in(d, "ada@example.com", "brand new secret")
+            .await
+            .status,
+        200
+    );
+}
+
 #[tokio::test]
 async fn password_recovery_by_mail_link_once_within_its_hour() {
     let dir = tempfile::tempdir().unwrap();
-    let (smtp, mut mails) = smtp_server().await;
-    let d = Daemon::start_with(
-        &dir.path().join("data"),
-        &[
-            "--no-demo",
-            "--email-max-frequency",
-            "0",
-            "--smtp-url",
-            &smtp,
-            "--otp-expiry",
-            "3",
-        ],
-        &[],
-    );
+    let (d, mut mails) = mailing_daemon(dir.path(), &["--otp-expiry", "3"]).await;
     let old = d.sign_up("ada@example.com", PASSWORD).await;
     let reset_page = d.url("/reset-password");
 
@@ -751,12 +781,7 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
     assert!(link.contains("type=recovery"), "{link}");
 
     // The link signs the user in through the fragment of the reset page.
-    let (status, location) = open_link(&link).await;
-    assert_eq!(status, 303);
-    assert!(
-        location.starts_with(&format!("{reset_page}#")),
-        "{location}"
-    );
+    let location = follow(&link, &format!("{reset_page}#")).await;
     let f = fragment(&location);
     assert_eq!(f["type"], "recovery");
     assert_eq!(f["token_type"], "bearer");
@@ -766,34 +791,10 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
     let token = f["access_token"].clone();
     let me = auth(&d, "GET", "/user", Some(&token), None).await;
     assert_eq!(me.body["email"], "ada@example.com");
-    let reset = auth(
-        &d,
-        "PUT",
-        "/user",
-        Some(&token),
-        Some(json!({"password": "brand new secret"})),
-    )
-    .await;
-    assert_eq!(reset.status, 200, "{}", reset.body);
-    assert_eq!(
-        api_status(&d, &old).await,
-        401,
-        "the reset ends the sessions from before"
-    );
-    assert_eq!(
-        sign_in(&d, "ada@example.com", "brand new secret")
-            .await
-            .status,
-        200
-    );
+    reset_password(&d, &token, &old).await;
 
     // The same link again: refused, back to the page with the protocol's error fragment.
-    let (status, location) = open_link(&link).await;
-    assert_eq!(status, 303);
-    assert!(
-        location.starts_with(&format!("{reset_page}#")),
-        "{location}"
-    );
+    let location = follow(&link, &format!("{reset_page}#")).await;
     let f = fragment(&location);
     assert_eq!(f["error"], "access_denied");
     assert_eq!(f["error_code"], "otp_expired");
@@ -869,19 +870,7 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
 #[tokio::test]
 async fn confirmation_mail_when_configured() {
     let dir = tempfile::tempdir().unwrap();
-    let (smtp, mut mails) = smtp_server().await;
-    let d = Daemon::start_with(
-        &dir.path().join("data"),
-        &[
-            "--no-demo",
-            "--email-max-frequency",
-            "0",
-            "--confirm-email",
-            "--smtp-url",
-            &smtp,
-        ],
-        &[],
-    );
+    let (d, mut mails) = mailing_daemon(dir.path(), &["--confirm-email"]).await;
     let up = auth(
         &d,
         "POST",
@@ -1134,16 +1123,7 @@ async fn a_local_install_resets_a_password_from_the_outbox() {
     .await;
     assert_eq!(sent.status, 200);
     // No SMTP configured: the message waits in the outbox, which the admin command reads.
-    let out = crate::util::radar(&d.data)
-        .args(["outbox", "list", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mails: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mails = outbox(&d);
     let mail = &mails[0];
     assert_eq!(mail["to"], "ada@example.com");
     assert_eq!(mail["kind"], "recovery");
@@ -1237,12 +1217,10 @@ fn query(location: &str) -> std::collections::HashMap<String, String> {
 
 /// `POST /token?grant_type=pkce`: exchanges a link's code and the verifier for a session.
 async fn exchange(d: &Daemon, code: &str, verifier: &str) -> Reply {
-    auth(
+    grant(
         d,
-        "POST",
-        "/token?grant_type=pkce",
-        None,
-        Some(json!({"auth_code": code, "code_verifier": verifier})),
+        "pkce",
+        json!({"auth_code": code, "code_verifier": verifier}),
     )
     .await
 }
@@ -1279,12 +1257,7 @@ async fn pkce_confirmation_link_lands_with_a_code_the_verifier_exchanges_once() 
 
     // GoTrue verify.go: following a PKCE link redirects with `?code=`, no session in the
     // fragment.
-    let (status, location) = open_link(&link).await;
-    assert_eq!(status, 303);
-    assert!(
-        location.starts_with(&format!("{welcome}?code=")),
-        "{location}"
-    );
+    let location = follow(&link, &format!("{welcome}?code=")).await;
     assert!(!location.contains('#'), "no fragment: {location}");
     let code = query(&location)["code"].clone();
 
@@ -1328,20 +1301,7 @@ async fn pkce_confirmation_link_lands_with_a_code_the_verifier_exchanges_once() 
 #[tokio::test]
 async fn pkce_recovery_code_exchanges_for_a_session_until_it_expires() {
     let dir = tempfile::tempdir().unwrap();
-    let (smtp, mut mails) = smtp_server().await;
-    let d = Daemon::start_with(
-        &dir.path().join("data"),
-        &[
-            "--no-demo",
-            "--email-max-frequency",
-            "0",
-            "--smtp-url",
-            &smtp,
-            "--auth-code-expiry",
-            "2",
-        ],
-        &[],
-    );
+    let (d, mut mails) = mailing_daemon(dir.path(), &["--auth-code-expiry", "2"]).await;
     let old = d.sign_up("ada@example.com", PASSWORD).await;
     let reset_page = d.url("/reset-password");
     let recover = |body: Value| {
@@ -1358,30 +1318,10 @@ async fn pkce_recovery_code_exchanges_for_a_session_until_it_expires() {
     assert_eq!((sent.status, &sent.body), (200, &json!({})));
     let link = next_mail(&mut mails).await.link();
     assert!(link_token(&link).starts_with("pkce_"), "{link}");
-    let (status, location) = open_link(&link).await;
-    assert_eq!(status, 303);
-    assert!(
-        location.starts_with(&format!("{reset_page}?code=")),
-        "{location}"
-    );
+    let location = follow(&link, &format!("{reset_page}?code=")).await;
     let s = exchange(&d, &query(&location)["code"], &verifier).await;
     assert_eq!(s.status, 200, "{}", s.body);
-    let reset = auth(
-        &d,
-        "PUT",
-        "/user",
-        Some(access(&s.body)),
-        Some(json!({"password": "brand new secret"})),
-    )
-    .await;
-    assert_eq!(reset.status, 200, "{}", reset.body);
-    assert_eq!(api_status(&d, &old).await, 401);
-    assert_eq!(
-        sign_in(&d, "ada@example.com", "brand new secret")
-            .await
-            .status,
-        200
-    );
+    reset_password(&d, access(&s.body), &old).await;
 
     // GoTrue token.go: a code past its flow state's lifetime is 422 flow_state_expired,
     // and it is gone after that.
@@ -1434,15 +1374,9 @@ async fn pkce_recovery_code_exchanges_for_a_session_until_it_expires() {
 #[tokio::test]
 async fn access_tokens_carry_phone_app_metadata_and_user_metadata_claims() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo"], &[]);
-    let up = auth(
-        &d,
-        "POST",
-        "/signup",
-        None,
-        Some(json!({"email": "ada@example.com", "password": PASSWORD, "data": {"name": "Ada"}})),
-    )
-    .await;
+    let d = Daemon::start(&dir.path().join("data"));
+    d.sign_up("ada@example.com", PASSWORD).await;
+    let up = sign_in(&d, "ada@example.com", PASSWORD).await;
     assert_eq!(up.status, 200, "{}", up.body);
     let claims = jwt_payload(access(&up.body));
     assert_eq!(claims["phone"], "");
@@ -1450,8 +1384,11 @@ async fn access_tokens_carry_phone_app_metadata_and_user_metadata_claims() {
         claims["app_metadata"],
         json!({"provider": "email", "providers": ["email"]})
     );
-    assert_eq!(claims["user_metadata"]["name"], "Ada");
     assert_eq!(claims["user_metadata"], up.body["user"]["user_metadata"]);
+    assert!(
+        claims["user_metadata"]["subscription"].is_object(),
+        "{claims}"
+    );
 
     // A change shows in the next token issued: the one a refresh answers.
     let put = auth(
