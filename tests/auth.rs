@@ -1493,3 +1493,52 @@ async fn mailed_links_wait_the_send_interval_per_address_and_kind() {
     assert_eq!(to_ada(&mails), 3, "{mails:?}");
     assert_eq!(mails[0]["kind"], "recovery");
 }
+
+/// GoTrue signup.go (`DISABLE_SIGNUP`): with sign-ups closed, `POST /signup` is 422
+/// `signup_disabled` "Signups not allowed for this instance", before anything else is
+/// looked at, and `/settings` says `disable_signup: true`. Accounts that exist, and those
+/// the operator adds, sign in as before.
+#[tokio::test]
+async fn disable_signup_closes_sign_ups_but_not_sign_ins() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo"],
+        &[("RADAR_DISABLE_SIGNUP", "true")],
+    );
+    let settings = auth(&d, "GET", "/settings", None, None).await;
+    assert_eq!(settings.body["disable_signup"], true, "{}", settings.body);
+    for body in [
+        json!({"email": "ada@example.com", "password": PASSWORD}),
+        json!({"email": "not-an-email", "password": "1"}),
+    ] {
+        let up = auth(&d, "POST", "/signup", None, Some(body)).await;
+        assert_eq!(up.error(422), "signup_disabled");
+        assert_eq!(up.body["msg"], "Signups not allowed for this instance");
+    }
+
+    let mut create = crate::util::radar(&d.data)
+        .args(["users", "create", "ada@example.com", "--password-stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = create.stdin.take().unwrap();
+        stdin.write_all(PASSWORD.as_bytes()).unwrap();
+    }
+    let out = create.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.status, 200);
+
+    // Open by default.
+    let open = Daemon::start(&dir.path().join("open"));
+    let settings = auth(&open, "GET", "/settings", None, None).await;
+    assert_eq!(settings.body["disable_signup"], false);
+}

@@ -52,6 +52,12 @@ pub async fn post_signup(
     Query(q): Query<RedirectQuery>,
     Json(body): Json<SignupBody>,
 ) -> AuthResult<Response> {
+    if state.config.auth.disable_signup {
+        return Err(AuthError::unprocessable(
+            "signup_disabled",
+            "Signups not allowed for this instance",
+        ));
+    }
     let email = email_of(body.email.as_deref())?;
     let password = body.password.unwrap_or_default();
     if password.is_empty() {

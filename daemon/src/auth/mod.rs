@@ -26,7 +26,7 @@
 //! | Malformed e-mail: 400 `validation_failed` | differs: 400 `email_address_invalid` with GoTrue's message | one strict check for every path (`radar_store` e-mail rules) |
 //! | Unknown `grant_type`: `invalid_credentials` | differs: 400 `validation_failed` naming the grants | not done yet |
 //! | `confirmation_sent_at`, `recovery_sent_at` on the user | left out | not done yet |
-//! | `DISABLE_SIGNUP` (and `/settings` `disable_signup: true`) | left out: sign-up is always open, `/settings` says `disable_signup: false` | not done yet |
+//! | `DISABLE_SIGNUP`: `/signup` 422 `signup_disabled` "Signups not allowed for this instance", `/settings` `disable_signup: true` | implemented (`--disable-signup`) | |
 //! | `/settings` | a subset: `external` (e-mail on, the rest off), `disable_signup`, `mailer_autoconfirm`, `phone_autoconfirm`, `sms_provider`, `saml_enabled` | GoTrue's other fields: not done yet |
 //! | Phone, anonymous, magic-link/OTP (`/otp`), MFA, SSO/SAML, identity linking, web3, invites, admin API, e-mail change | left out: 404 `not_found` (GoTrue answers its "disabled" errors); `GET /authorize` 400 `provider_disabled`; an e-mail change in `PUT /user` 422 `email_change_not_supported` | spec section 1: e-mail and password only |
 //!
@@ -83,6 +83,12 @@ pub struct AuthConfig {
     /// can sign in.
     #[arg(long, env = "RADAR_CONFIRM_EMAIL")]
     pub confirm_email: bool,
+
+    /// Close sign-ups (GoTrue's `DISABLE_SIGNUP`): `POST /auth/v1/signup` answers 422
+    /// `signup_disabled`; existing accounts sign in as before, and `radar users create`
+    /// still adds accounts.
+    #[arg(long, env = "RADAR_DISABLE_SIGNUP")]
+    pub disable_signup: bool,
 
     /// Other URLs that e-mailed links may redirect to (same origin and path prefix),
     /// comma-separated. The site URL's origin is always allowed.
@@ -264,7 +270,7 @@ pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Val
     external.insert("email".into(), serde_json::Value::Bool(true));
     Json(serde_json::json!({
         "external": external,
-        "disable_signup": false,
+        "disable_signup": state.config.auth.disable_signup,
         "mailer_autoconfirm": !state.config.auth.confirm_email,
         "phone_autoconfirm": false,
         "sms_provider": "",
