@@ -1542,3 +1542,66 @@ async fn disable_signup_closes_sign_ups_but_not_sign_ins() {
     let settings = auth(&open, "GET", "/settings", None, None).await;
     assert_eq!(settings.body["disable_signup"], false);
 }
+
+/// GoTrue signup.go with confirmations on: signing up again with a registered address
+/// answers as a fresh sign-up does (`sanitizeUser`: another id, unconfirmed, no session),
+/// mails the confirmation again while the account is unconfirmed and nothing once it is
+/// confirmed; the account itself is untouched.
+#[tokio::test]
+async fn sign_up_with_confirmation_does_not_reveal_registered_addresses() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d, mut mails) = mailing_daemon(dir.path(), &["--confirm-email"]).await;
+    let sign_up = |password: &'static str| {
+        let d = &d;
+        let body =
+            json!({"email": "ada@example.com", "password": password, "data": {"name": "Ada"}});
+        async move { auth(d, "POST", "/signup", None, Some(body)).await }
+    };
+    let keys = |v: &Value| {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let first = sign_up(PASSWORD).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let first_link = next_mail(&mut mails).await.link();
+
+    // Unconfirmed: the same kind of answer, and the confirmation again (a new link).
+    let again = sign_up("another password").await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(keys(&again.body), keys(&first.body));
+    assert!(again.body.get("access_token").is_none(), "{}", again.body);
+    assert_ne!(again.body["id"], first.body["id"]);
+    assert_eq!(again.body["email"], "ada@example.com");
+    assert_eq!(again.body["email_confirmed_at"], Value::Null);
+    assert_eq!(again.body["user_metadata"]["name"], "Ada");
+    let mail = next_mail(&mut mails).await;
+    assert_eq!(mail.to, "ada@example.com");
+    let link = mail.link();
+    assert_ne!(link, first_link);
+    let location = follow(&link, &d.base).await;
+    assert_eq!(fragment(&location)["type"], "signup", "{location}");
+
+    // Confirmed: the same answer again, and no mail.
+    let confirmed = sign_up("a third password").await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.body);
+    assert_eq!(keys(&confirmed.body), keys(&first.body));
+    assert_eq!(confirmed.body["email_confirmed_at"], Value::Null);
+    assert_ne!(confirmed.body["id"], first.body["id"]);
+    let to_ada = outbox(&d)
+        .iter()
+        .filter(|m| m["to"] == "ada@example.com")
+        .count();
+    assert_eq!(to_ada, 2, "no mail for a confirmed address");
+
+    // The account kept its password and id.
+    let s = sign_in(&d, "ada@example.com", PASSWORD).await;
+    assert_eq!(s.status, 200, "{}", s.body);
+    assert_eq!(s.body["user"]["id"], first.body["id"]);
+    assert_eq!(
+        sign_in(&d, "ada@example.com", "another password")
+            .await
+            .status,
+        400
+    );
+}

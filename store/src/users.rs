@@ -61,20 +61,8 @@ impl Store {
         user_metadata: serde_json::Map<String, serde_json::Value>,
         confirmed: bool,
     ) -> Result<User> {
-        let email = normalize_email(email)?;
-        check_metadata_size(&user_metadata)?;
-        let now = Utc::now();
-        let user = User {
-            id: uuid::Uuid::new_v4().to_string(),
-            email: email.clone(),
-            password_hash,
-            created_at: now,
-            updated_at: now,
-            email_confirmed_at: confirmed.then_some(now),
-            last_sign_in_at: None,
-            user_metadata,
-            subscription: Subscription::default(),
-        };
+        let user = new_user(email, password_hash, user_metadata, confirmed)?;
+        let email = &user.email;
         (&self.t.users, &self.t.email_userid).transaction(|(users, emails)| {
             if emails.get(email.as_bytes())?.is_some() {
                 return Err(Error::Conflict("User already registered".into()).into());
@@ -85,6 +73,18 @@ impl Store {
         })?;
         self.flush()?;
         Ok(user)
+    }
+
+    /// A user as a fresh, unconfirmed sign-up with `email` and `user_metadata` would
+    /// get, never stored: what a sign-up with a registered address answers while
+    /// confirmations are on (GoTrue's `sanitizeUser`), so the answer does not tell that
+    /// the address is taken. The same checks as [`Store::create_user`] apply.
+    pub fn stand_in_user(
+        &self,
+        email: &str,
+        user_metadata: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<User> {
+        new_user(email, String::new(), user_metadata, false)
     }
 
     /// One user by id.
@@ -393,6 +393,29 @@ fn merge_metadata(
 
 /// The most user metadata one account may keep, as JSON bytes.
 pub const MAX_METADATA_BYTES: usize = 16 * 1024;
+
+/// A new account's record, checked: a new id, now, the normalised address.
+fn new_user(
+    email: &str,
+    password_hash: String,
+    user_metadata: serde_json::Map<String, serde_json::Value>,
+    confirmed: bool,
+) -> Result<User> {
+    let email = normalize_email(email)?;
+    check_metadata_size(&user_metadata)?;
+    let now = Utc::now();
+    Ok(User {
+        id: uuid::Uuid::new_v4().to_string(),
+        email,
+        password_hash,
+        created_at: now,
+        updated_at: now,
+        email_confirmed_at: confirmed.then_some(now),
+        last_sign_in_at: None,
+        user_metadata,
+        subscription: Subscription::default(),
+    })
+}
 
 fn check_metadata_size(meta: &serde_json::Map<String, serde_json::Value>) -> Result<()> {
     if to_json(meta).len() > MAX_METADATA_BYTES {

@@ -41,7 +41,7 @@ fn already_registered() -> AuthError {
 }
 
 /// `POST /signup`: a session when e-mail confirmation is off; otherwise the new user,
-/// and a confirmation mail.
+/// and a confirmation mail (for a registered address, see [`registered_address`]).
 #[utoipa::path(post, path = "/signup", tag = "auth", request_body = SignupBody, responses(
     (status = 200, body = radar_api::auth::AuthSession, description = "A session, or the new user when e-mail confirmation is on"),
     (status = 400, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
@@ -69,22 +69,26 @@ pub async fn post_signup(
     password::check_strength(&password)?;
     let pkce = pkce_challenge(&body.pkce)?;
     super::limit(&state, "sign-up", &email, peer)?;
-    if state.store.user_by_email(&email)?.is_some() {
-        return Err(already_registered());
-    }
     let confirm = state.config.auth.confirm_email;
     if confirm {
         super::pace_mail(&state, "signup", &email)?;
+    } else if state.store.user_by_email(&email)?.is_some() {
+        return Err(already_registered());
     }
     let hash = state.passwords.hash(password).await?;
     let metadata = client_metadata(body.data.unwrap_or_default());
-    let user = state
+    let user = match state
         .store
-        .create_user(&email, hash, metadata, !confirm)
-        .map_err(|e| match e {
-            radar_store::Error::Conflict(_) => already_registered(),
-            e => e.into(),
-        })?;
+        .create_user(&email, hash, metadata.clone(), !confirm)
+    {
+        Ok(user) => user,
+        Err(radar_store::Error::Conflict(_)) if confirm => {
+            let redirect = q.redirect_to.as_deref();
+            return registered_address(&state, &email, metadata, redirect, pkce).await;
+        }
+        Err(radar_store::Error::Conflict(_)) => return Err(already_registered()),
+        Err(e) => return Err(e.into()),
+    };
     if confirm {
         send_link(
             &state,
@@ -98,6 +102,29 @@ pub async fn post_signup(
     }
     let grant = state.store.sign_in(&user.id, "password")?;
     Ok(Json(session_answer(&state, &grant)).into_response())
+}
+
+/// A sign-up with a registered address while confirmations are on, as GoTrue's
+/// signup.go answers it: the answer of a fresh sign-up (a stand-in user, never stored),
+/// and the confirmation mailed again while the account is unconfirmed, so nobody learns
+/// which addresses have accounts. The password is hashed before this, as for a new
+/// account, so the answer takes as long.
+async fn registered_address(
+    state: &AppState,
+    email: &str,
+    metadata: serde_json::Map<String, serde_json::Value>,
+    redirect_to: Option<&str>,
+    pkce: Option<radar_store::PkceChallenge>,
+) -> AuthResult<Response> {
+    let unconfirmed = state
+        .store
+        .user_by_email(email)?
+        .filter(|u| u.email_confirmed_at.is_none());
+    if let Some(user) = unconfirmed {
+        send_link(state, &user, OneTimeKind::Confirmation, redirect_to, pkce).await?;
+    }
+    let stand_in = state.store.stand_in_user(email, metadata)?;
+    Ok(Json(state.store.auth_user(&stand_in)).into_response())
 }
 
 /// `GET /user`: the signed-in user.

@@ -599,7 +599,7 @@ export interface paths {
         put?: never;
         /**
          * `POST /signup`: a session when e-mail confirmation is off; otherwise the new user,
-         *     and a confirmation mail.
+         *     and a confirmation mail (for a registered address, see [`registered_address`]).
          */
         post: operations["post_signup"];
         delete?: never;
