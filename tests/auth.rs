@@ -526,8 +526,11 @@ async fn refresh_tokens_rotate_once_with_a_grace_window_and_reuse_ends_the_sessi
     )
     .await;
     assert_eq!(missing.error(400), "validation_failed");
-    let grant = auth(&d, "POST", "/token?grant_type=magic", None, Some(json!({}))).await;
-    assert_eq!(grant.error(400), "validation_failed");
+    // GoTrue token.go: an unsupported grant type, or none, is 400 invalid_credentials.
+    let magic = grant(&d, "magic", json!({})).await;
+    assert_eq!(magic.error(400), "invalid_credentials");
+    let none = auth(&d, "POST", "/token", None, Some(json!({}))).await;
+    assert_eq!(none.error(400), "invalid_credentials");
 }
 
 #[tokio::test]

@@ -24,7 +24,7 @@
 //! | Request rate limits | Radar's own: a token bucket per e-mail and per client IP for sign-in, sign-up and mailed links (`--sign-in-rate`, see [`limiter`]), 429 `over_request_rate_limit` | limits guessing per account as well as per client |
 //! | Signing up again with a registered address while confirmations are on: 200 with an obfuscated user for a confirmed address; for an unconfirmed one the confirmation again and the real user | implemented (`--confirm-email`): a stand-in user as a fresh sign-up gets it, confirmation mailed again while unconfirmed; differs: the unconfirmed case answers the stand-in too. Without confirmations, 422 `user_already_exists` as GoTrue | the real user's id would tell the address is registered |
 //! | Malformed e-mail: 400 `validation_failed` | differs: 400 `email_address_invalid` with GoTrue's message | one strict check for every path (`radar_store` e-mail rules) |
-//! | Unknown `grant_type`: `invalid_credentials` | differs: 400 `validation_failed` naming the grants | not done yet |
+//! | Unknown or missing `grant_type`: 400 `invalid_credentials` | implemented, with a message naming the grants | |
 //! | `confirmation_sent_at`, `recovery_sent_at` on the user | left out | not done yet |
 //! | `DISABLE_SIGNUP`: `/signup` 422 `signup_disabled` "Signups not allowed for this instance", `/settings` `disable_signup: true` | implemented (`--disable-signup`) | |
 //! | `/settings` | a subset: `external` (e-mail on, the rest off), `disable_signup`, `mailer_autoconfirm`, `phone_autoconfirm`, `sms_provider`, `saml_enabled` | GoTrue's other fields: not done yet |

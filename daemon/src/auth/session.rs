@@ -83,12 +83,13 @@ pub async fn post_token(
         Some("password") => sign_in(&state, peer, body).await,
         Some("refresh_token") => refresh(&state, body),
         Some("pkce") => exchange_code(&state, body),
+        // GoTrue token.go answers any other grant (or none) with `invalid_credentials`.
         Some(other) => Err(AuthError::bad_request(
-            "validation_failed",
+            "invalid_credentials",
             format!("Unsupported grant type {other:?}: use password, pkce or refresh_token."),
         )),
         None => Err(AuthError::bad_request(
-            "validation_failed",
+            "invalid_credentials",
             "The grant_type query parameter is required.",
         )),
     }
