@@ -1608,3 +1608,28 @@ async fn sign_up_with_confirmation_does_not_reveal_registered_addresses() {
         400
     );
 }
+
+/// GoTrue's `requireAuthentication` loads the user of the token's `sub` before its
+/// session: a token of a deleted account is 403 `user_not_found`.
+#[tokio::test]
+async fn a_deleted_accounts_token_is_user_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+    let token = d.sign_up("ada@example.com", PASSWORD).await;
+    assert_eq!(
+        auth(&d, "GET", "/user", Some(&token), None).await.status,
+        200
+    );
+    let out = crate::util::radar(&d.data)
+        .args(["users", "delete", "ada@example.com"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let me = auth(&d, "GET", "/user", Some(&token), None).await;
+    assert_eq!(me.error(403), "user_not_found");
+    assert_eq!(api_status(&d, &token).await, 401);
+}

@@ -111,6 +111,14 @@ impl FromRequestParts<AppState> for Caller {
                 format!("invalid JWT: unable to parse or verify signature, {e}"),
             )
         })?;
+        // The user first, as GoTrue: a deleted account's token (whose sessions went with
+        // it) is `user_not_found`, not `session_not_found`.
+        let user = state.store.user(&claims.sub)?.ok_or_else(|| {
+            AuthError::forbidden(
+                "user_not_found",
+                "User from sub claim in JWT does not exist.",
+            )
+        })?;
         let session = state.store.session(&claims.session_id)?;
         if session.is_none_or(|s| s.user_id != claims.sub) {
             return Err(AuthError::forbidden(
@@ -118,12 +126,6 @@ impl FromRequestParts<AppState> for Caller {
                 "Session from session_id claim in JWT does not exist.",
             ));
         }
-        let user = state.store.user(&claims.sub)?.ok_or_else(|| {
-            AuthError::forbidden(
-                "user_not_found",
-                "User from sub claim in JWT does not exist.",
-            )
-        })?;
         Ok(Self { user, claims })
     }
 }

@@ -28,6 +28,7 @@
 //! | `confirmation_sent_at`, `recovery_sent_at` on the user | left out | not done yet |
 //! | `DISABLE_SIGNUP`: `/signup` 422 `signup_disabled` "Signups not allowed for this instance", `/settings` `disable_signup: true` | implemented (`--disable-signup`) | |
 //! | `/settings` | a subset: `external` (e-mail on, the rest off), `disable_signup`, `mailer_autoconfirm`, `phone_autoconfirm`, `sms_provider`, `saml_enabled` | GoTrue's other fields: not done yet |
+//! | A token of a deleted account: 403 `user_not_found` | implemented (the user is looked up before the session) | |
 //! | Phone, anonymous, magic-link/OTP (`/otp`), MFA, SSO/SAML, identity linking, web3, invites, admin API, e-mail change | left out: 404 `not_found` (GoTrue answers its "disabled" errors); `GET /authorize` 400 `provider_disabled`; an e-mail change in `PUT /user` 422 `email_change_not_supported` | spec section 1: e-mail and password only |
 //!
 //! Other decisions where the protocol or the spec leave room (tested in `tests/auth.rs`):
