@@ -1633,3 +1633,92 @@ async fn a_deleted_accounts_token_is_user_not_found() {
     assert_eq!(me.error(403), "user_not_found");
     assert_eq!(api_status(&d, &token).await, 401);
 }
+
+/// GoTrue's answers for features an install has switched off (signup.go's anonymous and
+/// phone checks, token.go's web3 grant, mfa.go's enroll, identity.go's manual linking,
+/// sso.go's SAML), so clients show their usual "not available" message instead of
+/// "no such endpoint".
+#[tokio::test]
+async fn features_radar_lacks_answer_gotrues_disabled_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+    let post = |path: &'static str, bearer: Option<String>, body: Value| {
+        let d = &d;
+        async move { auth(d, "POST", path, bearer.as_deref(), Some(body)).await }
+    };
+    let expect = |r: Reply, status: u16, code: &str, msg: &str| {
+        assert_eq!(r.error(status), code);
+        assert_eq!(r.body["msg"], msg);
+    };
+
+    // auth-js signInAnonymously() posts /signup with neither e-mail nor phone.
+    let anonymous = post("/signup", None, json!({"data": {}})).await;
+    expect(
+        anonymous,
+        422,
+        "anonymous_provider_disabled",
+        "Anonymous sign-ins are disabled",
+    );
+    let phone = post(
+        "/signup",
+        None,
+        json!({"phone": "+15555550100", "password": PASSWORD}),
+    )
+    .await;
+    expect(
+        phone,
+        400,
+        "phone_provider_disabled",
+        "Phone signups are disabled",
+    );
+    let web3 = grant(&d, "web3", json!({"chain": "solana"})).await;
+    expect(
+        web3,
+        422,
+        "web3_provider_disabled",
+        "Web3 provider is disabled",
+    );
+    let sso = post("/sso", None, json!({"domain": "example.com"})).await;
+    expect(sso, 404, "saml_provider_disabled", "SAML 2.0 is disabled");
+
+    // MFA and identity linking want a signed-in caller first.
+    let totp = json!({"factor_type": "totp"});
+    assert_eq!(
+        post("/factors", None, totp.clone()).await.error(401),
+        "no_authorization"
+    );
+    let token = d.sign_up("ada@example.com", PASSWORD).await;
+    let enroll = post("/factors", Some(token.clone()), totp).await;
+    expect(
+        enroll,
+        422,
+        "mfa_totp_enroll_not_enabled",
+        "MFA enroll is disabled for TOTP",
+    );
+    let phone_factor = post(
+        "/factors",
+        Some(token.clone()),
+        json!({"factor_type": "phone"}),
+    )
+    .await;
+    assert_eq!(phone_factor.error(422), "mfa_phone_enroll_not_enabled");
+    let odd = post(
+        "/factors",
+        Some(token.clone()),
+        json!({"factor_type": "sms"}),
+    )
+    .await;
+    assert_eq!(odd.error(400), "validation_failed");
+    let path = "/user/identities/authorize?provider=google";
+    assert_eq!(
+        auth(&d, "GET", path, None, None).await.error(401),
+        "no_authorization"
+    );
+    let link = auth(&d, "GET", path, Some(&token), None).await;
+    expect(
+        link,
+        404,
+        "manual_linking_disabled",
+        "Manual linking is disabled",
+    );
+}

@@ -322,3 +322,18 @@ test('password reset with flowType pkce: the mailed link lands with ?code=, exch
   assert.equal(reused.error?.status, 404);
   await supabase.auth.signOut();
 });
+
+test("features Radar lacks answer GoTrue's \"disabled\" errors, as auth-js reads them", async () => {
+  const { supabase } = client();
+  const anon = await supabase.auth.signInAnonymously();
+  assert.equal(anon.error?.code, 'anonymous_provider_disabled');
+  assert.equal(anon.error?.status, 422);
+  const sso = await supabase.auth.signInWithSSO({ domain: 'example.com' });
+  assert.equal(sso.error?.code, 'saml_provider_disabled');
+
+  assert.equal((await supabase.auth.signUp({ email: 'mfa@example.com', password: PASSWORD })).error, null);
+  const enroll = await supabase.auth.mfa.enroll({ factorType: 'totp' });
+  assert.equal(enroll.error?.code, 'mfa_totp_enroll_not_enabled');
+  assert.equal(enroll.error?.message, 'MFA enroll is disabled for TOTP');
+  await supabase.auth.signOut();
+});

@@ -7,6 +7,7 @@ use radar_store::{EmailProblem, OneTimeKind, check_email, client_metadata};
 use serde::Deserialize;
 
 use super::caller::{ApiKey, Caller, ClientIp};
+use super::disabled;
 use super::error::{AuthError, AuthResult};
 use super::password;
 use super::recovery::{RedirectQuery, pkce_challenge, send_link};
@@ -18,6 +19,9 @@ use crate::state::AppState;
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct SignupBody {
     email: Option<String>,
+    /// Phone sign-ups are not offered: one without an e-mail is refused as GoTrue
+    /// refuses it when they are off.
+    phone: Option<String>,
     password: Option<String>,
     /// Initial user metadata.
     #[serde(default)]
@@ -57,6 +61,13 @@ pub async fn post_signup(
             "signup_disabled",
             "Signups not allowed for this instance",
         ));
+    }
+    // GoTrue tells the sign-up kinds apart by which address is given.
+    let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
+    match (given(&body.email), given(&body.phone)) {
+        (false, false) => return Err(disabled::anonymous_sign_ins()),
+        (false, true) => return Err(disabled::phone_signups()),
+        _ => {}
     }
     let email = email_of(body.email.as_deref())?;
     let password = body.password.unwrap_or_default();

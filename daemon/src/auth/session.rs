@@ -83,6 +83,7 @@ pub async fn post_token(
         Some("password") => sign_in(&state, peer, body).await,
         Some("refresh_token") => refresh(&state, body),
         Some("pkce") => exchange_code(&state, body),
+        Some("web3") => Err(super::disabled::web3()),
         // GoTrue token.go answers any other grant (or none) with `invalid_credentials`.
         Some(other) => Err(AuthError::bad_request(
             "invalid_credentials",

@@ -497,6 +497,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/v1/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /factors`: enrolling a second factor (auth-js `mfa.enroll()`). The caller is
+         *     checked first, as GoTrue does: 401 without a bearer token.
+         */
+        post: operations["post_factors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/health": {
         parameters: {
             query?: never;
@@ -608,6 +628,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/v1/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /sso`: single sign-on through a SAML identity provider (auth-js
+         *     `signInWithSSO()`).
+         */
+        post: operations["post_sso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/token": {
         parameters: {
             query?: never;
@@ -639,6 +679,26 @@ export interface paths {
          *     metadata.
          */
         put: operations["put_user"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/v1/user/identities/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /user/identities/authorize`: linking another sign-in identity to the signed-in
+         *     account (auth-js `linkIdentity()`).
+         */
+        get: operations["get_identities_authorize"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -854,6 +914,11 @@ export interface components {
             paymentsProvider: components["schemas"]["ProviderKind"];
             /** @description Whether subscriptions are open; when closed, the waitlist is the offered path. */
             subscriptionsOpen: boolean;
+        };
+        /** @description Body of `POST /factors`. */
+        EnrollBody: {
+            /** @description `totp`, `phone` or `webauthn`. */
+            factor_type?: string | null;
         };
         /** @description The body of every error answer under `/api`: `{"error", "message"}`. */
         ErrorBody: {
@@ -1096,6 +1161,11 @@ export interface components {
             } | null;
             email?: string | null;
             password?: string | null;
+            /**
+             * @description Phone sign-ups are not offered: one without an e-mail is refused as GoTrue
+             *     refuses it when they are off.
+             */
+            phone?: string | null;
         };
         /** @description A passage of an item's content (or short text) around the words a search matched. */
         Snippet: {
@@ -2566,6 +2636,72 @@ export interface operations {
             };
         };
     };
+    post_factors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnrollBody"];
+            };
+        };
+        responses: {
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description MFA is disabled */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+        };
+    };
     get_health: {
         parameters: {
             query?: never;
@@ -2859,6 +2995,34 @@ export interface operations {
             };
         };
     };
+    post_sso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description SAML 2.0 is disabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+        };
+    };
     post_token: {
         parameters: {
             query?: never;
@@ -3043,6 +3207,42 @@ export interface operations {
             };
             /** @description Too many sign-ins at once; see Retry-After */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+        };
+    };
+    get_identities_authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description Manual linking is disabled */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
