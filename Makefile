@@ -3,7 +3,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test web lint test-rust test-web test-e2e test-node test-contract bench
+.PHONY: run test web lint test-rust test-web test-e2e test-node test-python test-contract bench
 
 # Installs the front end's packages when the lock file changes.
 web/node_modules/.installed: web/package-lock.json
@@ -43,13 +43,18 @@ test-node: tests/node/node_modules/.installed
 	$(CARGO) build -p radar-cli
 	RADAR_BIN=$(CURDIR)/target/debug/radar $(NPM) --prefix tests/node test
 
+# The real Python auth client (PyPI supabase_auth) against the real daemon, PKCE included.
+test-python:
+	$(CARGO) build -p radar-cli
+	RADAR_BIN=$(CURDIR)/target/debug/radar python3 -m pytest -q tests/python
+
 # The API contract fuzzed by schemathesis (--checks all) against the real daemon.
 test-contract:
 	$(CARGO) build -p radar-cli
 	RADAR_BIN=$(CURDIR)/target/debug/radar bash tests/contract/run.sh
 
 # Every test of the project, with the checks CI makes.
-test: lint test-rust test-web test-e2e test-node test-contract
+test: lint test-rust test-web test-e2e test-node test-python test-contract
 
 bench:
 	bash bench/run.sh
