@@ -7,21 +7,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import readline from 'node:readline';
 import { createClient } from '@supabase/supabase-js';
+import { startRadar } from './radar.mjs';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-const radarBin = process.env.RADAR_BIN ? resolve(process.env.RADAR_BIN) : join(repo, 'target/debug/radar');
 const PASSWORD = 'correct horse';
 
-let daemon;
-let dataDir;
+let radar;
 let base;
 let anonKey;
 let smtp;
@@ -94,23 +87,9 @@ function decodeMail(lines) {
   ).toString('utf8');
 }
 
-function startDaemon() {
-  assert.ok(existsSync(radarBin), `no radar binary at ${radarBin}: run cargo build -p radar-cli, or set RADAR_BIN`);
-  dataDir = mkdtempSync(join(tmpdir(), 'radar-node-'));
-  const args = ['--data', dataDir, 'serve', '--addr', '127.0.0.1:0', '--no-demo', '--smtp-url', smtp.url];
-  daemon = spawn(radarBin, args, { env: { ...process.env, RADAR_LOG: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error('radar serve did not start within 60 s')), 60_000);
-    daemon.on('exit', (code) => fail(new Error(`radar serve exited with ${code}`)));
-    readline.createInterface({ input: daemon.stdout }).on('line', (line) => {
-      if (line.startsWith('listening on ')) base = line.slice('listening on '.length).trim();
-      if (line.startsWith('anon key: ')) anonKey = line.slice('anon key: '.length).trim();
-      if (base && anonKey) {
-        clearTimeout(timer);
-        ok();
-      }
-    });
-  });
+async function startDaemon() {
+  radar = await startRadar(['--smtp-url', smtp.url]);
+  ({ base, anonKey } = radar);
 }
 
 class NoWebSocket {
@@ -155,14 +134,8 @@ before(async () => {
 });
 
 after(async () => {
-  if (daemon && daemon.exitCode === null) {
-    daemon.removeAllListeners('exit');
-    const exited = new Promise((ok) => daemon.once('exit', ok));
-    daemon.kill('SIGTERM');
-    await exited;
-  }
+  await radar?.stop();
   smtp?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('sign-up, sign-in, user, session, refresh, password change and sign-out', async () => {
@@ -244,7 +217,7 @@ test('password reset through the mailed link and the implicit-flow fragment', as
   const link = mail.text.match(/https?:\/\/\S+/)[0];
   assert.ok(link.includes('/auth/v1/verify?') && link.includes('type=recovery'), link);
   // The same message is kept in the outbox, where an install without SMTP reads it.
-  const outbox = JSON.parse(execFileSync(radarBin, ['--data', dataDir, 'outbox', 'list', '--json'], { encoding: 'utf8' }));
+  const outbox = radar.outbox();
   assert.ok(outbox.find((m) => m.to === email && m.text.includes(link)), 'the link is in the outbox');
 
   // What the browser does with the link: follow the redirect to the reset page.
