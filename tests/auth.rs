@@ -794,6 +794,9 @@ async fn password_recovery_by_mail_link_once_within_its_hour() {
     let token = f["access_token"].clone();
     let me = auth(&d, "GET", "/user", Some(&token), None).await;
     assert_eq!(me.body["email"], "ada@example.com");
+    // GoTrue's user carries when the last reset link was mailed.
+    assert!(me.body["recovery_sent_at"].is_string(), "{}", me.body);
+    assert!(me.body.get("confirmation_sent_at").is_none(), "{}", me.body);
     reset_password(&d, &token, &old).await;
 
     // The same link again: refused, back to the page with the protocol's error fragment.
@@ -1567,6 +1570,11 @@ async fn sign_up_with_confirmation_does_not_reveal_registered_addresses() {
     };
     let first = sign_up(PASSWORD).await;
     assert_eq!(first.status, 200, "{}", first.body);
+    assert!(
+        first.body["confirmation_sent_at"].is_string(),
+        "{}",
+        first.body
+    );
     let first_link = next_mail(&mut mails).await.link();
 
     // Unconfirmed: the same kind of answer, and the confirmation again (a new link).

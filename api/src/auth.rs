@@ -64,6 +64,12 @@ pub struct AuthUser {
     /// Last successful sign-in.
     #[serde(default)]
     pub last_sign_in_at: Option<DateTime<Utc>>,
+    /// When the last confirmation link was mailed (GoTrue's field; absent before one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmation_sent_at: Option<DateTime<Utc>>,
+    /// When the last password-reset link was mailed (absent before one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery_sent_at: Option<DateTime<Utc>>,
     /// `{provider: "email", providers: ["email"]}`.
     pub app_metadata: AuthAppMetadata,
     /// What the client stored (`data` of sign-up and `PUT /user`), plus `subscription`

@@ -44,6 +44,12 @@ pub struct User {
     /// Last successful sign-in.
     #[serde(default)]
     pub last_sign_in_at: Option<DateTime<Utc>>,
+    /// When the last confirmation link was issued.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmation_sent_at: Option<DateTime<Utc>>,
+    /// When the last password-reset link was issued.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recovery_sent_at: Option<DateTime<Utc>>,
     /// Free-form metadata the client may set (avatar_url...).
     #[serde(default)]
     pub user_metadata: serde_json::Map<String, serde_json::Value>,
@@ -84,7 +90,9 @@ impl Store {
         email: &str,
         user_metadata: serde_json::Map<String, serde_json::Value>,
     ) -> Result<User> {
-        new_user(email, String::new(), user_metadata, false)
+        let mut user = new_user(email, String::new(), user_metadata, false)?;
+        user.confirmation_sent_at = Some(user.created_at);
+        Ok(user)
     }
 
     /// One user by id.
@@ -242,9 +250,16 @@ impl Store {
             &self.t.userid_onetime,
         )
             .transaction(|(users, tokens, slots)| {
-                if users.get(user_id.as_bytes())?.is_none() {
+                let Some(raw) = users.get(user_id.as_bytes())? else {
                     return Err(Error::NotFound("user").into());
-                }
+                };
+                let mut user: User = from_json(&raw)?;
+                let sent_at = match kind {
+                    OneTimeKind::Confirmation => &mut user.confirmation_sent_at,
+                    OneTimeKind::Recovery => &mut user.recovery_sent_at,
+                };
+                *sent_at = Some(Utc::now());
+                users.insert(user_id.as_bytes(), to_json(&user))?;
                 if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
                     tokens.remove(old)?;
                 }
@@ -352,6 +367,8 @@ impl Store {
             email_confirmed_at: user.email_confirmed_at,
             confirmed_at: user.email_confirmed_at,
             last_sign_in_at: user.last_sign_in_at,
+            confirmation_sent_at: user.confirmation_sent_at,
+            recovery_sent_at: user.recovery_sent_at,
             app_metadata: radar_api::auth::AuthAppMetadata {
                 provider: "email".into(),
                 providers: vec!["email".into()],
@@ -412,6 +429,8 @@ fn new_user(
         updated_at: now,
         email_confirmed_at: confirmed.then_some(now),
         last_sign_in_at: None,
+        confirmation_sent_at: None,
+        recovery_sent_at: None,
         user_metadata,
         subscription: Subscription::default(),
     })

@@ -122,6 +122,8 @@ pub(crate) mod tests {
                 email_confirmed_at: None,
                 confirmed_at: None,
                 last_sign_in_at: None,
+                confirmation_sent_at: None,
+                recovery_sent_at: None,
                 app_metadata: AuthAppMetadata {
                     provider: "email".into(),
                     providers: vec!["email".into()],

@@ -109,6 +109,8 @@ pub async fn post_signup(
             pkce,
         )
         .await?;
+        // Read again: issuing the link set `confirmation_sent_at`.
+        let user = state.store.user(&user.id)?.unwrap_or(user);
         return Ok(Json(state.store.auth_user(&user)).into_response());
     }
     let grant = state.store.sign_in(&user.id, "password")?;

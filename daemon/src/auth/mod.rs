@@ -25,7 +25,7 @@
 //! | Signing up again with a registered address while confirmations are on: 200 with an obfuscated user for a confirmed address; for an unconfirmed one the confirmation again and the real user | implemented (`--confirm-email`): a stand-in user as a fresh sign-up gets it, confirmation mailed again while unconfirmed; differs: the unconfirmed case answers the stand-in too. Without confirmations, 422 `user_already_exists` as GoTrue | the real user's id would tell the address is registered |
 //! | Malformed e-mail: 400 `validation_failed` | differs: 400 `email_address_invalid` with GoTrue's message | one strict check for every path (`radar_store` e-mail rules) |
 //! | Unknown or missing `grant_type`: 400 `invalid_credentials` | implemented, with a message naming the grants | |
-//! | `confirmation_sent_at`, `recovery_sent_at` on the user | left out | not done yet |
+//! | `confirmation_sent_at`, `recovery_sent_at` on the user | implemented: set when a link is issued, absent before | |
 //! | `DISABLE_SIGNUP`: `/signup` 422 `signup_disabled` "Signups not allowed for this instance", `/settings` `disable_signup: true` | implemented (`--disable-signup`) | |
 //! | `/settings` | a subset: `external` (e-mail on, the rest off), `disable_signup`, `mailer_autoconfirm`, `phone_autoconfirm`, `sms_provider`, `saml_enabled` | GoTrue's other fields: not done yet |
 //! | A token of a deleted account: 403 `user_not_found` | implemented (the user is looked up before the session) | |

@@ -853,6 +853,11 @@ export interface components {
             aud: string;
             /**
              * Format: date-time
+             * @description When the last confirmation link was mailed (GoTrue's field; absent before one).
+             */
+            confirmation_sent_at?: string | null;
+            /**
+             * Format: date-time
              * @description As `email_confirmed_at`.
              */
             confirmed_at?: string | null;
@@ -883,6 +888,11 @@ export interface components {
             last_sign_in_at?: string | null;
             /** @description Always empty: no phone sign-in. */
             phone?: string;
+            /**
+             * Format: date-time
+             * @description When the last password-reset link was mailed (absent before one).
+             */
+            recovery_sent_at?: string | null;
             /** @description `authenticated`. */
             role: string;
             /**
