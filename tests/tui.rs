@@ -807,3 +807,64 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     tui.keys(&["G", "n"]);
     tui.wait_for("Result 21 of 25 for \"quokka\"");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn keys_come_from_keys_toml_in_the_xdg_config_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    daemon.sign_up("keys@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let t = titles(&feed);
+    let xdg = dir.path().join("xdg");
+    std::fs::create_dir_all(xdg.join("radar")).unwrap();
+    let file = xdg.join("radar/keys.toml");
+
+    // A mistake: the reader does not start, and says where and what.
+    std::fs::write(&file, "[list]\nhide = [\"d\"]\nfavorite = [\"d\"]\n").unwrap();
+    let out = Command::new(radar_bin())
+        .args(["tui", "--server", &daemon.base])
+        .env_remove("RADAR_CONFIG_DIR")
+        .env("XDG_CONFIG_HOME", &xdg)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}, line 3: \"d\" is bound twice in [list]: to hide (line 2) and to favorite",
+            file.display()
+        )),
+        "{stderr}"
+    );
+
+    // A good file: d and Delete hide in lists, H is the help, which shows them.
+    std::fs::write(
+        &file,
+        "[list]\nhide = [\"d\", \"Delete\"]\n\n[global]\nhelp = [\"H\"]\n",
+    )
+    .unwrap();
+    let env = format!("RADAR_CONFIG_DIR= XDG_CONFIG_HOME='{}'", xdg.display());
+    let tui = Tmux::start_with(&daemon.base, &dir.path().join("unused"), &env);
+    tui.wait_for(&t[0]);
+    tui.sign_in("keys@example.com", "correct horse");
+    tui.wait_for("Welcome back!");
+    // x no longer hides: once the help that H opens is up, x has been handled too.
+    tui.keys(&["x", "H"]);
+    let help = tui.wait_for("hide (Trash: restore)");
+    let row = help
+        .lines()
+        .find(|l| l.contains("hide (Trash: restore)"))
+        .unwrap();
+    assert!(row.contains("d Del "), "{help}");
+    assert!(
+        help.lines()
+            .any(|l| l.contains(" H ") && l.contains("this help")),
+        "{help}"
+    );
+    tui.keys(&["Escape"]);
+    let screen = tui.wait_until("the help closed", |s| !s.contains("hide (Trash: restore)"));
+    assert!(selected_row(&screen).contains(&t[0]), "{screen}");
+    tui.keys(&["d"]);
+    tui.wait_until("the first item hidden", |s| !s.contains(&t[0]));
+    assert!(!dir.path().join("unused/keys.toml").exists());
+}
