@@ -54,6 +54,21 @@ pub struct Pagination {
     pub has_prev: bool,
 }
 
+impl Pagination {
+    /// Where page `page` (from 1) of `limit` items sits among `total`.
+    pub fn of(total: u64, page: u64, limit: u64) -> Self {
+        let total_pages = total.div_ceil(limit.max(1));
+        Self {
+            total,
+            page,
+            limit,
+            total_pages,
+            has_next: page < total_pages,
+            has_prev: page > 1,
+        }
+    }
+}
+
 /// `GET /api/v1/news`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PublicPage {

@@ -32,7 +32,7 @@ use radar_store::{QuotaUse, SearchQuery, SortBy, SortOrder, User};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
-use crate::extract::Json;
+use crate::extract::{Json, RawJson};
 use crate::state::AppState;
 
 /// Settings of the public news API.
@@ -224,9 +224,7 @@ pub async fn get_public_news(
         Err(e) => return ApiError::from(e).into_response(),
     };
     let mut res = if used.allowed {
-        page(&s, raw.as_deref())
-            .map(IntoResponse::into_response)
-            .unwrap_or_else(IntoResponse::into_response)
+        page(&s, raw.as_deref()).unwrap_or_else(IntoResponse::into_response)
     } else {
         let wait = (used.reset_at - now).num_seconds().max(1) as u64;
         ApiError::too_many(
@@ -240,24 +238,20 @@ pub async fn get_public_news(
     res
 }
 
-fn page(s: &AppState, raw: Option<&str>) -> Result<Json<PublicPage>> {
+/// The answer for a valid key: a search, or a page of the listing, which the store keeps
+/// ready as JSON for every client asking the same page.
+fn page(s: &AppState, raw: Option<&str>) -> Result<Response> {
     let q = PublicQuery::parse(raw)?;
-    let (items, total) = match &q.q {
-        Some(search) => s.store.search_catalogue(search, q.page, q.limit)?,
-        None => s.store.public_page(q.sort, q.order, q.page, q.limit)?,
+    let Some(search) = &q.q else {
+        let json = s.store.public_page_json(q.sort, q.order, q.page, q.limit)?;
+        return Ok(RawJson(json).into_response());
     };
-    let total_pages = total.div_ceil(q.limit);
+    let (items, total) = s.store.search_catalogue(search, q.page, q.limit)?;
     Ok(Json(PublicPage {
-        pagination: Pagination {
-            total,
-            page: q.page,
-            limit: q.limit,
-            total_pages,
-            has_next: q.page < total_pages,
-            has_prev: q.page > 1,
-        },
+        pagination: Pagination::of(total, q.page, q.limit),
         items: items.into_iter().map(PublicItem::from).collect(),
-    }))
+    })
+    .into_response())
 }
 
 #[cfg(test)]

@@ -9,12 +9,36 @@
 //! `min(offset, total - offset) + limit` keys and decodes at most `limit` items. `total`
 //! is the `item_count` counter maintained by the same transactions, not a count.
 
+use std::num::NonZeroUsize;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use lru::LruCache;
+use radar_api::public::{Pagination, PublicItem, PublicPage};
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, NewsItem, Result, Store, keys};
 
+/// How many distinct public pages are kept ready: API clients mostly poll the first few
+/// pages of a few orders, so a small cache answers nearly every request.
+const PUBLIC_PAGES_KEPT: usize = 256;
+
+/// Which page of the listing: sort, order, page number and limit.
+type PageKey = (SortBy, SortOrder, u64, u64);
+
+/// Public pages as JSON, each with the items generation it was built at.
+pub(crate) struct PublicPages(LruCache<PageKey, (u64, Arc<[u8]>)>);
+
+impl Default for PublicPages {
+    fn default() -> Self {
+        Self(LruCache::new(
+            NonZeroUsize::new(PUBLIC_PAGES_KEPT).expect("a positive size"),
+        ))
+    }
+}
+
 /// The order of the public listing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SortBy {
     /// By publication time (ties by id).
@@ -41,7 +65,7 @@ impl std::str::FromStr for SortBy {
 }
 
 /// The direction of the public listing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SortOrder {
     /// Smallest first.
@@ -68,6 +92,38 @@ impl std::str::FromStr for SortOrder {
 type IdOfKey = fn(&[u8]) -> Option<&str>;
 
 impl Store {
+    /// [`Store::public_page`] as the JSON answer of `GET /api/v1/news`. Every key holder
+    /// asking the same page at the same items generation gets the same bytes, so they are
+    /// built once and kept (a few hundred pages, least recently used dropped first).
+    pub fn public_page_json(
+        &self,
+        sort: SortBy,
+        order: SortOrder,
+        page: u64,
+        limit: u64,
+    ) -> Result<Arc<[u8]>> {
+        let key = (sort, order, page, limit);
+        let generation = self.mem.items_generation.load(Ordering::Acquire);
+        let mut kept = self.mem.public_pages.lock().expect("page lock");
+        if let Some((g, json)) = kept.0.get(&key)
+            && *g == generation
+        {
+            return Ok(json.clone());
+        }
+        drop(kept);
+        let (items, total) = self.public_page(sort, order, page, limit)?;
+        let json: Arc<[u8]> = serde_json::to_vec(&PublicPage {
+            pagination: Pagination::of(total, page, limit),
+            items: items.into_iter().map(PublicItem::from).collect(),
+        })?
+        .into();
+        // Built from items older than `generation` at worst: an item written meanwhile
+        // bumped the generation, so this page is never served after that write.
+        kept = self.mem.public_pages.lock().expect("page lock");
+        kept.0.put(key, (generation, json.clone()));
+        Ok(json)
+    }
+
     /// One page (numbered from 1) of the whole catalogue in the given order, and the
     /// number of items in all. A page past the end is empty.
     pub fn public_page(
@@ -145,6 +201,56 @@ mod tests {
             .into_iter()
             .map(|i| i.id)
             .collect()
+    }
+
+    fn json_page(store: &Store, page: u64, limit: u64) -> PublicPage {
+        let json = store
+            .public_page_json(SortBy::PublishedDate, SortOrder::Desc, page, limit)
+            .unwrap();
+        serde_json::from_slice(&json).unwrap()
+    }
+
+    #[test]
+    fn the_kept_json_page_is_the_listing_and_follows_every_item_write() {
+        let (_d, store) = test_store();
+        fill(&store, 11);
+        let page = json_page(&store, 2, 4);
+        let (items, _) = store
+            .public_page(SortBy::PublishedDate, SortOrder::Desc, 2, 4)
+            .unwrap();
+        assert_eq!(
+            page.items,
+            items.into_iter().map(PublicItem::from).collect::<Vec<_>>()
+        );
+        assert_eq!(page.pagination, Pagination::of(11, 2, 4));
+        assert_eq!(
+            (page.pagination.total_pages, page.pagination.has_next),
+            (3, true)
+        );
+
+        let newest = json_page(&store, 1, 4).items[0].clone();
+        let mut edit = new_item(
+            "A new headline",
+            newest.url.as_deref(),
+            "2026-01-01T10:00:00Z",
+        );
+        edit.id = Some(newest.id.clone());
+        store.upsert_item(edit).unwrap();
+        assert_eq!(json_page(&store, 1, 4).items[0].title, "A new headline");
+        store
+            .upsert_item(new_item(
+                "Newer",
+                Some("https://p.example/new"),
+                "2026-02-01T00:00:00Z",
+            ))
+            .unwrap();
+        let first = json_page(&store, 1, 4);
+        assert_eq!(
+            (first.items[0].title.as_str(), first.pagination.total),
+            ("Newer", 12)
+        );
+        store.remove_item(&first.items[0].id).unwrap();
+        assert_eq!(json_page(&store, 1, 4).items[0].title, "A new headline");
     }
 
     #[test]

@@ -180,6 +180,8 @@ pub(crate) struct Memory {
     /// The first feed page of every caller who is not a subscriber and has hidden and
     /// read nothing (anonymous callers among them), as JSON, with its generation.
     pub first_page: Mutex<Option<(u64, Arc<[u8]>)>>,
+    /// Recently asked pages of the public listing, as JSON, with their generation.
+    pub public_pages: Mutex<catalogue::PublicPages>,
 }
 
 /// A handle to the store; cheap to clone, safe to share between threads.
@@ -253,6 +255,7 @@ impl Store {
                 out_of_feed: out_of_feed::OutOfFeedCache::new(opts.out_of_feed_ids),
                 items_generation: AtomicU64::new(0),
                 first_page: Mutex::new(None),
+                public_pages: Mutex::new(catalogue::PublicPages::default()),
             }),
             opts: Arc::new(opts),
             search: Arc::new(search),

@@ -63,7 +63,7 @@ pub fn hit(n: usize) -> SearchHit {
     }
 }
 
-/// A page of search results for items `range`, with `cursor` for the next one.
+/// A free reader's page of search results for items `range`, with `cursor` for the next one.
 pub fn results_page(
     range: std::ops::Range<usize>,
     cursor: Option<&str>,
@@ -72,9 +72,24 @@ pub fn results_page(
     let items: Vec<SearchHit> = range.map(hit).collect();
     SearchPage {
         limit: items.len().max(1),
+        total: items.len() as u64,
+        subscriber: false,
         items,
         next_cursor: cursor.map(str::to_string),
         has_more,
+    }
+}
+
+/// A subscriber's page of search results for items `range` of `total`.
+pub fn subscriber_results(
+    range: std::ops::Range<usize>,
+    cursor: Option<&str>,
+    total: u64,
+) -> SearchPage {
+    SearchPage {
+        subscriber: true,
+        total,
+        ..results_page(range, cursor, cursor.is_some())
     }
 }
 

@@ -218,6 +218,22 @@ impl App {
         }
     }
 
+    /// The subscription changed: the header follows, the reader is told, and the feed and
+    /// any search are asked again under the new allowance.
+    pub(super) fn subscription_changed(&mut self, subscriber: bool, now: Instant) {
+        self.subscriber = subscriber;
+        let text = if subscriber {
+            strings::NOW_PREMIUM
+        } else {
+            strings::NO_LONGER_PREMIUM
+        };
+        self.say(text, StatusKind::Info, now);
+        self.load_feed();
+        if self.searching() {
+            self.send_search();
+        }
+    }
+
     /// The server's word on the subscription: when it changed, the feed is loaded again
     /// (its allowance changed), and the header follows.
     pub(super) fn on_metadata(&mut self, result: ApiResult<UserMetadata>, now: Instant) {
@@ -226,17 +242,7 @@ impl App {
                 self.on_success();
                 let subscriber = meta.subscription.is_active;
                 if subscriber != self.subscriber {
-                    self.subscriber = subscriber;
-                    let text = if subscriber {
-                        strings::NOW_PREMIUM
-                    } else {
-                        strings::NO_LONGER_PREMIUM
-                    };
-                    self.say(text, StatusKind::Info, now);
-                    self.load_feed();
-                    if self.searching() {
-                        self.send_search();
-                    }
+                    self.subscription_changed(subscriber, now);
                 }
             }
             Err(e) if e.is_unauthorized() => self.on_unauthorized(),

@@ -16,7 +16,7 @@ export const paths = {
   tvMode: '/tv-mode',
 } as const;
 
-export type AppView = 'feed' | 'drops' | 'favorites' | 'read' | 'trash' | 'shared';
+export type AppView = 'feed' | 'drops' | 'favorites' | 'read' | 'trash' | 'shared' | 'search';
 
 /** The views' names in tabs, headings and document titles (spec 2). */
 export const VIEW_LABELS: Record<AppView, string> = {
@@ -26,12 +26,20 @@ export const VIEW_LABELS: Record<AppView, string> = {
   read: 'Read',
   trash: 'Trash',
   shared: 'Shared',
+  search: 'Search',
 };
 
 export const appViewPath = (view: AppView) => (view === 'feed' ? paths.app : `${paths.app}?view=${view}`);
 
-/** The in-app reader over `view`: deep-linkable, and closed by the browser's back button. */
-export const readerPath = (view: AppView, id: string) => `${paths.app}?view=${view}&item=${encodeURIComponent(id)}`;
+/** The results of a search: in the address, so back, forward and reload show them again. */
+export const searchPath = (q: string) => `${paths.app}?view=search&q=${encodeURIComponent(q)}`;
+
+/**
+ * The in-app reader over `view`: deep-linkable, and closed by the browser's back button.
+ * Over search results, `q` keeps the query in the address so closing returns to them.
+ */
+export const readerPath = (view: AppView, id: string, q?: string) =>
+  `${view === 'search' ? searchPath(q ?? '') : `${paths.app}?view=${view}`}&item=${encodeURIComponent(id)}`;
 
 /** Router state of a reader opened from a list, so closing it goes back instead of replacing. */
 export const READER_STATE = { reader: true } as const;

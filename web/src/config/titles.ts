@@ -13,6 +13,8 @@ export const titles = {
   resetPassword: t('Reset password'),
   authCallback: t('Signing in'),
   app: t((search) => {
+    const q = search.get('q')?.trim();
+    if (search.get('view') === 'search' && q) return search.get('item') ? `Story · ${q} · Search` : `${q} · Search`;
     const view = VIEW_LABELS[(search.get('view') ?? 'feed') as AppView] ?? VIEW_LABELS.feed;
     return search.get('item') ? `Story · ${view}` : view;
   }),

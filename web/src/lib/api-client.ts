@@ -14,11 +14,14 @@ export class ApiError extends Error {
   readonly status: number;
   /** The `error` code of the daemon's `{"error","message"}` body, when it sent one. */
   readonly code: string | null;
-  constructor(status: number, message: string, code: string | null = null) {
+  /** The `message` of that body: what the daemon says was wrong, fit to show a reader. */
+  readonly detail: string | null;
+  constructor(status: number, message: string, code: string | null = null, detail: string | null = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.detail = detail;
   }
 }
 
@@ -38,10 +41,13 @@ export function onServerReachable(listener: Listener): () => void {
   return () => reachableListeners.delete(listener);
 }
 
-function codeOf(text: string): string | null {
+/** A string field (`error`, `message`) of the daemon's `{"error","message"}` body, when there is one. */
+function fieldOf(text: string, field: 'error' | 'message'): string | null {
   try {
     const body: unknown = JSON.parse(text);
-    return body && typeof body === 'object' && 'error' in body && typeof body.error === 'string' ? body.error : null;
+    if (!body || typeof body !== 'object') return null;
+    const value: unknown = (body as Record<string, unknown>)[field];
+    return typeof value === 'string' ? value : null;
   } catch {
     return null;
   }
@@ -83,7 +89,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (response.status < 500) reachableListeners.forEach((listener) => listener());
   if (!response.ok) {
     const text = await response.text().catch(() => '');
-    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, codeOf(text));
+    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, fieldOf(text, 'error'), fieldOf(text, 'message'));
   }
   if (response.status === 204) return undefined as T;
   const text = await response.text();

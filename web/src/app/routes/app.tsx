@@ -7,21 +7,25 @@ import { FeedView } from '@/features/news/components/feed-view';
 import { ItemReader } from '@/features/news/components/item-reader';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { FavoritesView, ReadView, SharedView, TrashView } from '@/features/news/components/set-views';
+import { SearchView } from '@/features/search/components/search-view';
 
-const VIEWS: AppView[] = ['feed', 'drops', 'favorites', 'read', 'trash', 'shared'];
+const VIEWS: AppView[] = ['feed', 'drops', 'favorites', 'read', 'trash', 'shared', 'search'];
 
 export default function AppRoute() {
   const [params] = useSearchParams();
   const requested = params.get('view') as AppView | null;
   const view: AppView = requested && VIEWS.includes(requested) ? requested : 'feed';
   const item = params.get('item');
+  const q = (params.get('q') ?? '').trim();
   return (
     <ItemSetsProvider>
       <AppShell view={view}>
         {/* Drops gives the whole screen to the story; the other views are titled lists. */}
         <div className={view === 'drops' ? 'sr-only' : 'mb-4 flex min-h-8 items-center justify-between gap-3'}>
-          <h1 className="text-xl font-bold tracking-tight sm:text-2xl">{VIEW_LABELS[view]}</h1>
-          {(view === 'feed' || view === 'favorites' || view === 'shared') && <DensityToggle />}
+          <h1 className="min-w-0 break-words text-xl font-bold tracking-tight sm:text-2xl">
+            {view === 'search' && q ? `Results for “${q}”` : VIEW_LABELS[view]}
+          </h1>
+          {(view === 'feed' || view === 'favorites' || view === 'shared' || view === 'search') && <DensityToggle />}
         </div>
         {view === 'feed' && <FeedView />}
         {view === 'drops' && <DropsView />}
@@ -29,8 +33,9 @@ export default function AppRoute() {
         {view === 'read' && <ReadView />}
         {view === 'trash' && <TrashView />}
         {view === 'shared' && <SharedView />}
+        {view === 'search' && <SearchView key={q} q={q} />}
       </AppShell>
-      {item && <ItemReader key={item} id={item} view={view} />}
+      {item && <ItemReader key={item} id={item} view={view} q={q} />}
     </ItemSetsProvider>
   );
 }

@@ -10,7 +10,7 @@ export function DarkModeToggle() {
       aria-pressed={dark}
       aria-label="Dark mode"
       title={dark ? 'Switch to light mode' : 'Switch to dark mode'}
-      className="inline-flex h-9 w-9 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-800"
+      className="inline-flex h-9 w-8 items-center justify-center rounded-md hover:bg-slate-100 sm:w-9 dark:hover:bg-slate-800"
     >
       {dark ? <Sun aria-hidden="true" className="h-5 w-5" /> : <Moon aria-hidden="true" className="h-5 w-5" />}
     </button>

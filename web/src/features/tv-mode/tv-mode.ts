@@ -11,17 +11,27 @@ export function nextInterval(current: number): number {
   return TV_INTERVALS[(at + 1) % TV_INTERVALS.length];
 }
 
-/** The slide after `index` of `count` loaded; at the end it wraps only when nothing more is to come. */
+/**
+ * The slide after `index` of `count` loaded; at the end it wraps only when nothing more is to
+ * come. While more are coming, one step past the last loaded slide is kept (`index === count`):
+ * the show stays on the last slide and moves on as soon as the next page arrives, so a key
+ * pressed while the page loads is not lost.
+ */
 export function nextSlide(index: number, count: number, allLoaded: boolean): number {
   if (count === 0) return 0;
   if (index + 1 < count) return index + 1;
-  return allLoaded ? 0 : index;
+  return allLoaded ? 0 : count;
 }
 
-/** The slide before `index`, wrapping to the last loaded one. */
+/** The slide on screen for `index`: a step still waiting for its page shows the last loaded one. */
+export function shownSlide(index: number, count: number): number {
+  return Math.min(index, Math.max(count - 1, 0));
+}
+
+/** The slide before the one on screen, wrapping to the last loaded one. */
 export function previousSlide(index: number, count: number): number {
   if (count === 0) return 0;
-  return (index - 1 + count) % count;
+  return (shownSlide(index, count) - 1 + count) % count;
 }
 
 export interface TvState {

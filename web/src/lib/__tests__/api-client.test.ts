@@ -39,6 +39,15 @@ describe('request', () => {
     await expect(request('/api/x')).rejects.toThrow('404: {"error":"not_found","message":"no such item"}');
   });
 
+  it('keeps the daemon’s message apart, to show it as it is', async () => {
+    vi.stubGlobal('fetch', respond(400, '{"error":"invalid_query","message":"a quote is not closed"}'));
+    const error = (await request('/api/search?q=%22').catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('invalid_query');
+    expect(error.detail).toBe('a quote is not closed');
+    vi.stubGlobal('fetch', respond(400, 'not json'));
+    expect(((await request('/api/x').catch((e: unknown) => e)) as ApiError).detail).toBeNull();
+  });
+
   it('uses the status text when the body is empty', async () => {
     vi.stubGlobal('fetch', respond(503, '', 'Service Unavailable'));
     const error = await request('/api/x').catch((e: ApiError) => e);

@@ -19,3 +19,6 @@ export type CheckoutUrl = Schemas['CheckoutUrl'];
 export type VerifyResult = Schemas['VerifyResult'];
 export type WeeklySummary = Schemas['WeeklySummary'];
 export type ErrorBody = Schemas['ErrorBody'];
+export type SearchPage = Schemas['SearchPage'];
+export type SearchHit = Schemas['SearchHit'];
+export type Highlights = Schemas['Highlights'];

@@ -7,6 +7,7 @@ import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { feedEnd, loadedItems, useNews } from '@/features/news/api/get-news';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
+import { ListEnd } from '@/features/news/components/list-end';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
 import { TakeawaysDialog } from '@/features/news/components/takeaways-dialog';
 import { visibleInFeed } from '@/features/news/item-sets';
@@ -71,21 +72,7 @@ export function FeedView() {
       {shown.map((item) => (
         <NewsCard key={item.id} item={item} view="feed" onTakeaways={isSubscriber ? setTakeawaysFor : undefined} />
       ))}
-      {end === 'more' && (
-        <button
-          type="button"
-          className={buttonClass('outline', 'lg', 'self-center')}
-          onClick={() => void news.fetchNextPage()}
-          disabled={news.isFetchingNextPage}
-        >
-          {news.isFetchingNextPage ? 'Loading…' : 'Read More'}
-        </button>
-      )}
-      {end === 'subscribe' && (
-        <Link to={paths.subscribe} className={buttonClass('primary', 'lg', 'self-center')}>
-          Subscribe Now
-        </Link>
-      )}
+      <ListEnd end={end} loading={news.isFetchingNextPage} onMore={() => void news.fetchNextPage()} />
       <TakeawaysDialog item={takeawaysFor} onClose={() => setTakeawaysFor(null)} />
     </section>
   );

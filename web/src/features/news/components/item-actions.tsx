@@ -1,14 +1,15 @@
 // The actions on an item, shown where spec 4 says: favourite not in the read and trash
 // views; mark-read in the feed, drops, read and shared views (and their full-screen card);
 // hide in the feed and Favs; the More link and Share not in Trash; takeaways in the feed for
-// subscribers; Restore in Trash.
+// subscribers; Restore in Trash. Search results (not in the spec) act as feed cards.
 import { Check, ExternalLink, EyeOff, Heart, Lightbulb, RotateCcw, Share2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { linkedInShareUrl, useShareItem } from '@/features/news/api/share-item';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import type { NewsItem } from '@/lib/api/types';
 
-export type ItemView = 'feed' | 'drops' | 'favorites' | 'read' | 'trash' | 'shared';
+/** `search`: results of a search, drawn as feed cards with the feed's actions. */
+export type ItemView = 'feed' | 'drops' | 'favorites' | 'read' | 'trash' | 'shared' | 'search';
 
 const RESTORED = {
   title: 'Item restored',
@@ -60,12 +61,12 @@ export function ItemActions({ item, view, onTakeaways }: { item: NewsItem; view:
           <Heart aria-hidden="true" className={`h-4 w-4 ${favorite ? 'fill-current' : ''}`} />
         </Action>
       )}
-      {(view === 'feed' || view === 'drops' || view === 'read' || view === 'shared') && (
+      {(view === 'feed' || view === 'search' || view === 'drops' || view === 'read' || view === 'shared') && (
         <Action label={read ? 'Mark as unread' : 'Mark as read'} shortLabel={read ? 'Unread' : 'Read'} pressed={read} onClick={() => change('read', item.id, !read)}>
           <Check aria-hidden="true" className="h-4 w-4" />
         </Action>
       )}
-      {(view === 'feed' || view === 'favorites') && (
+      {(view === 'feed' || view === 'search' || view === 'favorites') && (
         <Action label="Hide" shortLabel="Hide" onClick={() => change('hidden', item.id, true)}>
           <EyeOff aria-hidden="true" className="h-4 w-4" />
         </Action>

@@ -9,13 +9,14 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
-import { appViewPath, paths, type AppView } from '@/config/paths';
+import { appViewPath, paths, searchPath, type AppView } from '@/config/paths';
 import { loadedItems, useNews } from '@/features/news/api/get-news';
 import { useNewsItem } from '@/features/news/api/get-news-item';
 import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
 import { TakeawaysDialog } from '@/features/news/components/takeaways-dialog';
+import { useSearch } from '@/features/search/api/search';
 import { ApiError } from '@/lib/api-client';
 import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
@@ -66,28 +67,35 @@ function Body({ item, view }: { item: NewsItem; view: AppView }) {
   );
 }
 
-/** Finds the item among what the app has loaded, else asks the server for it. */
-function useReaderItem(id: string) {
+/**
+ * Finds the item among what the app has loaded (over search results, among them too: a free
+ * reader's result may lie beyond the feed's allowance), else asks the server for it.
+ */
+function useReaderItem(id: string, q: string) {
   const { user } = useAuth();
   const news = useNews();
+  const search = useSearch(q);
   const { serverItems } = useItemSets();
-  const found = [...loadedItems(news.data?.pages), ...serverItems.favorites, ...serverItems.read, ...serverItems.hidden].find((item) => item.id === id);
+  const hits = search.data?.pages.flatMap((page) => page.items) ?? [];
+  const found = [...hits, ...loadedItems(news.data?.pages), ...serverItems.favorites, ...serverItems.read, ...serverItems.hidden].find((item) => item.id === id);
   // Once shown, the item stays even when a mark takes it out of the loaded lists.
   const [kept, setKept] = useState<NewsItem | null>(null);
   if (found && found !== kept) setKept(found);
   const current = found ?? (kept?.id === id ? kept : null);
-  const fetched = useNewsItem(id, user?.id, !current && !news.isPending);
-  return { item: current ?? fetched.data ?? null, loading: !current && (news.isPending || fetched.isPending), error: current ? null : fetched.error };
+  const waiting = news.isPending || search.isLoading;
+  const fetched = useNewsItem(id, user?.id, !current && !waiting);
+  return { item: current ?? fetched.data ?? null, loading: !current && (waiting || fetched.isPending), error: current ? null : fetched.error };
 }
 
-export function ItemReader({ id, view }: { id: string; view: AppView }) {
+/** `q`: the query of the search results it was opened over (empty for the other views). */
+export function ItemReader({ id, view, q = '' }: { id: string; view: AppView; q?: string }) {
   const navigate = useNavigate();
   const location = useLocation();
-  const { item, loading, error } = useReaderItem(id);
+  const { item, loading, error } = useReaderItem(id, view === 'search' ? q : '');
   const fromList = Boolean((location.state as { reader?: boolean } | null)?.reader);
   const close = () => {
     if (fromList) navigate(-1);
-    else navigate(appViewPath(view), { replace: true });
+    else navigate(view === 'search' ? searchPath(q) : appViewPath(view), { replace: true });
   };
   const status = error instanceof ApiError ? error.status : null;
 

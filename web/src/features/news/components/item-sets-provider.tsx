@@ -125,6 +125,8 @@ export function ItemSetsProvider({ children }: { children: ReactNode }) {
       for (const kind of saved) void queryClient.invalidateQueries({ queryKey: ['item-set', kind] });
       // Hiding, reading, restoring or unreading changes what the server puts in the feed.
       if (saved.has('hidden') || saved.has('read')) void queryClient.invalidateQueries({ queryKey: ['news'] });
+      // Search results leave out hidden items only: a hide or restore changes them.
+      if (saved.has('hidden')) void queryClient.invalidateQueries({ queryKey: ['search'] });
     }
   }, [userId, queryClient]);
 

@@ -5,25 +5,32 @@ import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
 import { useDensity } from '@/features/news/density';
-import type { NewsItem } from '@/lib/api/types';
+import { Highlighted } from '@/features/search/components/highlighted';
+import type { Highlights, NewsItem } from '@/lib/api/types';
 import { formatDate, relativeTime } from '@/lib/relative-time';
 
-export type CardView = 'feed' | 'favorites' | 'read' | 'trash' | 'shared';
+export type CardView = 'feed' | 'favorites' | 'read' | 'trash' | 'shared' | 'search';
 
 /**
  * One item in a list. The whole card opens the in-app reader (the title is the link, and its
- * hit area covers the card); the actions sit above that area. Read items are dimmed.
+ * hit area covers the card); the actions sit above that area. Read items are dimmed. A search
+ * result passes its `highlights` (the matched words in title, summary and a passage of the
+ * text) and its `query`, kept in the reader's address.
  */
 export function NewsCard({
   item,
   view,
   onTakeaways,
   extra,
+  highlights,
+  query,
 }: {
   item: NewsItem;
   view: CardView;
   onTakeaways?: (item: NewsItem) => void;
   extra?: ReactNode;
+  highlights?: Highlights;
+  query?: string;
 }) {
   const { sets } = useItemSets();
   const [density] = useDensity();
@@ -47,11 +54,21 @@ export function NewsCard({
         </time>
       </div>
       <h3 className={`mt-1.5 font-semibold leading-snug tracking-tight text-slate-900 dark:text-slate-50 ${compact ? 'text-base' : 'text-[1.0625rem] sm:text-lg'}`}>
-        <Link to={readerPath(view, item.id)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline">
-          {item.title}
+        <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline">
+          {highlights ? <Highlighted {...highlights.title} /> : item.title}
         </Link>
       </h3>
-      {!compact && <p className="mt-1.5 line-clamp-3 text-[0.9375rem] leading-relaxed text-slate-700 dark:text-slate-300">{item.summary}</p>}
+      {!compact && (
+        <p className="mt-1.5 line-clamp-3 text-[0.9375rem] leading-relaxed text-slate-700 dark:text-slate-300">
+          {highlights ? <Highlighted {...highlights.summary} /> : item.summary}
+        </p>
+      )}
+      {!compact && highlights?.snippet && (
+        <p className="mt-2 line-clamp-3 border-l-2 border-slate-200 pl-3 text-sm leading-relaxed text-slate-600 dark:border-slate-700 dark:text-slate-400" data-testid="search-snippet">
+          <span className="sr-only">From the {highlights.snippet.field === 'short' ? 'short text' : 'story'}: </span>
+          <Highlighted text={highlights.snippet.text} ranges={highlights.snippet.ranges} />
+        </p>
+      )}
       {extra}
       <div className={compact ? 'mt-1' : 'mt-2'}>
         <ItemActions item={item} view={view} onTakeaways={onTakeaways} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TV_INTERVAL, initialTvState, nextInterval, nextSlide, previousSlide, tvKey, tvReducer, type TvState } from '@/features/tv-mode/tv-mode';
+import { DEFAULT_TV_INTERVAL, initialTvState, nextInterval, nextSlide, previousSlide, shownSlide, tvKey, tvReducer, type TvState } from '@/features/tv-mode/tv-mode';
 
 describe('TV interval', () => {
   it('starts at 10 and cycles 10 → 15 → 20 → 5 → 10', () => {
@@ -15,8 +15,13 @@ describe('TV slides', () => {
     expect(nextSlide(2, 3, true)).toBe(0);
     expect(nextSlide(0, 0, true)).toBe(0);
   });
-  it('waits at the last loaded slide while more are coming', () => {
-    expect(nextSlide(19, 20, false)).toBe(19);
+  it('keeps one step past the last loaded slide while more are coming, and shows it when they arrive', () => {
+    expect(nextSlide(19, 20, false)).toBe(20);
+    expect(nextSlide(20, 20, false)).toBe(20);
+    expect(shownSlide(20, 20)).toBe(19);
+    expect(shownSlide(20, 40)).toBe(20);
+    expect(previousSlide(20, 20)).toBe(18);
+    expect(nextSlide(20, 20, true)).toBe(0);
   });
   it('steps back, wrapping to the last', () => {
     expect(previousSlide(2, 3)).toBe(1);

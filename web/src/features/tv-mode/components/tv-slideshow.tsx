@@ -2,7 +2,7 @@ import { LogOut, Pause, Play, Timer, Tv } from 'lucide-react';
 import { useEffect, useReducer } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
-import { initialTvState, TICK_MS, tvKey, tvReducer } from '@/features/tv-mode/tv-mode';
+import { initialTvState, shownSlide, TICK_MS, tvKey, tvReducer } from '@/features/tv-mode/tv-mode';
 
 export interface Slide {
   id: string;
@@ -61,8 +61,8 @@ export function TvSlideshow({
     return () => window.removeEventListener('keydown', onKey);
   }, [count, allLoaded, exitTo, navigate]);
 
-  const slide = slides[Math.min(index, Math.max(count - 1, 0))];
-  const position = count ? Math.min(index, count - 1) + 1 : 0;
+  const slide = slides[shownSlide(index, count)];
+  const position = count ? shownSlide(index, count) + 1 : 0;
   const progress = total ? (position / total) * 100 : 0;
 
   return (
