@@ -609,12 +609,13 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
         .as_str()
         .expect("the first demo item has a URL")
         .to_string();
-    // A "browser" that notes what it was asked to open.
+    // A "browser" that notes its arguments, given with arguments of its own and %u as
+    // $BROWSER allows.
     let opened = dir.path().join("opened.txt");
-    let browser = dir.path().join("browser.sh");
+    let browser = dir.path().join("my browser.sh");
     std::fs::write(
         &browser,
-        format!("#!/bin/sh\necho \"$1\" >> '{}'\n", opened.display()),
+        format!("#!/bin/sh\necho \"$*\" >> '{}'\n", opened.display()),
     )
     .unwrap();
     #[cfg(unix)]
@@ -626,7 +627,7 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
     let tui = Tmux::start_with(
         &daemon.base,
         &config,
-        &format!("BROWSER='{}'", browser.display()),
+        &format!("BROWSER=\"'{}' --new-tab %u --x\"", browser.display()),
     );
     tui.wait_for("Not signed in");
     tui.sign_in("sharer@example.com", "correct horse");
@@ -645,7 +646,9 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
         }
     };
     tui.keys(&["o"]);
-    wait_opened("the story", &|o| o.lines().any(|l| l == url));
+    wait_opened("the story", &|o| {
+        o.lines().any(|l| l == format!("--new-tab {url} --x"))
+    });
     tui.keys(&["s"]);
     tui.wait_for("Shared on LinkedIn");
     wait_opened("the share link", &|o| {

@@ -15,8 +15,8 @@
 //! - A sign-out that the server cannot confirm keeps the session (the reader can retry);
 //!   one the server answers 401 to counts as done.
 //! - The TV gauge shows the time until the next story; 'n of m' gives the position.
-//! - Links open with `$BROWSER` (the first of a `:`-separated list), else `xdg-open`
-//!   (`open` on macOS). Share (`s`) opens the LinkedIn share link (URL, title, the first
+//! - Links open with `$BROWSER` (a `:`-separated list of commands with arguments, `%u`
+//!   for the URL; [`browser`]), else `xdg-open` (`open` on macOS). Share (`s`) opens the LinkedIn share link (URL, title, the first
 //!   100 characters of the summary) and, when signed in, records the share.
 //! - Keys can be changed in `keys.toml` next to the session ([`keyfile`]); a file with
 //!   a mistake is refused with every problem and its line, and the reader does not start.
@@ -33,6 +33,7 @@
 
 pub mod api;
 pub mod app;
+pub mod browser;
 pub mod drops;
 pub mod format;
 pub mod keyfile;
