@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -533,6 +534,55 @@ fn a_server_that_is_down_gives_a_message_and_a_retry_key() {
     tui.wait_for("Press r to try again.");
     tui.keys(&["r"]);
     tui.wait_for("Error loading news");
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_web_service_is_named_and_its_page_never_shown() {
+    // A stand-in web service that is not Radar: a web page, then JSON of another shape.
+    let answer = Arc::new(Mutex::new((
+        "text/html; charset=utf-8",
+        "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>",
+    )));
+    let served = answer.clone();
+    let app = axum::Router::new().fallback(move || {
+        let served = served.clone();
+        async move {
+            let (content_type, body) = *served.lock().unwrap();
+            ([(axum::http::header::CONTENT_TYPE, content_type)], body)
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let dir = tempfile::tempdir().unwrap();
+    let tui = Tmux::start(&base, dir.path());
+    // The message wraps: read the screen as one line of words.
+    let words = |screen: &str| screen.split_whitespace().collect::<Vec<_>>().join(" ");
+    let screen = tui.wait_until("the error", |s| words(s).contains("not a Radar server"));
+    let screen = words(&screen);
+    assert!(
+        screen.contains(&format!(
+            "{base} is not a Radar server: GET /api/news answered 200 OK, text/html; \
+             a Radar server answers JSON. Check --server (or RADAR_SERVER)."
+        )),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains('<') && !screen.contains("nginx"),
+        "{screen}"
+    );
+
+    *answer.lock().unwrap() = ("application/json", r#"{"status":"ok"}"#);
+    tui.keys(&["r"]);
+    let screen = tui.wait_until("the next error", |s| words(s).contains("Radar's shape"));
+    let screen = words(&screen);
+    assert!(
+        screen.contains("answered 200 OK, application/json; its JSON is not in Radar's shape"),
+        "{screen}"
+    );
     tui.keys(&["q"]);
     tui.wait_for("EXITED 0");
 }

@@ -16,8 +16,12 @@
 //!   one the server answers 401 to counts as done.
 //! - The TV gauge shows the time until the next story; 'n of m' gives the position.
 //! - Links open with `$BROWSER` (a `:`-separated list of commands with arguments, `%u`
-//!   for the URL; [`browser`]), else `xdg-open` (`open` on macOS). Share (`s`) opens the LinkedIn share link (URL, title, the first
-//!   100 characters of the summary) and, when signed in, records the share.
+//!   for the URL; [`browser`]), else `xdg-open` (`open` on macOS). Share (`s`) opens
+//!   the LinkedIn share link (URL, title, the first 100 characters of the summary) and,
+//!   when signed in, records the share.
+//! - An answer that no Radar server gives (a web page, JSON of another shape) is named
+//!   by what answered (request, status, content type) and what Radar answers; its body
+//!   is never shown ([`api`]).
 //! - Keys can be changed in `keys.toml` next to the session ([`keyfile`]); a file with
 //!   a mistake is refused with every problem and its line, and the reader does not start.
 //! - The session file holds the auth service's session answer as JSON (mode 0600, in a

@@ -305,9 +305,21 @@ pub fn unreachable(server: &str) -> String {
 pub fn too_slow(server: &str) -> String {
     format!("The Radar server at {server} did not answer in time.")
 }
-/// The answer could not be read.
-pub fn bad_answer(err: &str) -> String {
-    format!("The server's answer could not be read: {err}")
+/// `server` answered `asked` (`GET /api/news`) with `answered` (`200 OK, text/html`),
+/// which Radar never does; `expected` says what Radar answers.
+pub fn not_radar(server: &str, asked: &str, answered: &str, expected: &str) -> String {
+    format!(
+        "{server} is not a Radar server: {asked} answered {answered}; {expected}. \
+         Check --server (or RADAR_SERVER)."
+    )
+}
+/// What a Radar server answers, for [`not_radar`].
+pub const RADAR_ANSWERS_JSON: &str = "a Radar server answers JSON";
+/// What a Radar server answers at `/api/config`, for [`not_radar`].
+pub const RADAR_HAS_ANON_KEY: &str = "a Radar server's config has its anonKey";
+/// JSON in a shape Radar does not answer, for [`not_radar`].
+pub fn not_radars_json(err: &str) -> String {
+    format!("its JSON is not in Radar's shape ({err})")
 }
 
 // ---- Help ----
