@@ -35,19 +35,34 @@ impl Tmux {
     /// As `start`, with extra `NAME=value` environment; after the reader exits the shell
     /// also prints whether the terminal is back in canonical (cooked) mode.
     fn start_with(base: &str, config: &Path, env: &str) -> Tmux {
+        Self::start_sized(base, config, env, (120, 40))
+    }
+
+    /// As `start_with`, in a terminal of `(columns, rows)`.
+    fn start_sized(base: &str, config: &Path, env: &str, size: (u16, u16)) -> Tmux {
+        // `timeout` bounds what a killed test run (whose Drop never runs) leaves behind.
+        let command = format!(
+            "timeout --foreground 300 {}; \
+             echo \"EXITED $?\"; stty -a | grep -o -- '-*icanon' | sed 's/^/MODE /'; sleep 60",
+            reader_command(base, config, env)
+        );
+        Self::new_session(&command, size)
+    }
+
+    /// An interactive shell with job control (prompt `$ `), for what needs one (Ctrl-Z, fg).
+    fn shell(size: (u16, u16)) -> Tmux {
+        Self::new_session(
+            "env PS1='$ ' timeout --foreground 300 bash --norc --noprofile -i",
+            size,
+        )
+    }
+
+    fn new_session(command: &str, (columns, rows): (u16, u16)) -> Tmux {
         static N: AtomicUsize = AtomicUsize::new(0);
         let socket = format!(
             "radar-test-{}-{}",
             std::process::id(),
             N.fetch_add(1, Ordering::SeqCst)
-        );
-        // `timeout` bounds what a killed test run (whose Drop never runs) leaves behind.
-        let command = format!(
-            "timeout --foreground 300 env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'; \
-             echo \"EXITED $?\"; stty -a | grep -o -- '-*icanon' | sed 's/^/MODE /'; sleep 60",
-            config.display(),
-            radar_bin(),
-            base
         );
         let tmux = Tmux { socket };
         tmux.run(&[
@@ -56,10 +71,10 @@ impl Tmux {
             "-s",
             "radar",
             "-x",
-            "120",
+            &columns.to_string(),
             "-y",
-            "40",
-            &command,
+            &rows.to_string(),
+            command,
         ]);
         tmux
     }
@@ -143,6 +158,17 @@ impl Drop for Tmux {
             let _ = std::fs::remove_file(String::from_utf8_lossy(&out.stdout).trim());
         }
     }
+}
+
+/// The command line that runs `radar tui --server <base>` with its config in `config`,
+/// a browser that does nothing, no colours and the extra `NAME=value` environment `env`.
+fn reader_command(base: &str, config: &Path, env: &str) -> String {
+    format!(
+        "env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'",
+        config.display(),
+        radar_bin(),
+        base
+    )
 }
 
 /// The first characters of a title: enough to find its row, short enough to fit.
@@ -538,6 +564,100 @@ fn a_server_that_is_down_gives_a_message_and_a_retry_key() {
     tui.wait_for("EXITED 0");
 }
 
+/// The screen as one line of words, for text that may wrap.
+fn words(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn headlines_keep_forty_columns_at_80x24_100x30_and_200x60() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let items = feed["items"].as_array().unwrap();
+    let forty: Vec<String> = items
+        .iter()
+        .map(|i| i["title"].as_str().unwrap().chars().take(40).collect())
+        .collect();
+    assert!(forty.iter().all(|t| t.chars().count() == 40), "{forty:?}");
+    for size in [(80, 24), (100, 30), (200, 60)] {
+        let tui = Tmux::start_sized(&daemon.base, &dir.path().join("config"), "", size);
+        let screen = tui.wait_until("every headline", |s| {
+            forty.iter().all(|t| s.contains(t.as_str()))
+        });
+        let rows: Vec<&str> = forty
+            .iter()
+            .map(|t| screen.lines().find(|l| l.contains(t.as_str())).unwrap())
+            .collect();
+        // The date goes first as the list narrows, the age next; at 200 both fit.
+        let dated = rows.iter().filter(|r| r.contains(", 20")).count();
+        let aged = rows.iter().filter(|r| r.contains(" ago")).count();
+        match size.0 {
+            80 => assert_eq!((dated, aged), (0, 5), "{screen}"),
+            _ => assert_eq!((dated, aged), (5, 5), "{screen}"),
+        }
+        if size == (80, 24) {
+            // The help is longer than the screen and scrolls to its end.
+            tui.keys(&["?"]);
+            tui.wait_for("Everywhere");
+            tui.keys(&["PageDown"; 10]);
+            tui.wait_until("the end of the help", |s| {
+                s.contains("This help") && !s.contains("Everywhere")
+            });
+            tui.keys(&["Escape"]);
+            // The reader view scrolls the full text to its end.
+            let content = items[0]["content"].as_str().unwrap();
+            let first: String = content
+                .split_whitespace()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let all: Vec<&str> = content.split_whitespace().collect();
+            let last = all[all.len() - 4..].join(" ");
+            tui.keys(&["Enter"]);
+            let screen = tui.wait_until("the reader", |s| words(s).contains(&first));
+            assert!(!words(&screen).contains(&last), "{screen}");
+            tui.keys(&["G"]);
+            tui.wait_until("the end of the text", |s| {
+                words(s).contains(&last) && !words(s).contains(&first)
+            });
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_z_suspends_to_the_shell_and_fg_redraws() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let t = titles(&feed);
+    let tui = Tmux::shell((100, 30));
+    tui.wait_until("the prompt", |s| s.starts_with('$'));
+    tui.type_text(&reader_command(
+        &daemon.base,
+        &dir.path().join("config"),
+        "",
+    ));
+    tui.keys(&["Enter"]);
+    tui.wait_for(&t[0]);
+    tui.keys(&["j"]);
+    tui.wait_until("the second row selected", |s| {
+        selected_row(s).contains(&t[1])
+    });
+    tui.keys(&["C-z"]);
+    // The shell's own screen is back, with its job stopped.
+    let screen = tui.wait_for("Stopped");
+    assert!(!screen.contains(&t[0]), "{screen}");
+    tui.type_text("fg");
+    tui.keys(&["Enter"]);
+    // Drawn anew, where it was.
+    tui.wait_until("the reader again", |s| selected_row(s).contains(&t[1]));
+    tui.keys(&["q"]);
+    tui.type_text("echo back $?");
+    tui.keys(&["Enter"]);
+    tui.wait_for("back 0");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn another_web_service_is_named_and_its_page_never_shown() {
     // A stand-in web service that is not Radar: a web page, then JSON of another shape.
@@ -560,7 +680,6 @@ async fn another_web_service_is_named_and_its_page_never_shown() {
     let dir = tempfile::tempdir().unwrap();
     let tui = Tmux::start(&base, dir.path());
     // The message wraps: read the screen as one line of words.
-    let words = |screen: &str| screen.split_whitespace().collect::<Vec<_>>().join(" ");
     let screen = tui.wait_until("the error", |s| words(s).contains("not a Radar server"));
     let screen = words(&screen);
     assert!(
@@ -848,6 +967,9 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     // A subscriber pages on: n past the twentieth result fetches the next page.
     let found = search_titles(&daemon, &vip, "quokka").await;
     assert_eq!(found.len(), 20);
+    let (_, page) = daemon.get("/api/search?q=quokka", Some(&vip)).await;
+    let total = page["total"].as_u64().expect("search answers carry total");
+    assert!(total > 20, "{page}");
     let config = dir.path().join("config-vip");
     let tui = Tmux::start(&daemon.base, &config);
     tui.wait_for("Not signed in");
@@ -856,9 +978,10 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     tui.keys(&["/"]);
     tui.type_text("quokka");
     tui.keys(&["Enter"]);
-    tui.wait_for("20+ results for \"quokka\"");
+    // The server's total, not the page's length.
+    tui.wait_for(&format!("{total} results for \"quokka\""));
     tui.keys(&["G", "n"]);
-    tui.wait_for("Result 21 of 25 for \"quokka\"");
+    tui.wait_for(&format!("Result 21 of {total} for \"quokka\""));
 }
 
 #[tokio::test(flavor = "multi_thread")]
