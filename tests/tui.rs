@@ -626,6 +626,57 @@ async fn headlines_keep_forty_columns_at_80x24_100x30_and_200x60() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn big_j_and_k_step_over_read_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    let token = daemon.sign_up("unread@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let t = titles(&feed);
+    let tui = Tmux::start_sized(&daemon.base, &dir.path().join("config"), "", (100, 30));
+    tui.wait_for(&t[0]);
+    tui.sign_in("unread@example.com", "correct horse");
+    tui.wait_for("Welcome back!");
+    // Three shared, the middle one of them read.
+    for (n, title) in t[..3].iter().enumerate() {
+        if n > 0 {
+            tui.keys(&["j"]);
+        }
+        tui.wait_until("the row", |s| selected_row(s).contains(title.as_str()));
+        tui.keys(&["s"]);
+        let shares = || async {
+            let (_, shared) = daemon.get("/api/shared", Some(&token)).await;
+            shared.as_array().map_or(0, Vec::len)
+        };
+        let deadline = Instant::now() + WAIT;
+        while shares().await <= n {
+            assert!(Instant::now() < deadline, "share {n} not recorded");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    tui.keys(&["k"]);
+    tui.wait_until("the second row", |s| selected_row(s).contains(&t[1]));
+    tui.keys(&["m"]);
+    tui.wait_for("Marked as read");
+    tui.keys(&["7"]);
+    let screen = tui.wait_until("Shared", |s| {
+        s.contains("╭ Shared") && t[..3].iter().all(|x| s.contains(x.as_str()))
+    });
+    let order: Vec<&String> = screen
+        .lines()
+        .filter_map(|l| t[..3].iter().find(|x| l.contains(x.as_str())))
+        .collect();
+    assert_eq!(order[1], &t[1], "the read one in the middle: {screen}");
+    tui.keys(&["g", "J"]);
+    tui.wait_until("the next unread, past the read one", |s| {
+        selected_row(s).contains(order[2].as_str())
+    });
+    tui.keys(&["K"]);
+    tui.wait_until("the previous unread", |s| {
+        selected_row(s).contains(order[0].as_str())
+    });
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn ctrl_z_suspends_to_the_shell_and_fg_redraws() {
     let dir = tempfile::tempdir().unwrap();
     let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
