@@ -784,3 +784,35 @@ fn an_empty_or_failed_search_says_so() {
         assert_shows(s, "Nothing to search for: add a word.");
     });
 }
+
+#[test]
+fn hints_name_the_keys_of_where_they_are_shown() {
+    let mut app = free();
+    app.keys =
+        crate::keyfile::parse("[list]\nmark_read = [\"Q\"]\n[search]\nmark_read = [\"R\"]\n")
+            .unwrap();
+    at_both(&app, |s, _| {
+        assert_shows(s, "Q read");
+        assert_hides(s, "m read");
+    });
+    type_text(&mut app, "/story");
+    app.update(
+        key(ratatui::crossterm::event::KeyCode::Enter),
+        Instant::now(),
+    );
+    let epoch = app.epoch;
+    app.update(
+        Action::SearchLoaded {
+            epoch,
+            query: "story".into(),
+            cursor: None,
+            result: Ok(results_page(3..5, None, true)),
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, "Story number 3");
+        assert_shows(s, "R read");
+        assert_hides(s, "Q read");
+    });
+}

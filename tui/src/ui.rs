@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, StatefulWidget, Tabs, Widget};
 
 use crate::app::{App, Overlay, StatusKind, View};
+use crate::keys::Context;
 use crate::load::Load;
 use crate::strings;
 use crate::widgets::detail::DetailWidget;
@@ -322,9 +323,13 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     let selected = app.selection(view);
     let (list_area, detail_area) = list_and_detail(area, items.len());
     let footer = match app.feed.data() {
-        Some(f) if view == View::Feed => {
-            more_footer(app, f.loading_more, f.has_more, f.next_cursor.is_some())
-        }
+        Some(f) if view == View::Feed => more_footer(
+            app,
+            Context::List,
+            f.loading_more,
+            f.has_more,
+            f.next_cursor.is_some(),
+        ),
         _ => None,
     };
     let widget = ItemListWidget {
@@ -354,6 +359,7 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
         let detail = DetailWidget {
             item,
             view,
+            context: Context::List,
             marks: &app.marks,
             keys: &app.keys,
             now: app.clock,
@@ -430,6 +436,7 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
     let title = strings::results_title(&search.query);
     let footer = more_footer(
         app,
+        Context::Search,
         results.loading_more,
         results.has_more,
         results.next_cursor.is_some(),
@@ -452,6 +459,7 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
     let detail = DetailWidget {
         item: &hit.item,
         view: View::Feed,
+        context: Context::Search,
         marks: &app.marks,
         keys: &app.keys,
         now: app.clock,
@@ -466,6 +474,7 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
 /// Now when it has more but gave none (the paywall line), nothing when that is all.
 fn more_footer(
     app: &App,
+    context: Context,
     loading_more: bool,
     has_more: bool,
     cursor: bool,
@@ -481,9 +490,7 @@ fn more_footer(
         return None;
     }
     Some(if cursor {
-        let key = app
-            .keys
-            .first_key(crate::keys::Context::List, crate::keys::Command::More);
+        let key = app.keys.first_key(context, crate::keys::Command::More);
         Line::styled(format!(" {key}: {} ", strings::READ_MORE), t.accent())
     } else {
         Line::from(vec![
