@@ -788,13 +788,19 @@ fn an_empty_or_failed_search_says_so() {
 #[test]
 fn hints_name_the_keys_of_where_they_are_shown() {
     let mut app = free();
-    app.keys =
-        crate::keyfile::parse("[list]\nmark_read = [\"Q\"]\n[search]\nmark_read = [\"R\"]\n")
-            .unwrap();
+    app.keys = crate::keyfile::parse(
+        "[list]\nmark_read = [\"Q\"]\n[search]\nmark_read = [\"R\"]\nnext_match = [\"w\"]\n\
+         [global]\nhelp = [\"H\"]\n[help]\nback = [\"Z\"]\n",
+    )
+    .unwrap();
     at_both(&app, |s, _| {
         assert_shows(s, "Q read");
         assert_hides(s, "m read");
+        assert_shows(s, "H: help · q: quit");
     });
+    app.update(ch('H'), Instant::now());
+    at_both(&app, |s, _| assert_shows(s, "j/k: scroll · Z: close"));
+    app.update(ch('Z'), Instant::now());
     type_text(&mut app, "/story");
     app.update(
         key(ratatui::crossterm::event::KeyCode::Enter),
@@ -814,5 +820,14 @@ fn hints_name_the_keys_of_where_they_are_shown() {
         assert_shows(s, "Story number 3");
         assert_shows(s, "R read");
         assert_hides(s, "Q read");
+        assert_shows(
+            s,
+            "2+ results for \"story\" · w/N: next/previous · Esc: leave",
+        );
+    });
+    // Once the message has gone, the line of keys in force.
+    app.update(Action::Tick, Instant::now() + crate::app::STATUS_FOR * 2);
+    at_both(&app, |s, _| {
+        assert_shows(s, "w/N: next/previous · Enter: read · Esc: leave · H: help")
     });
 }

@@ -24,16 +24,20 @@ pub const TAB_SHARED: &str = "Shared";
 /// Header, right side, when nobody is signed in.
 pub const SIGNED_OUT_HINT: &str = "Not signed in · i: sign in";
 
-/// Bottom line when there is no message.
-pub const KEY_HINT: &str = "?: help · q: quit";
+/// Bottom line when there is no message, with the keys in force ("?: help · q: quit").
+pub fn key_hint(help: &str, quit: &str) -> String {
+    format!("{help}: help · {quit}: quit")
+}
 
 // ---- Feed ----
 /// While the feed loads.
 pub const LOADING_NEWS: &str = "Loading news…";
 /// Title of the feed's error state.
 pub const ERROR_LOADING_NEWS: &str = "Error loading news";
-/// Shown under every error state.
-pub const RETRY_HINT: &str = "Press r to try again.";
+/// Shown under every error state, with the reload key in force ("Press r to try again.").
+pub fn retry_hint(reload: &str) -> String {
+    format!("Press {reload} to try again.")
+}
 /// The feed and Drops with nothing to show.
 pub const NO_NEWS: &str = "No news items available";
 /// Footer of the feed for subscribers while more items remain (after its key).
@@ -325,8 +329,10 @@ pub fn not_radars_json(err: &str) -> String {
 // ---- Help ----
 /// Title of the help overlay.
 pub const HELP_TITLE: &str = "Keys";
-/// Bottom of the help overlay.
-pub const HELP_CLOSE: &str = "j/k: scroll · Esc: close";
+/// Bottom of the help overlay, with its keys in force ("j/k: scroll · Esc: close").
+pub fn help_close(down: &str, up: &str, close: &str) -> String {
+    format!("{down}/{up}: scroll · {close}: close")
+}
 
 // ---- Key takeaways (spec section 2; subscribers, feed only) ----
 /// Title of the takeaways overlay.
@@ -376,20 +382,33 @@ pub fn no_results(query: &str) -> String {
 /// Under an empty result.
 pub const NO_RESULTS_HINT: &str =
     "Try other words, fewer of them, or fewer -exclusions. Press / to change the search.";
-/// How many results came (a `+` when the server has more).
-pub fn results_found(query: &str, found: usize, more: bool) -> String {
+/// How many results came (a `+` when the server has more), with the keys in force for
+/// next, previous and leave ("n/N: next/previous · Esc: leave the search").
+pub fn results_found(
+    query: &str,
+    found: usize,
+    more: bool,
+    [next, previous, leave]: [&str; 3],
+) -> String {
     let plus = if more { "+" } else { "" };
     let s = if found == 1 && !more { "" } else { "s" };
-    format!("{found}{plus} result{s} for \"{query}\" · n/N: next/previous · Esc: leave the search")
+    format!(
+        "{found}{plus} result{s} for \"{query}\" · {next}/{previous}: next/previous · \
+         {leave}: leave the search"
+    )
 }
 /// "Result 2 of 5 for "x"".
 pub fn result_position(query: &str, at: usize, of: usize, more: bool) -> String {
     let plus = if more { "+" } else { "" };
     format!("Result {at} of {of}{plus} for \"{query}\"")
 }
-/// The bottom line while results are on screen.
-pub fn search_in_force(query: &str) -> String {
-    format!("Search \"{query}\" · n/N: next/previous · Enter: read · Esc: leave · ?: help")
+/// The bottom line while results are on screen, with the keys in force for next,
+/// previous, read, leave and help ("n/N: next/previous · Enter: read ...").
+pub fn search_in_force(query: &str, [next, previous, read, leave, help]: [&str; 5]) -> String {
+    format!(
+        "Search \"{query}\" · {next}/{previous}: next/previous · {read}: read · \
+         {leave}: leave · {help}: help"
+    )
 }
 /// Read More on results for a free reader.
 pub const MORE_RESULTS_ARE_PREMIUM: &str =

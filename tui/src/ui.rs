@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, StatefulWidget, Tabs, Widget};
 
 use crate::app::{App, Overlay, StatusKind, View};
-use crate::keys::Context;
+use crate::keys::{Command, Context};
 use crate::load::Load;
 use crate::strings;
 use crate::widgets::detail::DetailWidget;
@@ -151,11 +151,26 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
             Line::styled(format!(" {}", s.text), style)
         }
         None => match app.search.as_ref().filter(|s| s.in_force()) {
-            Some(search) => Line::styled(
-                format!(" {}", strings::search_in_force(&search.query)),
-                t.dim(),
-            ),
-            None => Line::styled(format!(" {}", strings::KEY_HINT), t.dim()),
+            Some(search) => {
+                let key = |c| app.keys.first_key(Context::Search, c);
+                let keys = [
+                    key(Command::NextMatch),
+                    key(Command::PreviousMatch),
+                    key(Command::Read),
+                    key(Command::Back),
+                    app.keys.first_key(Context::Global, Command::Help),
+                ];
+                let keys = keys.each_ref().map(String::as_str);
+                Line::styled(
+                    format!(" {}", strings::search_in_force(&search.query, keys)),
+                    t.dim(),
+                )
+            }
+            None => {
+                let key = |c| app.keys.first_key(Context::Global, c);
+                let hint = strings::key_hint(&key(Command::Help), &key(Command::Quit));
+                Line::styled(format!(" {hint}"), t.dim())
+            }
         },
     };
     frame.render_widget(
@@ -226,11 +241,12 @@ fn message(
 
 fn error(frame: &mut Frame, app: &App, area: Rect, title: &str, body: &str) {
     let title_style = app.theme.error();
+    let retry = strings::retry_hint(&app.keys.first_key(Context::Global, Command::Reload));
     let widget = MessageWidget {
         title,
         title_style,
         body: Some(body),
-        hint: Some(strings::RETRY_HINT),
+        hint: Some(&retry),
         theme: app.theme,
     };
     frame.render_widget(widget, area);

@@ -9,6 +9,7 @@ use radar_api::{FeedPage, Mark, NewsItem, SharedItem, Takeaways};
 
 use super::{App, FeedData, FeedFetch, Overlay, Request, StatusKind, View};
 use crate::api::ApiResult;
+use crate::keys::{Command, Context};
 use crate::load::Load;
 use crate::marks::MARKS;
 use crate::strings;
@@ -113,7 +114,8 @@ impl App {
                 match self.feed.data_mut() {
                     Some(feed) => {
                         feed.loading_more = false;
-                        let text = format!("{} {}", e, strings::RETRY_HINT);
+                        let reload = self.keys.first_key(Context::Global, Command::Reload);
+                        let text = format!("{} {}", e, strings::retry_hint(&reload));
                         self.say(text, StatusKind::Error, now);
                     }
                     None => self.feed = Load::Failed(e.to_string()),

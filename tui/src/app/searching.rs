@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{App, ItemAction, Request, StatusKind};
 use crate::api::ApiResult;
-use crate::keys::Command;
+use crate::keys::{Command, Context, KeyMap};
 use crate::load::Load;
 use crate::search::{Results, Search};
 use crate::strings;
@@ -182,7 +182,7 @@ impl App {
                 let (found, more) = results.count();
                 search.results = Load::Loaded(results);
                 search.selected = 0;
-                let text = strings::results_found(query, found, more);
+                let text = results_found(&self.keys, query, found, more);
                 self.say(text, StatusKind::Info, now);
             }
         }
@@ -235,7 +235,7 @@ impl App {
         };
         let (found, more) = results.count();
         if len == 0 {
-            let text = strings::results_found(&search.query, found, more);
+            let text = results_found(&self.keys, &search.query, found, more);
             return self.say(text, StatusKind::Info, now);
         }
         let to = match (back, at + 1 == len) {
@@ -276,6 +276,17 @@ impl App {
             (None, false) => self.say(strings::NO_MORE_RESULTS, StatusKind::Info, now),
         }
     }
+}
+
+/// How many results came, with the search keys in force.
+fn results_found(keys: &KeyMap, query: &str, found: usize, more: bool) -> String {
+    let key = |c| keys.first_key(Context::Search, c);
+    let (next, previous, leave) = (
+        key(Command::NextMatch),
+        key(Command::PreviousMatch),
+        key(Command::Back),
+    );
+    strings::results_found(query, found, more, [&next, &previous, &leave])
 }
 
 #[cfg(test)]
