@@ -831,3 +831,14 @@ fn hints_name_the_keys_of_where_they_are_shown() {
         assert_shows(s, "w/N: next/previous · Enter: read · Esc: leave · H: help")
     });
 }
+
+#[test]
+fn sign_in_hints_name_the_sign_in_key_in_force() {
+    let mut app = anonymous();
+    app.keys = crate::keyfile::parse("[global]\nsign_in = [\"I\"]\n").unwrap();
+    at_both(&app, |s, _| assert_shows(s, "Not signed in · I: sign in"));
+    app.update(ch('4'), Instant::now());
+    at_both(&app, |s, _| {
+        assert_shows(s, "Sign in to see Favs (press I).")
+    });
+}

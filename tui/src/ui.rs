@@ -93,7 +93,7 @@ fn header(frame: &mut Frame, app: &App, title: Rect, tabs: Rect) {
     };
     let user = match &app.session {
         Some(s) => s.user.email.clone(),
-        None => strings::SIGNED_OUT_HINT.to_string(),
+        None => strings::signed_out_hint(&app.key(Context::Global, Command::SignIn)),
     };
     let [left, right] = Layout::horizontal([
         Constraint::Length(name.len() as u16 + 2),
@@ -255,7 +255,7 @@ fn error(frame: &mut Frame, app: &App, area: Rect, title: &str, body: &str) {
 /// The state of a list view other than "here are the items".
 enum ListState<'a> {
     Loading,
-    Empty(&'static str, Option<&'static str>),
+    Empty(&'static str, Option<String>),
     Failed(&'static str, &'a str),
     SignedOut,
     Items,
@@ -296,7 +296,8 @@ fn list_state(app: &App, view: View) -> ListState<'_> {
                 },
             ),
             Load::Loaded(items) if items.is_empty() => {
-                ListState::Empty(strings::NO_FAVS, Some(strings::NO_FAVS_HINT))
+                let favorite = app.key(Context::List, Command::Favorite);
+                ListState::Empty(strings::NO_FAVS, Some(strings::no_favs_hint(&favorite)))
             }
             other => of(other, strings::NO_FAVS, strings::ERROR),
         },
@@ -324,12 +325,15 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     match list_state(app, view) {
         ListState::Loading if view == View::Feed => return skeleton(frame, app, area),
         ListState::Loading => return message(frame, app, area, strings::LOADING, None, None),
-        ListState::Empty(title, hint) => return message(frame, app, area, title, None, hint),
+        ListState::Empty(title, hint) => {
+            return message(frame, app, area, title, None, hint.as_deref());
+        }
         ListState::Failed(title, e) => return error(frame, app, area, title, e),
         ListState::SignedOut => {
+            let sign_in = app.key(Context::Global, Command::SignIn);
             let hint = match view {
-                View::Favs => strings::SIGN_IN_FOR_FAVS.to_string(),
-                other => strings::sign_in_to_see(other.label()),
+                View::Favs => strings::sign_in_for_favs(&sign_in),
+                other => strings::sign_in_to_see(other.label(), &sign_in),
             };
             return message(frame, app, area, strings::PLEASE_SIGN_IN, None, Some(&hint));
         }
@@ -421,11 +425,15 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
             return message(frame, app, area, &title, Some(&query), None);
         }
         Load::Failed(e) => {
+            let key = |c| app.key(Context::Search, c);
+            let search_key = app.key(Context::Global, Command::Search);
+            let retry =
+                strings::search_retry_hint(&search_key, &key(Command::Reload), &key(Command::Back));
             let widget = MessageWidget {
                 title: strings::SEARCH_FAILED,
                 title_style: t.error(),
                 body: Some(e),
-                hint: Some(strings::SEARCH_RETRY_HINT),
+                hint: Some(&retry),
                 theme: t,
             };
             return frame.render_widget(widget, area);
@@ -441,7 +449,9 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
             area,
             &title,
             None,
-            Some(strings::NO_RESULTS_HINT),
+            Some(&strings::no_results_hint(
+                &app.key(Context::Global, Command::Search),
+            )),
         );
     }
     let selected = app.search_selection();

@@ -20,7 +20,8 @@ impl App {
     /// searches for signed-in readers only.
     pub(super) fn open_search(&mut self, now: Instant) {
         if !self.signed_in() {
-            return self.say(strings::SIGN_IN_TO_SEARCH, StatusKind::Info, now);
+            let text = strings::sign_in_to_search(&self.key(Context::Global, Command::SignIn));
+            return self.say(text, StatusKind::Info, now);
         }
         self.search = Some(Search::prompt(self.search.take()));
     }
@@ -370,7 +371,7 @@ mod tests {
         let mut app = anonymous();
         app.update(ch('/'), Instant::now());
         assert!(app.search.is_none());
-        assert_eq!(status(&app), strings::SIGN_IN_TO_SEARCH);
+        assert_eq!(status(&app), strings::sign_in_to_search("i"));
     }
 
     #[test]
