@@ -749,27 +749,13 @@ fn search_results_draw_the_servers_highlights() {
 #[test]
 fn an_empty_or_failed_search_says_so() {
     let mut app = free();
-    type_text(&mut app, "/nothing");
-    app.update(
-        key(ratatui::crossterm::event::KeyCode::Enter),
-        Instant::now(),
-    );
-    let epoch = app.epoch;
-    app.update(
-        Action::SearchLoaded {
-            epoch,
-            query: "nothing".into(),
-            cursor: None,
-            result: Ok(results_page(0..0, None, false)),
-        },
-        Instant::now(),
-    );
+    searched(&mut app, "nothing", results_page(0..0, None, false));
     at_both(&app, |s, _| {
         assert_shows(s, "Nothing found for \"nothing\"")
     });
     app.update(
         Action::SearchLoaded {
-            epoch,
+            epoch: app.epoch,
             query: "nothing".into(),
             cursor: None,
             result: Err(ApiError {
@@ -801,21 +787,7 @@ fn hints_name_the_keys_of_where_they_are_shown() {
     app.update(ch('H'), Instant::now());
     at_both(&app, |s, _| assert_shows(s, "j/k: scroll · Z: close"));
     app.update(ch('Z'), Instant::now());
-    type_text(&mut app, "/story");
-    app.update(
-        key(ratatui::crossterm::event::KeyCode::Enter),
-        Instant::now(),
-    );
-    let epoch = app.epoch;
-    app.update(
-        Action::SearchLoaded {
-            epoch,
-            query: "story".into(),
-            cursor: None,
-            result: Ok(results_page(3..5, None, true)),
-        },
-        Instant::now(),
-    );
+    searched(&mut app, "story", results_page(3..5, None, true));
     at_both(&app, |s, _| {
         assert_shows(s, "Story number 3");
         assert_shows(s, "R read");

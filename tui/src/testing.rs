@@ -208,6 +208,22 @@ pub fn type_text(app: &mut App, text: &str) {
     }
 }
 
+/// Searches for `query` with the prompt and answers the search with `page`.
+pub fn searched(app: &mut App, query: &str, page: SearchPage) {
+    type_text(app, &format!("/{query}"));
+    app.update(key(KeyCode::Enter), Instant::now());
+    let epoch = app.epoch;
+    app.update(
+        Action::SearchLoaded {
+            epoch,
+            query: query.into(),
+            cursor: None,
+            result: Ok(page),
+        },
+        Instant::now(),
+    );
+}
+
 /// The screen as text, one string per row.
 pub fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
