@@ -152,13 +152,13 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
         }
         None => match app.search.as_ref().filter(|s| s.in_force()) {
             Some(search) => {
-                let key = |c| app.keys.first_key(Context::Search, c);
+                let key = |c| app.key(Context::Search, c);
                 let keys = [
                     key(Command::NextMatch),
                     key(Command::PreviousMatch),
                     key(Command::Read),
                     key(Command::Back),
-                    app.keys.first_key(Context::Global, Command::Help),
+                    app.key(Context::Global, Command::Help),
                 ];
                 let keys = keys.each_ref().map(String::as_str);
                 Line::styled(
@@ -167,7 +167,7 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
                 )
             }
             None => {
-                let key = |c| app.keys.first_key(Context::Global, c);
+                let key = |c| app.key(Context::Global, c);
                 let hint = strings::key_hint(&key(Command::Help), &key(Command::Quit));
                 Line::styled(format!(" {hint}"), t.dim())
             }
@@ -241,7 +241,7 @@ fn message(
 
 fn error(frame: &mut Frame, app: &App, area: Rect, title: &str, body: &str) {
     let title_style = app.theme.error();
-    let retry = strings::retry_hint(&app.keys.first_key(Context::Global, Command::Reload));
+    let retry = strings::retry_hint(&app.key(Context::Global, Command::Reload));
     let widget = MessageWidget {
         title,
         title_style,
@@ -516,7 +516,7 @@ fn more_footer(
         return None;
     }
     Some(if cursor {
-        let key = app.keys.first_key(context, crate::keys::Command::More);
+        let key = app.key(context, crate::keys::Command::More);
         Line::styled(format!(" {key}: {} ", strings::READ_MORE), t.accent())
     } else {
         Line::from(vec![
