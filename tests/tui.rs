@@ -803,7 +803,7 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     tui.keys(&["/"]);
     tui.type_text("quokka");
     tui.keys(&["Enter"]);
-    tui.wait_for("20+ results for \"quokka\"");
+    tui.wait_for("25 results for \"quokka\"");
     tui.keys(&["G", "n"]);
     tui.wait_for("Result 21 of 25 for \"quokka\"");
 }
