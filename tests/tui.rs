@@ -1018,9 +1018,6 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     // A subscriber pages on: n past the twentieth result fetches the next page.
     let found = search_titles(&daemon, &vip, "quokka").await;
     assert_eq!(found.len(), 20);
-    let (_, page) = daemon.get("/api/search?q=quokka", Some(&vip)).await;
-    let total = page["total"].as_u64().expect("search answers carry total");
-    assert!(total > 20, "{page}");
     let config = dir.path().join("config-vip");
     let tui = Tmux::start(&daemon.base, &config);
     tui.wait_for("Not signed in");
@@ -1029,10 +1026,9 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     tui.keys(&["/"]);
     tui.type_text("quokka");
     tui.keys(&["Enter"]);
-    // The server's total, not the page's length.
-    tui.wait_for(&format!("{total} results for \"quokka\""));
+    tui.wait_for("25 results for \"quokka\"");
     tui.keys(&["G", "n"]);
-    tui.wait_for(&format!("Result 21 of {total} for \"quokka\""));
+    tui.wait_for("Result 21 of 25 for \"quokka\"");
 }
 
 #[tokio::test(flavor = "multi_thread")]
