@@ -28,7 +28,8 @@ mod auth;
 /// The admin commands, live and offline: users, waitlist, subscribers, items, feeds, summaries, outbox.
 mod admin;
 
-/// The terminal reader, `radar tui`, driven in tmux: sign-in, marks, Drops paywall, TV mode, search.
+/// The terminal reader, `radar tui`, driven in tmux: sign-in, marks, Drops paywall, TV mode, search,
+/// keys.toml, $BROWSER, a server that is not Radar, layout at three sizes, Ctrl-Z.
 mod tui;
 
 /// Feeds against a local fixture server: every format, 304, 500, timeouts, back-off, no duplicates.

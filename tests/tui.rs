@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -34,19 +35,34 @@ impl Tmux {
     /// As `start`, with extra `NAME=value` environment; after the reader exits the shell
     /// also prints whether the terminal is back in canonical (cooked) mode.
     fn start_with(base: &str, config: &Path, env: &str) -> Tmux {
+        Self::start_sized(base, config, env, (120, 40))
+    }
+
+    /// As `start_with`, in a terminal of `(columns, rows)`.
+    fn start_sized(base: &str, config: &Path, env: &str, size: (u16, u16)) -> Tmux {
+        // `timeout` bounds what a killed test run (whose Drop never runs) leaves behind.
+        let command = format!(
+            "timeout --foreground 300 {}; \
+             echo \"EXITED $?\"; stty -a | grep -o -- '-*icanon' | sed 's/^/MODE /'; sleep 60",
+            reader_command(base, config, env)
+        );
+        Self::new_session(&command, size)
+    }
+
+    /// An interactive shell with job control (prompt `$ `), for what needs one (Ctrl-Z, fg).
+    fn shell(size: (u16, u16)) -> Tmux {
+        Self::new_session(
+            "env PS1='$ ' timeout --foreground 300 bash --norc --noprofile -i",
+            size,
+        )
+    }
+
+    fn new_session(command: &str, (columns, rows): (u16, u16)) -> Tmux {
         static N: AtomicUsize = AtomicUsize::new(0);
         let socket = format!(
             "radar-test-{}-{}",
             std::process::id(),
             N.fetch_add(1, Ordering::SeqCst)
-        );
-        // `timeout` bounds what a killed test run (whose Drop never runs) leaves behind.
-        let command = format!(
-            "timeout --foreground 300 env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'; \
-             echo \"EXITED $?\"; stty -a | grep -o -- '-*icanon' | sed 's/^/MODE /'; sleep 60",
-            config.display(),
-            radar_bin(),
-            base
         );
         let tmux = Tmux { socket };
         tmux.run(&[
@@ -55,10 +71,10 @@ impl Tmux {
             "-s",
             "radar",
             "-x",
-            "120",
+            &columns.to_string(),
             "-y",
-            "40",
-            &command,
+            &rows.to_string(),
+            command,
         ]);
         tmux
     }
@@ -142,6 +158,17 @@ impl Drop for Tmux {
             let _ = std::fs::remove_file(String::from_utf8_lossy(&out.stdout).trim());
         }
     }
+}
+
+/// The command line that runs `radar tui --server <base>` with its config in `config`,
+/// a browser that does nothing, no colours and the extra `NAME=value` environment `env`.
+fn reader_command(base: &str, config: &Path, env: &str) -> String {
+    format!(
+        "env RADAR_CONFIG_DIR='{}' BROWSER=true NO_COLOR=1 {env} '{}' tui --server '{}'",
+        config.display(),
+        radar_bin(),
+        base
+    )
 }
 
 /// The first characters of a title: enough to find its row, short enough to fit.
@@ -537,6 +564,199 @@ fn a_server_that_is_down_gives_a_message_and_a_retry_key() {
     tui.wait_for("EXITED 0");
 }
 
+/// The screen as one line of words, for text that may wrap.
+fn words(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn headlines_keep_forty_columns_at_80x24_100x30_and_200x60() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let items = feed["items"].as_array().unwrap();
+    let forty: Vec<String> = items
+        .iter()
+        .map(|i| i["title"].as_str().unwrap().chars().take(40).collect())
+        .collect();
+    assert!(forty.iter().all(|t| t.chars().count() == 40), "{forty:?}");
+    for size in [(80, 24), (100, 30), (200, 60)] {
+        let tui = Tmux::start_sized(&daemon.base, &dir.path().join("config"), "", size);
+        let screen = tui.wait_until("every headline", |s| {
+            forty.iter().all(|t| s.contains(t.as_str()))
+        });
+        let rows: Vec<&str> = forty
+            .iter()
+            .map(|t| screen.lines().find(|l| l.contains(t.as_str())).unwrap())
+            .collect();
+        // The date goes first as the list narrows, the age next; at 200 both fit.
+        let dated = rows.iter().filter(|r| r.contains(", 20")).count();
+        let aged = rows.iter().filter(|r| r.contains(" ago")).count();
+        match size.0 {
+            80 => assert_eq!((dated, aged), (0, 5), "{screen}"),
+            _ => assert_eq!((dated, aged), (5, 5), "{screen}"),
+        }
+        if size == (80, 24) {
+            // The help is longer than the screen and scrolls to its end.
+            tui.keys(&["?"]);
+            tui.wait_for("Everywhere");
+            tui.keys(&["PageDown"; 10]);
+            tui.wait_until("the end of the help", |s| {
+                s.contains("This help") && !s.contains("Everywhere")
+            });
+            tui.keys(&["Escape"]);
+            // The reader view scrolls the full text to its end.
+            let content = items[0]["content"].as_str().unwrap();
+            let first: String = content
+                .split_whitespace()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let all: Vec<&str> = content.split_whitespace().collect();
+            let last = all[all.len() - 4..].join(" ");
+            tui.keys(&["Enter"]);
+            let screen = tui.wait_until("the reader", |s| words(s).contains(&first));
+            assert!(!words(&screen).contains(&last), "{screen}");
+            tui.keys(&["G"]);
+            tui.wait_until("the end of the text", |s| {
+                words(s).contains(&last) && !words(s).contains(&first)
+            });
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn big_j_and_k_step_over_read_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    let token = daemon.sign_up("unread@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let t = titles(&feed);
+    let tui = Tmux::start_sized(&daemon.base, &dir.path().join("config"), "", (100, 30));
+    tui.wait_for(&t[0]);
+    tui.sign_in("unread@example.com", "correct horse");
+    tui.wait_for("Welcome back!");
+    // Three shared, the middle one of them read.
+    for (n, title) in t[..3].iter().enumerate() {
+        if n > 0 {
+            tui.keys(&["j"]);
+        }
+        tui.wait_until("the row", |s| selected_row(s).contains(title.as_str()));
+        tui.keys(&["s"]);
+        let shares = || async {
+            let (_, shared) = daemon.get("/api/shared", Some(&token)).await;
+            shared.as_array().map_or(0, Vec::len)
+        };
+        let deadline = Instant::now() + WAIT;
+        while shares().await <= n {
+            assert!(Instant::now() < deadline, "share {n} not recorded");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    tui.keys(&["k"]);
+    tui.wait_until("the second row", |s| selected_row(s).contains(&t[1]));
+    tui.keys(&["m"]);
+    tui.wait_for("Marked as read");
+    tui.keys(&["7"]);
+    let screen = tui.wait_until("Shared", |s| {
+        s.contains("╭ Shared") && t[..3].iter().all(|x| s.contains(x.as_str()))
+    });
+    let order: Vec<&String> = screen
+        .lines()
+        .filter_map(|l| t[..3].iter().find(|x| l.contains(x.as_str())))
+        .collect();
+    assert_eq!(order[1], &t[1], "the read one in the middle: {screen}");
+    tui.keys(&["g", "J"]);
+    tui.wait_until("the next unread, past the read one", |s| {
+        selected_row(s).contains(order[2].as_str())
+    });
+    tui.keys(&["K"]);
+    tui.wait_until("the previous unread", |s| {
+        selected_row(s).contains(order[0].as_str())
+    });
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_z_suspends_to_the_shell_and_fg_redraws() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let t = titles(&feed);
+    let tui = Tmux::shell((100, 30));
+    tui.wait_until("the prompt", |s| s.starts_with('$'));
+    tui.type_text(&reader_command(
+        &daemon.base,
+        &dir.path().join("config"),
+        "",
+    ));
+    tui.keys(&["Enter"]);
+    tui.wait_for(&t[0]);
+    tui.keys(&["j"]);
+    tui.wait_until("the second row selected", |s| {
+        selected_row(s).contains(&t[1])
+    });
+    tui.keys(&["C-z"]);
+    // The shell's own screen is back, with its job stopped.
+    let screen = tui.wait_for("Stopped");
+    assert!(!screen.contains(&t[0]), "{screen}");
+    tui.type_text("fg");
+    tui.keys(&["Enter"]);
+    // Drawn anew, where it was.
+    tui.wait_until("the reader again", |s| selected_row(s).contains(&t[1]));
+    tui.keys(&["q"]);
+    tui.type_text("echo back $?");
+    tui.keys(&["Enter"]);
+    tui.wait_for("back 0");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_web_service_is_named_and_its_page_never_shown() {
+    // A stand-in web service that is not Radar: a web page, then JSON of another shape.
+    let answer = Arc::new(Mutex::new((
+        "text/html; charset=utf-8",
+        "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>",
+    )));
+    let served = answer.clone();
+    let app = axum::Router::new().fallback(move || {
+        let served = served.clone();
+        async move {
+            let (content_type, body) = *served.lock().unwrap();
+            ([(axum::http::header::CONTENT_TYPE, content_type)], body)
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let dir = tempfile::tempdir().unwrap();
+    let tui = Tmux::start(&base, dir.path());
+    // The message wraps: read the screen as one line of words.
+    let screen = tui.wait_until("the error", |s| words(s).contains("not a Radar server"));
+    let screen = words(&screen);
+    assert!(
+        screen.contains(&format!(
+            "{base} is not a Radar server: GET /api/news answered 200 OK, text/html; \
+             a Radar server answers JSON. Check --server (or RADAR_SERVER)."
+        )),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains('<') && !screen.contains("nginx"),
+        "{screen}"
+    );
+
+    *answer.lock().unwrap() = ("application/json", r#"{"status":"ok"}"#);
+    tui.keys(&["r"]);
+    let screen = tui.wait_until("the next error", |s| words(s).contains("Radar's shape"));
+    let screen = words(&screen);
+    assert!(
+        screen.contains("answered 200 OK, application/json; its JSON is not in Radar's shape"),
+        "{screen}"
+    );
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn sessions_are_refreshed_before_they_expire() {
     let dir = tempfile::tempdir().unwrap();
@@ -609,12 +829,13 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
         .as_str()
         .expect("the first demo item has a URL")
         .to_string();
-    // A "browser" that notes what it was asked to open.
+    // A "browser" that notes its arguments, given with arguments of its own and %u as
+    // $BROWSER allows.
     let opened = dir.path().join("opened.txt");
-    let browser = dir.path().join("browser.sh");
+    let browser = dir.path().join("my browser.sh");
     std::fs::write(
         &browser,
-        format!("#!/bin/sh\necho \"$1\" >> '{}'\n", opened.display()),
+        format!("#!/bin/sh\necho \"$*\" >> '{}'\n", opened.display()),
     )
     .unwrap();
     #[cfg(unix)]
@@ -626,7 +847,7 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
     let tui = Tmux::start_with(
         &daemon.base,
         &config,
-        &format!("BROWSER='{}'", browser.display()),
+        &format!("BROWSER=\"'{}' --new-tab %u --x\"", browser.display()),
     );
     tui.wait_for("Not signed in");
     tui.sign_in("sharer@example.com", "correct horse");
@@ -645,7 +866,9 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
         }
     };
     tui.keys(&["o"]);
-    wait_opened("the story", &|o| o.lines().any(|l| l == url));
+    wait_opened("the story", &|o| {
+        o.lines().any(|l| l == format!("--new-tab {url} --x"))
+    });
     tui.keys(&["s"]);
     tui.wait_for("Shared on LinkedIn");
     wait_opened("the share link", &|o| {
@@ -803,7 +1026,68 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     tui.keys(&["/"]);
     tui.type_text("quokka");
     tui.keys(&["Enter"]);
-    tui.wait_for("20+ results for \"quokka\"");
+    tui.wait_for("25 results for \"quokka\"");
     tui.keys(&["G", "n"]);
     tui.wait_for("Result 21 of 25 for \"quokka\"");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn keys_come_from_keys_toml_in_the_xdg_config_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);
+    daemon.sign_up("keys@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let t = titles(&feed);
+    let xdg = dir.path().join("xdg");
+    std::fs::create_dir_all(xdg.join("radar")).unwrap();
+    let file = xdg.join("radar/keys.toml");
+
+    // A mistake: the reader does not start, and says where and what.
+    std::fs::write(&file, "[list]\nhide = [\"d\"]\nfavorite = [\"d\"]\n").unwrap();
+    let out = Command::new(radar_bin())
+        .args(["tui", "--server", &daemon.base])
+        .env_remove("RADAR_CONFIG_DIR")
+        .env("XDG_CONFIG_HOME", &xdg)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}, line 3: \"d\" is bound twice in [list]: to hide (line 2) and to favorite",
+            file.display()
+        )),
+        "{stderr}"
+    );
+
+    // A good file: d and Delete hide in lists, H is the help, which shows them.
+    std::fs::write(
+        &file,
+        "[list]\nhide = [\"d\", \"Delete\"]\n\n[global]\nhelp = [\"H\"]\n",
+    )
+    .unwrap();
+    let env = format!("RADAR_CONFIG_DIR= XDG_CONFIG_HOME='{}'", xdg.display());
+    let tui = Tmux::start_with(&daemon.base, &dir.path().join("unused"), &env);
+    tui.wait_for(&t[0]);
+    tui.sign_in("keys@example.com", "correct horse");
+    tui.wait_for("Welcome back!");
+    // x no longer hides: once the help that H opens is up, x has been handled too.
+    tui.keys(&["x", "H"]);
+    let help = tui.wait_for("hide (Trash: restore)");
+    let row = help
+        .lines()
+        .find(|l| l.contains("hide (Trash: restore)"))
+        .unwrap();
+    assert!(row.contains("d Del "), "{help}");
+    assert!(
+        help.lines()
+            .any(|l| l.contains(" H ") && l.contains("this help")),
+        "{help}"
+    );
+    tui.keys(&["Escape"]);
+    let screen = tui.wait_until("the help closed", |s| !s.contains("hide (Trash: restore)"));
+    assert!(selected_row(&screen).contains(&t[0]), "{screen}");
+    tui.keys(&["d"]);
+    tui.wait_until("the first item hidden", |s| !s.contains(&t[0]));
+    assert!(!dir.path().join("unused/keys.toml").exists());
 }

@@ -63,4 +63,9 @@ pub struct SearchPage {
     pub has_more: bool,
     /// The most results a page holds for this reader (5 or 20).
     pub limit: usize,
+    /// How many results the reader can reach from the first page, this one included: the
+    /// matches the reader has not hidden, up to the reader's allowance and the search's depth.
+    pub total: u64,
+    /// Whether the server counted the reader as a subscriber for this answer.
+    pub subscriber: bool,
 }

@@ -11,7 +11,6 @@
 
 use std::num::NonZeroUsize;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use lru::LruCache;
 use radar_api::public::{Pagination, PublicItem, PublicPage};
@@ -103,7 +102,7 @@ impl Store {
         limit: u64,
     ) -> Result<Arc<[u8]>> {
         let key = (sort, order, page, limit);
-        let generation = self.mem.items_generation.load(Ordering::Acquire);
+        let generation = self.items_generation();
         let mut kept = self.mem.public_pages.lock().expect("page lock");
         if let Some((g, json)) = kept.0.get(&key)
             && *g == generation

@@ -9,7 +9,6 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -107,7 +106,7 @@ impl Store {
     /// The first page every caller who is not a subscriber and has nothing hidden or read
     /// sees, built at most once per item generation.
     fn shared_first_page(&self, viewer: &Viewer) -> Result<Arc<[u8]>> {
-        let generation = self.mem.items_generation.load(Ordering::Acquire);
+        let generation = self.items_generation();
         if let Some((g, page)) = &*self.mem.first_page.lock().expect("page lock")
             && *g == generation
         {

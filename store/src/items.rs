@@ -301,19 +301,38 @@ impl Store {
     /// Up to `limit` items newest first, after the `before` key of `published_itemid`
     /// (from the start when none), skipping ids `keep` refuses, as their stored JSON
     /// (which is their wire form). Answers the items, the key of the last one and whether
-    /// more kept items follow.
+    /// more kept items follow. Starts in the in-memory head of the feed when `before` is
+    /// in it, and goes on in sled past it.
     pub(crate) fn item_json_newest_first(
         &self,
         before: Option<&[u8]>,
         mut keep: impl FnMut(&str) -> bool,
         limit: usize,
     ) -> Result<(Vec<sled::IVec>, Option<Vec<u8>>, bool)> {
-        let range = match before {
-            Some(k) => self.t.published_itemid.range(..k.to_vec()),
+        let mut out = Vec::with_capacity(limit.min(64));
+        let mut last_key: Option<Vec<u8>> = None;
+        let head = self.feed_head()?;
+        let mut from_sled = before.map(<[u8]>::to_vec);
+        if let Some(start) = head.start_after(before) {
+            for item in &head.items[start..] {
+                if !keep(&item.id) {
+                    continue;
+                }
+                if out.len() == limit {
+                    return Ok((out, last_key, true));
+                }
+                out.push(item.json.clone());
+                last_key = Some(item.key.to_vec());
+            }
+            if head.whole {
+                return Ok((out, last_key, false));
+            }
+            from_sled = head.items.last().map(|i| i.key.to_vec());
+        }
+        let range = match from_sled {
+            Some(k) => self.t.published_itemid.range(..k),
             None => self.t.published_itemid.iter(),
         };
-        let mut out = Vec::with_capacity(limit.min(64));
-        let mut last_key = None;
         for key in range.keys().rev() {
             let key = key?;
             let Some(id) = keys::published_item_id(&key) else {

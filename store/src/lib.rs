@@ -20,6 +20,7 @@ mod admin;
 mod demo;
 mod email;
 mod feed;
+mod feed_head;
 mod feeds;
 mod group_commit;
 mod items;
@@ -188,6 +189,8 @@ pub(crate) struct Memory {
     pub first_page: Mutex<Option<(u64, Arc<[u8]>)>>,
     /// Recently asked pages of the public listing, as JSON, with their generation.
     pub public_pages: Mutex<catalogue::PublicPages>,
+    /// The newest items' JSON, for the first pages of every feed.
+    pub head: feed_head::HeadCache,
 }
 
 /// A handle to the store; cheap to clone, safe to share between threads.
@@ -264,6 +267,7 @@ impl Store {
                 items_generation: AtomicU64::new(0),
                 first_page: Mutex::new(None),
                 public_pages: Mutex::new(catalogue::PublicPages::default()),
+                head: feed_head::HeadCache::default(),
             }),
             opts: Arc::new(opts),
             search: Arc::new(search),
@@ -284,6 +288,11 @@ impl Store {
     /// writes); for tests and benchmarks of group commit.
     pub fn syncs(&self) -> u64 {
         self.commit.syncs()
+    }
+
+    /// The items generation: it moves on with every item write.
+    pub(crate) fn items_generation(&self) -> u64 {
+        self.mem.items_generation.load(Ordering::Acquire)
     }
 
     /// Notes that items changed, so pages cached from before are not served again.

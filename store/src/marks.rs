@@ -73,7 +73,7 @@ fn mark_of_byte(b: u8) -> Option<Mark> {
 }
 
 impl Store {
-    fn mark_tree(&self, mark: Mark) -> &sled::Tree {
+    pub(crate) fn mark_tree(&self, mark: Mark) -> &sled::Tree {
         match mark {
             Mark::Favorite => &self.t.userid_favorites,
             Mark::Hidden => &self.t.userid_hidden,

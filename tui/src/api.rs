@@ -8,6 +8,7 @@ use radar_api::account::UserMetadata;
 use radar_api::auth::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
 use radar_api::search::SearchPage;
 use radar_api::{FeedPage, Mark, MarkResult, NewsItem, SharedItem, Takeaways};
+use reqwest::header::CONTENT_TYPE;
 use reqwest::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -100,9 +101,32 @@ impl Api {
     }
 
     async fn send<T: DeserializeOwned>(&self, req: RequestBuilder) -> ApiResult<T> {
-        let res = req.send().await.map_err(|e| self.transport(e))?;
+        let req = req.build().map_err(|e| self.transport(e))?;
+        let asked = format!("{} {}", req.method(), req.url().path());
+        let res = self
+            .http
+            .execute(req)
+            .await
+            .map_err(|e| self.transport(e))?;
         let status = res.status();
+        let content_type = res
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .map(|v| v.trim().to_ascii_lowercase())
+            .filter(|v| !v.is_empty());
         let text = res.text().await.map_err(|e| self.transport(e))?;
+        let answered = Answered {
+            asked,
+            status,
+            content_type,
+        };
+        // A web page is never Radar's answer, whatever its status: say what answered
+        // instead of showing its HTML.
+        if answered.is_html() || text.trim_start().starts_with('<') {
+            return Err(self.not_radar(&answered, strings::RADAR_ANSWERS_JSON));
+        }
         if !status.is_success() {
             return Err(ApiError {
                 status: Some(status.as_u16()),
@@ -115,10 +139,31 @@ impl Api {
         } else {
             &text
         };
-        serde_json::from_str(body).map_err(|e| ApiError {
-            status: None,
-            message: strings::bad_answer(&e.to_string()),
+        serde_json::from_str(body).map_err(|e| {
+            let expected = if e.is_syntax() || e.is_eof() {
+                strings::RADAR_ANSWERS_JSON.to_string()
+            } else {
+                strings::not_radars_json(&e.to_string())
+            };
+            self.not_radar(&answered, &expected)
         })
+    }
+
+    /// The answer did not come from a Radar server: no status (nothing Radar said), and a
+    /// message naming the request, what answered and what Radar would have answered.
+    fn not_radar(&self, answered: &Answered, expected: &str) -> ApiError {
+        let what = format!(
+            "{}, {}",
+            answered.status,
+            answered
+                .content_type
+                .as_deref()
+                .unwrap_or("no content type")
+        );
+        ApiError {
+            status: None,
+            message: strings::not_radar(&self.base, &answered.asked, &what, expected),
+        }
     }
 
     fn transport(&self, e: reqwest::Error) -> ApiError {
@@ -243,7 +288,12 @@ impl Api {
                     .map(str::to_string)
                     .ok_or_else(|| ApiError {
                         status: None,
-                        message: strings::bad_answer("no anonKey in /api/config"),
+                        message: strings::not_radar(
+                            &self.base,
+                            "GET /api/config",
+                            "JSON without anonKey",
+                            strings::RADAR_HAS_ANON_KEY,
+                        ),
                     })
             })
             .await?;
@@ -295,6 +345,23 @@ impl Api {
     }
 }
 
+/// What answered a request, for the message when it was not Radar.
+struct Answered {
+    /// `GET /api/news`.
+    asked: String,
+    status: reqwest::StatusCode,
+    /// The media type without parameters, lower-case.
+    content_type: Option<String>,
+}
+
+impl Answered {
+    fn is_html(&self) -> bool {
+        self.content_type
+            .as_deref()
+            .is_some_and(|c| c.contains("html"))
+    }
+}
+
 /// Percent-encodes an id for a path segment.
 fn encode(id: &str) -> String {
     url::form_urlencoded::byte_serialize(id.as_bytes()).collect()
@@ -340,6 +407,102 @@ mod tests {
             message: "down".into(),
         };
         assert_eq!(e.to_string(), "503: down");
+    }
+
+    /// A stand-in web service on loopback that gives every request the same answer.
+    async fn stand_in(status: &str, content_type: &str, body: &str) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let answer = format!(
+            "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        );
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let _ = socket.write_all(answer.as_bytes()).await;
+            }
+        });
+        base
+    }
+
+    const PAGE: &str = "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>";
+
+    #[tokio::test]
+    async fn a_web_page_is_named_not_shown() {
+        for status in ["200 OK", "404 Not Found", "502 Bad Gateway"] {
+            let base = stand_in(status, "text/html; charset=utf-8", PAGE).await;
+            let err = Api::new(&base).unwrap().feed(None, None).await.unwrap_err();
+            assert_eq!(err.status, None, "no answer from Radar");
+            assert!(err.is_unsent());
+            assert_eq!(
+                err.message,
+                format!(
+                    "{base} is not a Radar server: GET /api/news answered {status}, \
+                     text/html; a Radar server answers JSON. Check --server (or RADAR_SERVER)."
+                )
+            );
+        }
+        // HTML without a content type is still a page.
+        let base = stand_in("200 OK", "application/octet-stream", PAGE).await;
+        let err = Api::new(&base).unwrap().feed(None, None).await.unwrap_err();
+        assert!(!err.message.contains('<'), "{err}");
+        assert!(
+            err.message
+                .contains("answered 200 OK, application/octet-stream")
+        );
+    }
+
+    #[tokio::test]
+    async fn json_of_another_shape_says_what_was_missing() {
+        let base = stand_in("200 OK", "application/json", r#"{"status":"ok"}"#).await;
+        let api = Api::new(&base).unwrap();
+        let err = api.feed(None, None).await.unwrap_err();
+        assert!(
+            err.message.starts_with(&format!(
+                "{base} is not a Radar server: GET /api/news answered 200 OK, application/json; \
+                 its JSON is not in Radar's shape (missing field `items`"
+            )),
+            "{err}"
+        );
+        // Sign-in first reads the config, which has no anonKey there.
+        let err = api.sign_in("a@example.com", "pw").await.unwrap_err();
+        assert_eq!(
+            err.message,
+            format!(
+                "{base} is not a Radar server: GET /api/config answered JSON without anonKey; \
+                 a Radar server's config has its anonKey. Check --server (or RADAR_SERVER)."
+            )
+        );
+        // Text that is not JSON at all.
+        let base = stand_in("200 OK", "text/plain", "hello").await;
+        let err = Api::new(&base).unwrap().feed(None, None).await.unwrap_err();
+        assert!(
+            err.message
+                .contains("answered 200 OK, text/plain; a Radar server answers JSON"),
+            "{err}"
+        );
+    }
+
+    #[tokio::test]
+    async fn radars_own_errors_keep_their_message() {
+        let base = stand_in(
+            "400 Bad Request",
+            "application/json",
+            r#"{"error":"bad_request","message":"Bad cursor"}"#,
+        )
+        .await;
+        let err = Api::new(&base).unwrap().feed(None, None).await.unwrap_err();
+        assert_eq!(err.to_string(), "400: Bad cursor");
     }
 
     #[tokio::test]

@@ -1,8 +1,8 @@
 //! The reader's keys: one table ([`TABLE`]) says, for each place the reader can be in,
 //! which command each key runs and how the help overlay describes it. Key handling
 //! ([`KeyMap::command`]) and the help ([`KeyMap::help`]) both read it, so they cannot
-//! disagree. Commands carry names and keys parse from text so that a key file can
-//! change them later; no such file is read yet.
+//! disagree. Commands and contexts carry names and keys parse from text so that
+//! `keys.toml` ([`crate::keyfile`]) can change them.
 
 use std::collections::BTreeMap;
 
@@ -30,6 +30,44 @@ pub enum Context {
 }
 
 impl Context {
+    /// Every context, in the order the help lists them.
+    pub const ALL: [Context; 7] = [
+        Context::Global,
+        Context::List,
+        Context::Search,
+        Context::Drops,
+        Context::Tv,
+        Context::Reader,
+        Context::Help,
+    ];
+
+    /// The section name in `keys.toml`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Global => "global",
+            Context::List => "list",
+            Context::Search => "search",
+            Context::Drops => "drops",
+            Context::Tv => "tv",
+            Context::Reader => "reader",
+            Context::Help => "help",
+        }
+    }
+
+    /// The context whose section in `keys.toml` is called `name`.
+    pub fn from_name(name: &str) -> Option<Context> {
+        Context::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The commands the table has in this context, in its order.
+    pub fn commands(self) -> Vec<Command> {
+        TABLE
+            .iter()
+            .filter(|b| b.context == self)
+            .map(|b| b.command)
+            .collect()
+    }
+
     /// The heading of the context's part of the help.
     pub fn title(self) -> &'static str {
         match self {
@@ -539,36 +577,22 @@ impl KeyMap {
         sections
     }
 
-    /// Binds `command` to exactly `keys` wherever the table has it, and takes those keys
-    /// from every other command of the same places (and of the global ones), so the new
-    /// binding wins. Answers the commands that lost a key.
-    pub fn rebind(&mut self, command: Command, keys: &[Key]) -> Vec<Command> {
-        let contexts: Vec<Context> = self
-            .bindings
-            .keys()
-            .filter(|(_, c)| *c == command)
-            .map(|(ctx, _)| *ctx)
-            .collect();
-        let mut lost = Vec::new();
-        for ((ctx, other), bound) in self.bindings.iter_mut() {
-            if *other == command {
-                continue;
-            }
-            let overlaps = contexts
-                .iter()
-                .any(|c| c == ctx || *c == Context::Global || *ctx == Context::Global);
-            let before = bound.len();
-            if overlaps {
+    /// Binds `command` to exactly `keys` in `context` (`keys.toml`'s entries), taking
+    /// those keys from the context's other commands so the new binding wins. A context's
+    /// own keys already win over [`Context::Global`]'s there, so other contexts keep
+    /// theirs. Answers false, changing nothing, when the table does not have `command`
+    /// in `context`.
+    pub fn bind(&mut self, context: Context, command: Command, keys: &[Key]) -> bool {
+        if !self.bindings.contains_key(&(context, command)) {
+            return false;
+        }
+        for ((ctx, _), bound) in self.bindings.iter_mut() {
+            if *ctx == context {
                 bound.retain(|k| !keys.contains(k));
             }
-            if bound.len() != before {
-                lost.push(*other);
-            }
         }
-        for ctx in contexts {
-            self.bindings.insert((ctx, command), keys.to_vec());
-        }
-        lost
+        self.bindings.insert((context, command), keys.to_vec());
+        true
     }
 }
 
@@ -630,20 +654,36 @@ mod tests {
     }
 
     #[test]
-    fn rebinding_takes_the_key_from_others() {
+    fn binding_takes_the_key_from_the_contexts_other_commands() {
         let mut map = KeyMap::default();
-        let lost = map.rebind(C::MarkRead, &[parse_key("r").unwrap()]);
-        assert_eq!(lost, [C::Reload]);
-        assert_eq!(map.command(X::List, &press('r')), Some(C::MarkRead));
-        assert_eq!(map.command(X::Drops, &press('r')), Some(C::MarkRead));
+        assert!(map.bind(X::List, C::MarkRead, &[parse_key("x").unwrap()]));
+        assert_eq!(map.command(X::List, &press('x')), Some(C::MarkRead));
         assert_eq!(map.command(X::List, &press('m')), None);
-        assert_eq!(map.command(X::List, &press('R')), Some(C::Reload));
-        assert_eq!(map.keys_of(X::Global, C::Reload), "R F5");
+        assert_eq!(map.keys_of(X::List, C::Hide), "", "hide lost its only key");
+        // Other contexts keep theirs.
+        assert_eq!(map.command(X::Search, &press('x')), Some(C::Hide));
+        assert_eq!(map.command(X::Drops, &press('m')), Some(C::MarkRead));
+        // A list key wins over the global one there only.
+        assert!(map.bind(X::List, C::Hide, &[parse_key("q").unwrap()]));
+        assert_eq!(map.command(X::List, &press('q')), Some(C::Hide));
+        assert_eq!(map.command(X::Drops, &press('q')), Some(C::Quit));
+        // The help follows; a command without keys is left out.
         let help = map.help();
         assert_eq!(help[0].0, "Everywhere");
-        assert!(
-            help.iter()
-                .any(|(_, rows)| rows.contains(&("r".into(), "mark read / unread")))
-        );
+        let list = &help.iter().find(|(t, _)| t.starts_with("Lists")).unwrap().1;
+        assert!(list.contains(&("x".into(), "mark read / unread")));
+        assert!(list.contains(&("q".into(), "hide (Trash: restore)")));
+        // Only where the table has the command.
+        assert!(!map.bind(X::Tv, C::Hide, &[parse_key("x").unwrap()]));
+        assert_eq!(map.command(X::Tv, &press('x')), None);
+    }
+
+    #[test]
+    fn contexts_have_names() {
+        for c in Context::ALL {
+            assert_eq!(Context::from_name(c.name()), Some(c));
+            assert!(!c.commands().is_empty());
+        }
+        assert_eq!(Context::from_name("feed"), None);
     }
 }

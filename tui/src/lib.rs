@@ -15,9 +15,15 @@
 //! - A sign-out that the server cannot confirm keeps the session (the reader can retry);
 //!   one the server answers 401 to counts as done.
 //! - The TV gauge shows the time until the next story; 'n of m' gives the position.
-//! - Links open with `$BROWSER` (the first of a `:`-separated list), else `xdg-open`
-//!   (`open` on macOS). Share (`s`) opens the LinkedIn share link (URL, title, the first
-//!   100 characters of the summary) and, when signed in, records the share.
+//! - Links open with `$BROWSER` (a `:`-separated list of commands with arguments, `%u`
+//!   for the URL; [`browser`]), else `xdg-open` (`open` on macOS). Share (`s`) opens
+//!   the LinkedIn share link (URL, title, the first 100 characters of the summary) and,
+//!   when signed in, records the share.
+//! - An answer that no Radar server gives (a web page, JSON of another shape) is named
+//!   by what answered (request, status, content type) and what Radar answers; its body
+//!   is never shown ([`api`]).
+//! - Keys can be changed in `keys.toml` next to the session ([`keyfile`]); a file with
+//!   a mistake is refused with every problem and its line, and the reader does not start.
 //! - The session file holds the auth service's session answer as JSON (mode 0600, in a
 //!   0700 directory); it is refreshed within a quarter of the token's lifetime (at most
 //!   a minute) of expiry, and at once after a 401, whose mark change is then sent again.
@@ -31,8 +37,10 @@
 
 pub mod api;
 pub mod app;
+pub mod browser;
 pub mod drops;
 pub mod format;
+pub mod keyfile;
 pub mod keys;
 pub mod load;
 pub mod marks;
@@ -62,12 +70,14 @@ use crate::app::{Action, App};
 ///
 /// The session is kept in `$RADAR_CONFIG_DIR/session.json` (default
 /// `$XDG_CONFIG_HOME/radar` or `~/.config/radar`); links open with `$BROWSER`;
-/// `NO_COLOR` turns colours off. Press `?` in the reader for its keys.
+/// `NO_COLOR` turns colours off. Press `?` in the reader for its keys; change them in
+/// `keys.toml` in the same directory.
 #[derive(Debug, Clone, clap::Args)]
 #[command(
     after_help = "The session is kept in $RADAR_CONFIG_DIR/session.json (default \
     $XDG_CONFIG_HOME/radar or ~/.config/radar). Links open with $BROWSER (else xdg-open). \
-    NO_COLOR turns colours off. Press ? in the reader for its keys."
+    NO_COLOR turns colours off. Press ? in the reader for its keys; change them in \
+    keys.toml in the same directory (see the README)."
 )]
 pub struct Args {
     /// Address of the Radar daemon.
@@ -94,10 +104,13 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     let api = Arc::new(api::Api::new(&args.server)?);
     let config = session::config_dir();
+    // A bad key file stops the reader before it takes the terminal, so the message stays.
+    let keys = keyfile::load(config.as_deref())?;
     let session_file = config.as_deref().map(session::SessionFile::in_dir);
     let pending_file = config.as_deref().map(pending::PendingFile::in_dir);
     let saved = session_file.as_ref().and_then(|f| f.load());
     let mut app = App::new(&args.server, saved, theme::Theme::from_env());
+    app.keys = keys;
     app.recheck_every = Duration::from_secs(args.recheck_secs);
     let unreadable = match pending_file.as_ref().map(|f| (f, f.load())) {
         Some((_, Ok(pending))) => {

@@ -749,27 +749,13 @@ fn search_results_draw_the_servers_highlights() {
 #[test]
 fn an_empty_or_failed_search_says_so() {
     let mut app = free();
-    type_text(&mut app, "/nothing");
-    app.update(
-        key(ratatui::crossterm::event::KeyCode::Enter),
-        Instant::now(),
-    );
-    let epoch = app.epoch;
-    app.update(
-        Action::SearchLoaded {
-            epoch,
-            query: "nothing".into(),
-            cursor: None,
-            result: Ok(results_page(0..0, None, false)),
-        },
-        Instant::now(),
-    );
+    searched(&mut app, "nothing", results_page(0..0, None, false));
     at_both(&app, |s, _| {
         assert_shows(s, "Nothing found for \"nothing\"")
     });
     app.update(
         Action::SearchLoaded {
-            epoch,
+            epoch: app.epoch,
             query: "nothing".into(),
             cursor: None,
             result: Err(ApiError {
@@ -782,5 +768,49 @@ fn an_empty_or_failed_search_says_so() {
     at_both(&app, |s, _| {
         assert_shows(s, "Search failed");
         assert_shows(s, "Nothing to search for: add a word.");
+    });
+}
+
+#[test]
+fn hints_name_the_keys_of_where_they_are_shown() {
+    let mut app = free();
+    app.keys = crate::keyfile::parse(
+        "[list]\nmark_read = [\"Q\"]\n[search]\nmark_read = [\"R\"]\nnext_match = [\"w\"]\n\
+         [global]\nhelp = [\"H\"]\n[help]\nback = [\"Z\"]\n",
+    )
+    .unwrap();
+    at_both(&app, |s, _| {
+        assert_shows(s, "Q read");
+        assert_hides(s, "m read");
+        assert_shows(s, "H: help · q: quit");
+    });
+    app.update(ch('H'), Instant::now());
+    at_both(&app, |s, _| assert_shows(s, "j/k: scroll · Z: close"));
+    app.update(ch('Z'), Instant::now());
+    searched(&mut app, "story", results_page(3..5, None, true));
+    at_both(&app, |s, _| {
+        assert_shows(s, "Story number 3");
+        assert_shows(s, "R read");
+        assert_hides(s, "Q read");
+        assert_shows(
+            s,
+            "2+ results for \"story\" · w/N: next/previous · Esc: leave",
+        );
+    });
+    // Once the message has gone, the line of keys in force.
+    app.update(Action::Tick, Instant::now() + crate::app::STATUS_FOR * 2);
+    at_both(&app, |s, _| {
+        assert_shows(s, "w/N: next/previous · Enter: read · Esc: leave · H: help")
+    });
+}
+
+#[test]
+fn sign_in_hints_name_the_sign_in_key_in_force() {
+    let mut app = anonymous();
+    app.keys = crate::keyfile::parse("[global]\nsign_in = [\"I\"]\n").unwrap();
+    at_both(&app, |s, _| assert_shows(s, "Not signed in · I: sign in"));
+    app.update(ch('4'), Instant::now());
+    at_both(&app, |s, _| {
+        assert_shows(s, "Sign in to see Favs (press I).")
     });
 }

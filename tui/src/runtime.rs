@@ -147,34 +147,36 @@ impl Runtime {
     }
 }
 
-/// Opens a URL with `$BROWSER` (the first of a `:`-separated list) or the platform's
-/// opener. On a thread of its own: a browser command may run until the browser closes.
+/// Opens a URL with `$BROWSER` or the platform's opener ([`crate::browser`]): the first
+/// command of the list that starts. On a thread of its own: a browser command may run
+/// until the browser closes.
 fn open_in_browser(url: String, tx: UnboundedSender<Action>) {
     std::thread::spawn(move || {
-        let browser = std::env::var("BROWSER")
-            .ok()
-            .and_then(|b| b.split(':').next().map(str::to_string));
-        let program = browser.filter(|b| !b.is_empty()).unwrap_or_else(|| {
-            if cfg!(target_os = "macos") {
-                "open".into()
-            } else {
-                "xdg-open".into()
-            }
-        });
-        let child = Command::new(&program)
-            .arg(&url)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        match child {
-            Ok(mut child) => {
-                let _ = tx.send(Action::Opened(Ok(())));
-                let _ = child.wait();
-            }
+        let browser = std::env::var("BROWSER").ok();
+        let launches = match crate::browser::commands(browser.as_deref(), &url) {
+            Ok(launches) => launches,
             Err(e) => {
-                let _ = tx.send(Action::Opened(Err(format!("{program}: {e}"))));
+                let _ = tx.send(Action::Opened(Err(e)));
+                return;
+            }
+        };
+        let mut failed = String::new();
+        for launch in launches {
+            let child = Command::new(&launch[0])
+                .args(&launch[1..])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn();
+            match child {
+                Ok(mut child) => {
+                    let _ = tx.send(Action::Opened(Ok(())));
+                    let _ = child.wait();
+                    return;
+                }
+                Err(e) => failed = format!("{}: {e}", launch[0]),
             }
         }
+        let _ = tx.send(Action::Opened(Err(failed)));
     });
 }

@@ -20,6 +20,8 @@ pub struct Results {
     pub next_cursor: Option<String>,
     /// Whether the server has more results than these, readable or not.
     pub has_more: bool,
+    /// How many results the reader can reach, as the server counted them.
+    pub total: u64,
     /// Whether the next page is on its way.
     pub loading_more: bool,
     /// Move to the first new result when the next page arrives (`n` past the end).
@@ -31,6 +33,14 @@ impl Results {
     /// cursor was given (free readers).
     pub fn allowance_reached(&self) -> bool {
         self.has_more && self.next_cursor.is_none()
+    }
+
+    /// How many results to announce, and whether more exist beyond the reader's reach
+    /// (shown as "5+").
+    pub fn count(&self) -> (usize, bool) {
+        let total = usize::try_from(self.total).unwrap_or(usize::MAX);
+        let found = total.max(self.hits.len());
+        (found, self.has_more && found <= self.hits.len())
     }
 }
 

@@ -22,18 +22,24 @@ pub const TAB_TRASH: &str = "Trash";
 pub const TAB_SHARED: &str = "Shared";
 
 /// Header, right side, when nobody is signed in.
-pub const SIGNED_OUT_HINT: &str = "Not signed in · i: sign in";
+pub fn signed_out_hint(sign_in: &str) -> String {
+    format!("Not signed in · {sign_in}: sign in")
+}
 
-/// Bottom line when there is no message.
-pub const KEY_HINT: &str = "?: help · q: quit";
+/// Bottom line when there is no message, with the keys in force ("?: help · q: quit").
+pub fn key_hint(help: &str, quit: &str) -> String {
+    format!("{help}: help · {quit}: quit")
+}
 
 // ---- Feed ----
 /// While the feed loads.
 pub const LOADING_NEWS: &str = "Loading news…";
 /// Title of the feed's error state.
 pub const ERROR_LOADING_NEWS: &str = "Error loading news";
-/// Shown under every error state.
-pub const RETRY_HINT: &str = "Press r to try again.";
+/// Shown under every error state, with the reload key in force ("Press r to try again.").
+pub fn retry_hint(reload: &str) -> String {
+    format!("Press {reload} to try again.")
+}
 /// The feed and Drops with nothing to show.
 pub const NO_NEWS: &str = "No news items available";
 /// Footer of the feed for subscribers while more items remain (after its key).
@@ -106,11 +112,15 @@ pub fn shared_on(platform: &str, when: &str) -> String {
 /// Favs when signed out.
 pub const PLEASE_SIGN_IN: &str = "Please Sign In";
 /// Under [`PLEASE_SIGN_IN`].
-pub const SIGN_IN_FOR_FAVS: &str = "Press i to sign in and keep your favourite stories.";
+pub fn sign_in_for_favs(sign_in: &str) -> String {
+    format!("Press {sign_in} to sign in and keep your favourite stories.")
+}
 /// Favs empty.
 pub const NO_FAVS: &str = "No Favs Yet";
 /// Under [`NO_FAVS`].
-pub const NO_FAVS_HINT: &str = "Press f on a story to keep it here.";
+pub fn no_favs_hint(favorite: &str) -> String {
+    format!("Press {favorite} on a story to keep it here.")
+}
 /// Favs error without a message.
 pub const FAVS_FAILED: &str = "Failed to load favs. Please try again later.";
 /// Title of the Favs error state.
@@ -130,11 +140,13 @@ pub const NO_SHARED: &str = "No shared items";
 /// Any list while it loads.
 pub const LOADING: &str = "Loading…";
 /// When a signed-out reader asks for a signed-in view.
-pub fn sign_in_to_see(view: &str) -> String {
-    format!("Sign in to see {view} (press i).")
+pub fn sign_in_to_see(view: &str, sign_in: &str) -> String {
+    format!("Sign in to see {view} (press {sign_in}).")
 }
 /// When a signed-out reader tries to mark an item.
-pub const SIGN_IN_TO_MARK: &str = "Sign in to keep favourites, read and hidden items (press i).";
+pub fn sign_in_to_mark(sign_in: &str) -> String {
+    format!("Sign in to keep favourites, read and hidden items (press {sign_in}).")
+}
 
 // ---- Drops (spec section 2) ----
 /// Paywall title.
@@ -210,11 +222,13 @@ pub const SIGNED_OUT: &str = "Signed out - You have been successfully signed out
 /// Sign-out failure.
 pub const SIGN_OUT_FAILED: &str = "Sign out failed - Failed to sign out. Please try again.";
 /// `i` while signed in.
-pub fn signed_in_as(email: &str) -> String {
-    format!("Signed in as {email}. Press O to sign out.")
+pub fn signed_in_as(email: &str, sign_out: &str) -> String {
+    format!("Signed in as {email}. Press {sign_out} to sign out.")
 }
 /// When the session can no longer be refreshed.
-pub const SESSION_EXPIRED: &str = "Your session has expired. Press i to sign in again.";
+pub fn session_expired(sign_in: &str) -> String {
+    format!("Your session has expired. Press {sign_in} to sign in again.")
+}
 /// When the session could not be saved.
 pub fn session_not_saved(err: &str) -> String {
     format!("Signed in, but the session could not be saved: {err}")
@@ -305,16 +319,30 @@ pub fn unreachable(server: &str) -> String {
 pub fn too_slow(server: &str) -> String {
     format!("The Radar server at {server} did not answer in time.")
 }
-/// The answer could not be read.
-pub fn bad_answer(err: &str) -> String {
-    format!("The server's answer could not be read: {err}")
+/// `server` answered `asked` (`GET /api/news`) with `answered` (`200 OK, text/html`),
+/// which Radar never does; `expected` says what Radar answers.
+pub fn not_radar(server: &str, asked: &str, answered: &str, expected: &str) -> String {
+    format!(
+        "{server} is not a Radar server: {asked} answered {answered}; {expected}. \
+         Check --server (or RADAR_SERVER)."
+    )
+}
+/// What a Radar server answers, for [`not_radar`].
+pub const RADAR_ANSWERS_JSON: &str = "a Radar server answers JSON";
+/// What a Radar server answers at `/api/config`, for [`not_radar`].
+pub const RADAR_HAS_ANON_KEY: &str = "a Radar server's config has its anonKey";
+/// JSON in a shape Radar does not answer, for [`not_radar`].
+pub fn not_radars_json(err: &str) -> String {
+    format!("its JSON is not in Radar's shape ({err})")
 }
 
 // ---- Help ----
 /// Title of the help overlay.
 pub const HELP_TITLE: &str = "Keys";
-/// Bottom of the help overlay.
-pub const HELP_CLOSE: &str = "j/k: scroll · Esc: close";
+/// Bottom of the help overlay, with its keys in force ("j/k: scroll · Esc: close").
+pub fn help_close(down: &str, up: &str, close: &str) -> String {
+    format!("{down}/{up}: scroll · {close}: close")
+}
 
 // ---- Key takeaways (spec section 2; subscribers, feed only) ----
 /// Title of the takeaways overlay.
@@ -341,7 +369,9 @@ pub const NO_CONTENT: &str = "No full text for this item; this is its summary.";
 /// `J`/`K` with nothing unread.
 pub const NO_UNREAD: &str = "No unread items here.";
 /// `/` while signed out: the server searches for signed-in readers.
-pub const SIGN_IN_TO_SEARCH: &str = "Sign in to search (press i).";
+pub fn sign_in_to_search(sign_in: &str) -> String {
+    format!("Sign in to search (press {sign_in}).")
+}
 /// The search prompt.
 pub const SEARCH_PROMPT: &str = "/";
 /// Beside the search prompt.
@@ -355,29 +385,46 @@ pub const SEARCHING: &str = "Searching…";
 /// The title of the failed search's message.
 pub const SEARCH_FAILED: &str = "Search failed";
 /// Under a failed search.
-pub const SEARCH_RETRY_HINT: &str =
-    "Press / to change the search, r to try again, Esc to leave it.";
+pub fn search_retry_hint(search: &str, reload: &str, leave: &str) -> String {
+    format!("Press {search} to change the search, {reload} to try again, {leave} to leave it.")
+}
 /// A search without results.
 pub fn no_results(query: &str) -> String {
     format!("Nothing found for \"{query}\"")
 }
 /// Under an empty result.
-pub const NO_RESULTS_HINT: &str =
-    "Try other words, fewer of them, or fewer -exclusions. Press / to change the search.";
-/// How many results came (a `+` when the server has more).
-pub fn results_found(query: &str, found: usize, more: bool) -> String {
+pub fn no_results_hint(search: &str) -> String {
+    format!(
+        "Try other words, fewer of them, or fewer -exclusions. Press {search} to change the search."
+    )
+}
+/// How many results came (a `+` when the server has more), with the keys in force for
+/// next, previous and leave ("n/N: next/previous · Esc: leave the search").
+pub fn results_found(
+    query: &str,
+    found: usize,
+    more: bool,
+    [next, previous, leave]: [&str; 3],
+) -> String {
     let plus = if more { "+" } else { "" };
     let s = if found == 1 && !more { "" } else { "s" };
-    format!("{found}{plus} result{s} for \"{query}\" · n/N: next/previous · Esc: leave the search")
+    format!(
+        "{found}{plus} result{s} for \"{query}\" · {next}/{previous}: next/previous · \
+         {leave}: leave the search"
+    )
 }
 /// "Result 2 of 5 for "x"".
 pub fn result_position(query: &str, at: usize, of: usize, more: bool) -> String {
     let plus = if more { "+" } else { "" };
     format!("Result {at} of {of}{plus} for \"{query}\"")
 }
-/// The bottom line while results are on screen.
-pub fn search_in_force(query: &str) -> String {
-    format!("Search \"{query}\" · n/N: next/previous · Enter: read · Esc: leave · ?: help")
+/// The bottom line while results are on screen, with the keys in force for next,
+/// previous, read, leave and help ("n/N: next/previous · Enter: read ...").
+pub fn search_in_force(query: &str, [next, previous, read, leave, help]: [&str; 5]) -> String {
+    format!(
+        "Search \"{query}\" · {next}/{previous}: next/previous · {read}: read · \
+         {leave}: leave · {help}: help"
+    )
 }
 /// Read More on results for a free reader.
 pub const MORE_RESULTS_ARE_PREMIUM: &str =

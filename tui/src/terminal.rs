@@ -62,12 +62,18 @@ pub fn restore() {
 /// Ctrl-Z: gives the terminal back as it was, stops the process as the shell's job
 /// control expects (SIGTSTP), and once continued (`fg`) takes the terminal again and
 /// draws everything anew.
+///
+/// The redraw goes through `resize` (which also picks up a size changed while stopped)
+/// rather than `Terminal::clear`: `clear` asks the terminal for the cursor position,
+/// and that answer never arrives while the input thread waits in `event::read`, so
+/// the reader would end with "The cursor position could not be read".
 pub fn suspend(terminal: &mut Tty) -> std::io::Result<()> {
     restore();
     signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
     enable_raw_mode()?;
     execute!(stdout(), EnterAlternateScreen)?;
-    terminal.clear()
+    let size = terminal.size()?;
+    terminal.resize(size.into())
 }
 
 /// Reads terminal events on a thread of its own (not the runtime's blocking pool, which

@@ -63,7 +63,7 @@ pub fn hit(n: usize) -> SearchHit {
     }
 }
 
-/// A page of search results for items `range`, with `cursor` for the next one.
+/// A free reader's page of search results for items `range`, with `cursor` for the next one.
 pub fn results_page(
     range: std::ops::Range<usize>,
     cursor: Option<&str>,
@@ -72,9 +72,24 @@ pub fn results_page(
     let items: Vec<SearchHit> = range.map(hit).collect();
     SearchPage {
         limit: items.len().max(1),
+        total: items.len() as u64,
+        subscriber: false,
         items,
         next_cursor: cursor.map(str::to_string),
         has_more,
+    }
+}
+
+/// A subscriber's page of search results for items `range` of `total`.
+pub fn subscriber_results(
+    range: std::ops::Range<usize>,
+    cursor: Option<&str>,
+    total: u64,
+) -> SearchPage {
+    SearchPage {
+        subscriber: true,
+        total,
+        ..results_page(range, cursor, cursor.is_some())
     }
 }
 
@@ -191,6 +206,22 @@ pub fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
         app.update(ch(c), Instant::now());
     }
+}
+
+/// Searches for `query` with the prompt and answers the search with `page`.
+pub fn searched(app: &mut App, query: &str, page: SearchPage) {
+    type_text(app, &format!("/{query}"));
+    app.update(key(KeyCode::Enter), Instant::now());
+    let epoch = app.epoch;
+    app.update(
+        Action::SearchLoaded {
+            epoch,
+            query: query.into(),
+            cursor: None,
+            result: Ok(page),
+        },
+        Instant::now(),
+    );
 }
 
 /// The screen as text, one string per row.

@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, StatefulWidget, Tabs, Widget};
 
 use crate::app::{App, Overlay, StatusKind, View};
+use crate::keys::{Command, Context};
 use crate::load::Load;
 use crate::strings;
 use crate::widgets::detail::DetailWidget;
@@ -92,7 +93,7 @@ fn header(frame: &mut Frame, app: &App, title: Rect, tabs: Rect) {
     };
     let user = match &app.session {
         Some(s) => s.user.email.clone(),
-        None => strings::SIGNED_OUT_HINT.to_string(),
+        None => strings::signed_out_hint(&app.key(Context::Global, Command::SignIn)),
     };
     let [left, right] = Layout::horizontal([
         Constraint::Length(name.len() as u16 + 2),
@@ -150,11 +151,26 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
             Line::styled(format!(" {}", s.text), style)
         }
         None => match app.search.as_ref().filter(|s| s.in_force()) {
-            Some(search) => Line::styled(
-                format!(" {}", strings::search_in_force(&search.query)),
-                t.dim(),
-            ),
-            None => Line::styled(format!(" {}", strings::KEY_HINT), t.dim()),
+            Some(search) => {
+                let key = |c| app.key(Context::Search, c);
+                let keys = [
+                    key(Command::NextMatch),
+                    key(Command::PreviousMatch),
+                    key(Command::Read),
+                    key(Command::Back),
+                    app.key(Context::Global, Command::Help),
+                ];
+                let keys = keys.each_ref().map(String::as_str);
+                Line::styled(
+                    format!(" {}", strings::search_in_force(&search.query, keys)),
+                    t.dim(),
+                )
+            }
+            None => {
+                let key = |c| app.key(Context::Global, c);
+                let hint = strings::key_hint(&key(Command::Help), &key(Command::Quit));
+                Line::styled(format!(" {hint}"), t.dim())
+            }
         },
     };
     frame.render_widget(
@@ -225,11 +241,12 @@ fn message(
 
 fn error(frame: &mut Frame, app: &App, area: Rect, title: &str, body: &str) {
     let title_style = app.theme.error();
+    let retry = strings::retry_hint(&app.key(Context::Global, Command::Reload));
     let widget = MessageWidget {
         title,
         title_style,
         body: Some(body),
-        hint: Some(strings::RETRY_HINT),
+        hint: Some(&retry),
         theme: app.theme,
     };
     frame.render_widget(widget, area);
@@ -238,7 +255,7 @@ fn error(frame: &mut Frame, app: &App, area: Rect, title: &str, body: &str) {
 /// The state of a list view other than "here are the items".
 enum ListState<'a> {
     Loading,
-    Empty(&'static str, Option<&'static str>),
+    Empty(&'static str, Option<String>),
     Failed(&'static str, &'a str),
     SignedOut,
     Items,
@@ -279,7 +296,8 @@ fn list_state(app: &App, view: View) -> ListState<'_> {
                 },
             ),
             Load::Loaded(items) if items.is_empty() => {
-                ListState::Empty(strings::NO_FAVS, Some(strings::NO_FAVS_HINT))
+                let favorite = app.key(Context::List, Command::Favorite);
+                ListState::Empty(strings::NO_FAVS, Some(strings::no_favs_hint(&favorite)))
             }
             other => of(other, strings::NO_FAVS, strings::ERROR),
         },
@@ -307,12 +325,15 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     match list_state(app, view) {
         ListState::Loading if view == View::Feed => return skeleton(frame, app, area),
         ListState::Loading => return message(frame, app, area, strings::LOADING, None, None),
-        ListState::Empty(title, hint) => return message(frame, app, area, title, None, hint),
+        ListState::Empty(title, hint) => {
+            return message(frame, app, area, title, None, hint.as_deref());
+        }
         ListState::Failed(title, e) => return error(frame, app, area, title, e),
         ListState::SignedOut => {
+            let sign_in = app.key(Context::Global, Command::SignIn);
             let hint = match view {
-                View::Favs => strings::SIGN_IN_FOR_FAVS.to_string(),
-                other => strings::sign_in_to_see(other.label()),
+                View::Favs => strings::sign_in_for_favs(&sign_in),
+                other => strings::sign_in_to_see(other.label(), &sign_in),
             };
             return message(frame, app, area, strings::PLEASE_SIGN_IN, None, Some(&hint));
         }
@@ -322,9 +343,13 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     let selected = app.selection(view);
     let (list_area, detail_area) = list_and_detail(area, items.len());
     let footer = match app.feed.data() {
-        Some(f) if view == View::Feed => {
-            more_footer(app, f.loading_more, f.has_more, f.next_cursor.is_some())
-        }
+        Some(f) if view == View::Feed => more_footer(
+            app,
+            Context::List,
+            f.loading_more,
+            f.has_more,
+            f.next_cursor.is_some(),
+        ),
         _ => None,
     };
     let widget = ItemListWidget {
@@ -354,6 +379,7 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
         let detail = DetailWidget {
             item,
             view,
+            context: Context::List,
             marks: &app.marks,
             keys: &app.keys,
             now: app.clock,
@@ -399,11 +425,15 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
             return message(frame, app, area, &title, Some(&query), None);
         }
         Load::Failed(e) => {
+            let key = |c| app.key(Context::Search, c);
+            let search_key = app.key(Context::Global, Command::Search);
+            let retry =
+                strings::search_retry_hint(&search_key, &key(Command::Reload), &key(Command::Back));
             let widget = MessageWidget {
                 title: strings::SEARCH_FAILED,
                 title_style: t.error(),
                 body: Some(e),
-                hint: Some(strings::SEARCH_RETRY_HINT),
+                hint: Some(&retry),
                 theme: t,
             };
             return frame.render_widget(widget, area);
@@ -419,7 +449,9 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
             area,
             &title,
             None,
-            Some(strings::NO_RESULTS_HINT),
+            Some(&strings::no_results_hint(
+                &app.key(Context::Global, Command::Search),
+            )),
         );
     }
     let selected = app.search_selection();
@@ -430,6 +462,7 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
     let title = strings::results_title(&search.query);
     let footer = more_footer(
         app,
+        Context::Search,
         results.loading_more,
         results.has_more,
         results.next_cursor.is_some(),
@@ -452,6 +485,7 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
     let detail = DetailWidget {
         item: &hit.item,
         view: View::Feed,
+        context: Context::Search,
         marks: &app.marks,
         keys: &app.keys,
         now: app.clock,
@@ -466,6 +500,7 @@ fn search_view(frame: &mut Frame, app: &App, area: Rect) {
 /// Now when it has more but gave none (the paywall line), nothing when that is all.
 fn more_footer(
     app: &App,
+    context: Context,
     loading_more: bool,
     has_more: bool,
     cursor: bool,
@@ -481,9 +516,7 @@ fn more_footer(
         return None;
     }
     Some(if cursor {
-        let key = app
-            .keys
-            .first_key(crate::keys::Context::List, crate::keys::Command::More);
+        let key = app.key(context, crate::keys::Command::More);
         Line::styled(format!(" {key}: {} ", strings::READ_MORE), t.accent())
     } else {
         Line::from(vec![

@@ -29,14 +29,16 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest, Sha256};
 use tantivy::collector::sort_key::{SortBySimilarityScore, SortByStaticFastValue};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::Query;
+use tantivy::query::{BooleanQuery, Occur, Query, TermSetQuery};
 use tantivy::schema::Value;
 use tantivy::{DocAddress, Order, Searcher, TantivyDocument};
 
 pub(crate) use index::SearchIndex;
 pub use query::{MAX_QUERY_CHARS, QueryError, SearchQuery};
 
-use crate::{Error, FREE_LIMIT, Mark, NewsItem, Result, SUBSCRIBER_PAGE, Store, Viewer, from_json};
+use crate::{
+    Error, FREE_LIMIT, Mark, NewsItem, Result, SUBSCRIBER_PAGE, Store, Viewer, from_json, keys,
+};
 use radar_api::search::{SearchHit, SearchPage};
 
 /// How deep a search goes: results ranked below this are not served.
@@ -244,6 +246,10 @@ impl Store {
             pos += take;
             window *= 2;
         }
+        let reachable = if viewer.subscriber { MAX_DEPTH } else { limit };
+        let total = self
+            .unhidden_matches(&searcher, &*q, viewer)?
+            .min(reachable as u64);
         let highlighter = highlight::Highlighter::new(&searcher, &*q, &self.search.fields)?;
         let items = items
             .into_iter()
@@ -259,7 +265,36 @@ impl Store {
                 .filter(|_| viewer.subscriber)
                 .map(|pos| encode_cursor(pos, query)),
             limit,
+            total,
+            subscriber: viewer.subscriber,
         })
+    }
+
+    /// How many items match, less those of them the reader hid: the matches counted once,
+    /// then the reader's hidden items among them (a walk of this reader's hidden keys only).
+    fn unhidden_matches(&self, searcher: &Searcher, q: &dyn Query, viewer: &Viewer) -> Result<u64> {
+        let all = searcher.search(q, &Count)? as u64;
+        let Some(user) = &viewer.user_id else {
+            return Ok(all);
+        };
+        let mut hidden = Vec::new();
+        for key in self
+            .mark_tree(Mark::Hidden)
+            .scan_prefix(keys::prefix(user))
+            .keys()
+        {
+            if let Some(id) = keys::last_part(&key?) {
+                hidden.push(self.search.id_term(id));
+            }
+        }
+        if hidden.is_empty() {
+            return Ok(all);
+        }
+        let among = BooleanQuery::new(vec![
+            (Occur::Must, q.box_clone()),
+            (Occur::Must, Box::new(TermSetQuery::new(hidden))),
+        ]);
+        Ok(all.saturating_sub(searcher.search(&among, &Count)? as u64))
     }
 
     /// One page (numbered from 1) of the whole catalogue's results for the public API, and
@@ -537,6 +572,7 @@ mod tests {
             (page.items.len(), page.has_more, page.limit),
             (FREE_LIMIT, true, FREE_LIMIT)
         );
+        assert_eq!((page.total, page.subscriber), (FREE_LIMIT as u64, false));
         assert!(page.next_cursor.is_none());
         assert!(matches!(
             store.search(&free, &q, Some("AAAA")),
@@ -554,6 +590,8 @@ mod tests {
         loop {
             let page = store.search(&v, &q, cursor.as_deref()).unwrap();
             assert!(page.items.len() <= SUBSCRIBER_PAGE);
+            // What the reader can reach: the 45 matches less the 3 hidden ones.
+            assert_eq!((page.total, page.subscriber), (42, true));
             seen.extend(page.items.into_iter().map(|h| h.item.id));
             match page.next_cursor {
                 Some(c) => cursor = Some(c),
@@ -567,7 +605,8 @@ mod tests {
         assert_eq!(unique.len(), 42);
         assert!(first.items[..3].iter().all(|h| !seen.contains(&h.item.id)));
         assert!(ids.iter().filter(|id| !seen.contains(id)).count() == 3);
-        // Another reader still finds them; a cursor of another query is refused.
+        // Another reader still finds them, and counts all 45; a cursor of another query is refused.
+        assert_eq!(store.search(&subscriber("t"), &q, None).unwrap().total, 45);
         assert_eq!(
             store.search(&subscriber("t"), &q, None).unwrap().items[0]
                 .item

@@ -92,14 +92,20 @@ impl App {
             (_, C::Reload) => self.reload(),
             (_, C::SignIn) => match &self.session {
                 Some(s) => {
-                    let text = strings::signed_in_as(&s.user.email);
+                    let text = strings::signed_in_as(
+                        &s.user.email,
+                        &self.key(Context::Global, C::SignOut),
+                    );
                     self.say(text, StatusKind::Info, now)
                 }
                 None => self.overlay = Overlay::SignIn(SignInState::default()),
             },
             (_, C::SignOut) => match &self.session {
                 Some(s) => self.requests.push(Request::SignOut(s.access_token.clone())),
-                None => self.say(strings::SIGNED_OUT_HINT, StatusKind::Info, now),
+                None => {
+                    let text = strings::signed_out_hint(&self.key(Context::Global, C::SignIn));
+                    self.say(text, StatusKind::Info, now)
+                }
             },
             (_, C::Subscribe) => self.open_subscribe(now),
             (_, C::Search) => self.open_search(now),
@@ -126,7 +132,9 @@ impl App {
     /// story, as the web app's views do when opened.
     pub fn switch_to(&mut self, view: View, now: Instant) {
         if view.needs_sign_in() && !self.signed_in() {
-            self.say(strings::sign_in_to_see(view.label()), StatusKind::Info, now);
+            let text =
+                strings::sign_in_to_see(view.label(), &self.key(Context::Global, Command::SignIn));
+            self.say(text, StatusKind::Info, now);
             return;
         }
         self.reader = None;

@@ -9,6 +9,7 @@ use radar_api::{FeedPage, Mark, NewsItem, SharedItem, Takeaways};
 
 use super::{App, FeedData, FeedFetch, Overlay, Request, StatusKind, View};
 use crate::api::ApiResult;
+use crate::keys::{Command, Context};
 use crate::load::Load;
 use crate::marks::MARKS;
 use crate::strings;
@@ -113,7 +114,8 @@ impl App {
                 match self.feed.data_mut() {
                     Some(feed) => {
                         feed.loading_more = false;
-                        let text = format!("{} {}", e, strings::RETRY_HINT);
+                        let reload = self.keys.first_key(Context::Global, Command::Reload);
+                        let text = format!("{} {}", e, strings::retry_hint(&reload));
                         self.say(text, StatusKind::Error, now);
                     }
                     None => self.feed = Load::Failed(e.to_string()),
@@ -218,6 +220,22 @@ impl App {
         }
     }
 
+    /// The subscription changed: the header follows, the reader is told, and the feed and
+    /// any search are asked again under the new allowance.
+    pub(super) fn subscription_changed(&mut self, subscriber: bool, now: Instant) {
+        self.subscriber = subscriber;
+        let text = if subscriber {
+            strings::NOW_PREMIUM
+        } else {
+            strings::NO_LONGER_PREMIUM
+        };
+        self.say(text, StatusKind::Info, now);
+        self.load_feed();
+        if self.searching() {
+            self.send_search();
+        }
+    }
+
     /// The server's word on the subscription: when it changed, the feed is loaded again
     /// (its allowance changed), and the header follows.
     pub(super) fn on_metadata(&mut self, result: ApiResult<UserMetadata>, now: Instant) {
@@ -226,17 +244,7 @@ impl App {
                 self.on_success();
                 let subscriber = meta.subscription.is_active;
                 if subscriber != self.subscriber {
-                    self.subscriber = subscriber;
-                    let text = if subscriber {
-                        strings::NOW_PREMIUM
-                    } else {
-                        strings::NO_LONGER_PREMIUM
-                    };
-                    self.say(text, StatusKind::Info, now);
-                    self.load_feed();
-                    if self.searching() {
-                        self.send_search();
-                    }
+                    self.subscription_changed(subscriber, now);
                 }
             }
             Err(e) if e.is_unauthorized() => self.on_unauthorized(),

@@ -11,6 +11,7 @@ use radar_api::{Mark, MarkResult};
 
 use super::{App, ItemAction, Request, StatusKind, View};
 use crate::api::{ApiError, ApiResult};
+use crate::keys::{Command, Context};
 use crate::marks::MARKS;
 use crate::pending::PendingMark;
 use crate::strings;
@@ -56,7 +57,8 @@ impl App {
             ItemAction::Restore => (Mark::Hidden, Some(false)),
         };
         let Some(user_id) = self.user_id().map(str::to_string) else {
-            self.say(strings::SIGN_IN_TO_MARK, StatusKind::Info, now);
+            let text = strings::sign_in_to_mark(&self.key(Context::Global, Command::SignIn));
+            self.say(text, StatusKind::Info, now);
             return;
         };
         let was_in_feed = self.marks.in_feed(&item.id);

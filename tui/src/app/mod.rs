@@ -26,7 +26,7 @@ use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use crate::api::ApiResult;
 use crate::drops::DropsState;
-use crate::keys::KeyMap;
+use crate::keys::{Command, Context, KeyMap};
 use crate::load::Load;
 use crate::marks::Marks;
 use crate::pending::PendingMarks;
@@ -715,6 +715,12 @@ impl App {
     /// Shows a warning on the bottom line.
     pub fn warn(&mut self, text: impl Into<String>, now: Instant) {
         self.say(text, StatusKind::Warning, now);
+    }
+
+    /// The first key of `command` in `context` as texts name it ("i"), from the keys in
+    /// force, so hints follow `keys.toml`.
+    pub fn key(&self, context: Context, command: Command) -> String {
+        self.keys.first_key(context, command)
     }
 
     fn say(&mut self, text: impl Into<String>, kind: StatusKind, now: Instant) {

@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{App, ItemAction, Request, StatusKind};
 use crate::api::ApiResult;
-use crate::keys::Command;
+use crate::keys::{Command, Context, KeyMap};
 use crate::load::Load;
 use crate::search::{Results, Search};
 use crate::strings;
@@ -20,7 +20,8 @@ impl App {
     /// searches for signed-in readers only.
     pub(super) fn open_search(&mut self, now: Instant) {
         if !self.signed_in() {
-            return self.say(strings::SIGN_IN_TO_SEARCH, StatusKind::Info, now);
+            let text = strings::sign_in_to_search(&self.key(Context::Global, Command::SignIn));
+            return self.say(text, StatusKind::Info, now);
         }
         self.search = Some(Search::prompt(self.search.take()));
     }
@@ -142,6 +143,11 @@ impl App {
             }
         };
         self.on_success();
+        // The answer was made for another subscription than the one on screen: follow it,
+        // which asks this search again under the new allowance.
+        if page.subscriber != self.subscriber() {
+            return self.subscription_changed(page.subscriber, now);
+        }
         let search = self.search.as_mut().expect("checked above");
         match (cursor, search.results.data_mut()) {
             (Some(asked), Some(results)) => {
@@ -158,6 +164,7 @@ impl App {
                 results.hits.extend(new);
                 results.next_cursor = page.next_cursor;
                 results.has_more = page.has_more;
+                results.total = page.total;
                 results.loading_more = false;
                 results.step_on_arrival = false;
                 if step && results.hits.len() > before {
@@ -166,16 +173,17 @@ impl App {
             }
             (Some(_), None) => {}
             (None, _) => {
-                let found = page.items.len();
-                let more = page.has_more;
-                search.results = Load::Loaded(Results {
+                let results = Results {
                     hits: page.items,
                     next_cursor: page.next_cursor,
                     has_more: page.has_more,
+                    total: page.total,
                     ..Results::default()
-                });
+                };
+                let (found, more) = results.count();
+                search.results = Load::Loaded(results);
                 search.selected = 0;
-                let text = strings::results_found(query, found, more);
+                let text = results_found(&self.keys, query, found, more);
                 self.say(text, StatusKind::Info, now);
             }
         }
@@ -226,8 +234,9 @@ impl App {
         let Some(results) = search.results.data() else {
             return;
         };
+        let (found, more) = results.count();
         if len == 0 {
-            let text = strings::results_found(&search.query, 0, results.has_more);
+            let text = results_found(&self.keys, &search.query, found, more);
             return self.say(text, StatusKind::Info, now);
         }
         let to = match (back, at + 1 == len) {
@@ -237,9 +246,9 @@ impl App {
             (false, true) => 0,
         };
         search.selected = to;
-        let (query, more) = (search.query.clone(), results.has_more);
+        let query = search.query.clone();
         self.say(
-            strings::result_position(&query, to + 1, len, more),
+            strings::result_position(&query, to + 1, found, more),
             StatusKind::Info,
             now,
         );
@@ -268,6 +277,17 @@ impl App {
             (None, false) => self.say(strings::NO_MORE_RESULTS, StatusKind::Info, now),
         }
     }
+}
+
+/// How many results came, with the search keys in force.
+fn results_found(keys: &KeyMap, query: &str, found: usize, more: bool) -> String {
+    let key = |c| keys.first_key(Context::Search, c);
+    let (next, previous, leave) = (
+        key(Command::NextMatch),
+        key(Command::PreviousMatch),
+        key(Command::Back),
+    );
+    strings::results_found(query, found, more, [&next, &previous, &leave])
 }
 
 #[cfg(test)]
@@ -351,7 +371,7 @@ mod tests {
         let mut app = anonymous();
         app.update(ch('/'), Instant::now());
         assert!(app.search.is_none());
-        assert_eq!(status(&app), strings::SIGN_IN_TO_SEARCH);
+        assert_eq!(status(&app), strings::sign_in_to_search("i"));
     }
 
     #[test]
@@ -400,7 +420,7 @@ mod tests {
             &mut app,
             "story",
             None,
-            Ok(results_page(0..20, Some("c1"), true)),
+            Ok(subscriber_results(0..20, Some("c1"), 30)),
         );
         let now = Instant::now();
         app.update(ch('G'), now);
@@ -420,13 +440,13 @@ mod tests {
             &mut app,
             "other",
             Some("c1"),
-            Ok(results_page(40..60, None, false)),
+            Ok(subscriber_results(40..60, None, 60)),
         );
         answer(
             &mut app,
             "story",
             Some("c1"),
-            Ok(results_page(20..30, None, false)),
+            Ok(subscriber_results(20..30, None, 30)),
         );
         assert_eq!(app.search_hits().len(), 30);
         assert_eq!(
@@ -434,8 +454,35 @@ mod tests {
             20,
             "the step lands on the first new result"
         );
+        assert_eq!(status(&app), "Result 21 of 30 for \"story\"");
         app.update(ch('M'), now);
         assert_eq!(status(&app), strings::NO_MORE_RESULTS);
+    }
+
+    #[test]
+    fn an_answer_for_another_subscription_is_followed_and_asked_again() {
+        let mut app = free();
+        type_query(&mut app, "story");
+        app.take_requests();
+        answer(
+            &mut app,
+            "story",
+            None,
+            Ok(subscriber_results(0..20, Some("c1"), 30)),
+        );
+        assert!(
+            app.subscriber(),
+            "the server counted the reader as a subscriber"
+        );
+        assert_eq!(status(&app), strings::NOW_PREMIUM);
+        let asked = app.take_requests();
+        assert!(
+            asked.contains(&Request::Search {
+                query: "story".into(),
+                cursor: None
+            }),
+            "the search is asked again under the new allowance: {asked:?}"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ use radar_api::auth::AuthSession;
 
 use super::{App, Overlay, StatusKind, View};
 use crate::api::{ApiError, ApiResult};
+use crate::keys::{Command, Context};
 use crate::load::Load;
 use crate::marks::Marks;
 use crate::strings;
@@ -114,7 +115,8 @@ impl App {
             // The refresh token is spent or revoked: the session is over.
             Err(_) => {
                 self.end_session();
-                self.say(strings::SESSION_EXPIRED, StatusKind::Warning, now);
+                let text = strings::session_expired(&self.key(Context::Global, Command::SignIn));
+                self.say(text, StatusKind::Warning, now);
             }
         }
     }

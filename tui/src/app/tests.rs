@@ -522,7 +522,7 @@ fn signed_out_readers_are_asked_to_sign_in_to_mark() {
     assert!(app.take_requests().is_empty());
     assert_eq!(
         app.status.as_ref().unwrap().text,
-        crate::strings::SIGN_IN_TO_MARK
+        crate::strings::sign_in_to_mark("i")
     );
     // Sharing still opens the share link, but records nothing.
     press(&mut app, "s", now);

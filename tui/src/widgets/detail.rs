@@ -24,6 +24,9 @@ pub struct DetailWidget<'a> {
     pub item: &'a NewsItem,
     /// The view it is shown in (decides the keys offered).
     pub view: View,
+    /// Whose keys the hints name: [`Context::List`], or [`Context::Search`] over results
+    /// (`keys.toml` may bind them differently).
+    pub context: Context,
     /// Its marks.
     pub marks: &'a Marks,
     /// The keys in force, for the hints.
@@ -70,13 +73,20 @@ pub fn action_hints(
     .collect()
 }
 
-/// The keys offered for an item in a list `view`, as "Enter full text · o open ...".
-pub fn key_hints(keys: &KeyMap, view: View, item: &NewsItem, marks: &Marks) -> String {
+/// The keys offered for an item in a list `view`, as "Enter full text · o open ...",
+/// from `context`'s keys.
+pub fn key_hints(
+    keys: &KeyMap,
+    context: Context,
+    view: View,
+    item: &NewsItem,
+    marks: &Marks,
+) -> String {
     let mut pairs = vec![(
-        keys.first_key(Context::List, Command::Read),
+        keys.first_key(context, Command::Read),
         strings::HINT_READER.to_string(),
     )];
-    pairs.extend(action_hints(keys, Context::List, view, item, marks));
+    pairs.extend(action_hints(keys, context, view, item, marks));
     pairs
         .iter()
         .map(|(k, what)| format!("{k} {what}"))
@@ -91,7 +101,10 @@ impl Widget for DetailWidget<'_> {
         let block = Block::bordered()
             .border_type(BorderType::Rounded)
             .title_bottom(Line::styled(
-                format!(" {} ", key_hints(self.keys, self.view, item, self.marks)),
+                format!(
+                    " {} ",
+                    key_hints(self.keys, self.context, self.view, item, self.marks)
+                ),
                 t.dim(),
             ));
         let mut meta = vec![

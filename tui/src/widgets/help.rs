@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
-use crate::keys::KeyMap;
+use crate::keys::{Command, Context, KeyMap};
 use crate::strings;
 use crate::theme::Theme;
 
@@ -18,6 +18,12 @@ pub struct HelpPopup<'a> {
     pub scroll: u16,
     /// Styles.
     pub theme: Theme,
+}
+
+/// The overlay's bottom line, with its keys in force.
+fn close_hint(keys: &KeyMap) -> String {
+    let key = |c| keys.first_key(Context::Help, c);
+    strings::help_close(&key(Command::Down), &key(Command::Up), &key(Command::Back))
 }
 
 fn lines(keys: &KeyMap, t: Theme) -> Vec<Line<'static>> {
@@ -63,7 +69,10 @@ impl Widget for HelpPopup<'_> {
                 format!(" {} ", strings::HELP_TITLE),
                 t.accent(),
             ))
-            .title_bottom(Line::styled(format!(" {} ", strings::HELP_CLOSE), t.dim()));
+            .title_bottom(Line::styled(
+                format!(" {} ", close_hint(self.keys)),
+                t.dim(),
+            ));
         Paragraph::new(lines)
             .block(block)
             .scroll((self.scroll, 0))

@@ -1142,6 +1142,14 @@ export interface components {
              *     there is nothing more or the reader is not a subscriber.
              */
             nextCursor?: string | null;
+            /** @description Whether the server counted the reader as a subscriber for this answer. */
+            subscriber: boolean;
+            /**
+             * Format: int64
+             * @description How many results the reader can reach from the first page, this one included: the
+             *     matches the reader has not hidden, up to the reader's allowance and the search's depth.
+             */
+            total: number;
         };
         /** @description Body of `POST /api/shared/{id}`. */
         ShareBody: {

@@ -2,10 +2,9 @@
 // web/openapi.json). The app shows every item of every page loaded and nothing else; it
 // never counts items or asks who is a subscriber.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { api } from '@/lib/api-client';
 import type { FeedPage, NewsItem } from '@/lib/api/types';
-import { useAuth } from '@/lib/auth';
+import { useFollowSubscription } from '@/lib/follow-subscription';
 import { takeEarlyFeed } from '@/lib/early-feed';
 
 export async function getNews(cursor: string | null, signal?: AbortSignal): Promise<FeedPage> {
@@ -29,12 +28,7 @@ export const newsQueryOptions = () =>
 /** The feed, and a re-check of the subscription whenever the server's answer disagrees with what the app believes. */
 export function useNews() {
   const news = useInfiniteQuery(newsQueryOptions());
-  const { user, isSubscriber, subscriptionKnown, recheckSubscription } = useAuth();
-  const last = news.data?.pages.at(-1);
-  const disagrees = Boolean(user && subscriptionKnown && last && last.subscriber !== isSubscriber);
-  useEffect(() => {
-    if (disagrees) recheckSubscription();
-  }, [disagrees, recheckSubscription]);
+  useFollowSubscription(news.data?.pages.at(-1));
   return news;
 }
 

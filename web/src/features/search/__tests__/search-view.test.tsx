@@ -27,7 +27,14 @@ function hit(n: number, word = 'agents') {
   };
 }
 const hits = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => hit(from + i));
-const page = (items: unknown[], nextCursor: string | null, hasMore: boolean) => ({ items, nextCursor, hasMore, limit: items.length });
+const page = (items: unknown[], nextCursor: string | null, hasMore: boolean, total = items.length) => ({
+  items,
+  nextCursor,
+  hasMore,
+  limit: items.length,
+  total,
+  subscriber: nextCursor !== null,
+});
 const emptyLists: FakeRoute[] = ['/api/favorites', '/api/hidden', '/api/read'].map((path) => ({ path, body: [] }));
 
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -54,6 +61,7 @@ describe('SearchView', () => {
     expect(screen.getByLabelText('Searching')).toHaveAttribute('aria-busy', 'true');
     const cards = await screen.findAllByTestId('news-card');
     expect(cards).toHaveLength(5);
+    expect(screen.getByTestId('search-count')).toHaveTextContent('5+ results for “agents”');
     const first = within(cards[0]);
     expect(first.getByRole('link', { name: 'Über agents 0' })).toHaveAttribute('href', '/app?view=search&q=agents&item=item-0');
     const marks = cards[0].querySelectorAll('mark');
@@ -68,12 +76,13 @@ describe('SearchView', () => {
 
   it('reads on with the server’s cursor and the same query', async () => {
     serve([
-      { path: '/api/search?q=multi+agent', body: page(hits(0, 3), 'c1', true) },
-      { path: '/api/search?q=multi+agent&cursor=c1', body: page(hits(3, 4), null, false) },
+      { path: '/api/search?q=multi+agent', body: page(hits(0, 3), 'c1', true, 4) },
+      { path: '/api/search?q=multi+agent&cursor=c1', body: page(hits(3, 4), null, false, 4) },
     ]);
     const user = userEvent.setup();
     results('multi agent');
     expect(await screen.findAllByTestId('news-card')).toHaveLength(3);
+    expect(screen.getByTestId('search-count')).toHaveTextContent('4 results for “multi agent”');
     await user.click(screen.getByRole('button', { name: 'Read More' }));
     await vi.waitFor(() => expect(screen.getAllByTestId('news-card')).toHaveLength(4));
     expect(screen.queryByRole('button', { name: 'Read More' })).toBeNull();

@@ -5,6 +5,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { SearchPage } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
+import { useFollowSubscription } from '@/lib/follow-subscription';
 
 export function getSearch(q: string, cursor: string | null, signal?: AbortSignal): Promise<SearchPage> {
   const params = new URLSearchParams({ q });
@@ -23,5 +24,7 @@ export const searchQueryOptions = (q: string, userId: string | undefined) =>
 
 export function useSearch(q: string) {
   const { user } = useAuth();
-  return useInfiniteQuery(searchQueryOptions(q, user?.id));
+  const search = useInfiniteQuery(searchQueryOptions(q, user?.id));
+  useFollowSubscription(search.data?.pages.at(-1));
+  return search;
 }

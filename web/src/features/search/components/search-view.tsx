@@ -100,8 +100,15 @@ export function SearchView({ q }: { q: string }) {
     );
   }
 
+  // The server counts what the reader can reach; past a free reader's allowance there is more.
+  const total = search.data.pages.at(-1)?.total ?? hits.length;
+  const count = end === 'subscribe' ? `${hits.length}+` : String(Math.max(total, hits.length));
+
   return (
     <section aria-label="Search results" className="flex flex-col gap-3">
+      <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="search-count" aria-live="polite">
+        {count} {count === '1' ? 'result' : 'results'} for “{query}”
+      </p>
       {hits.map(({ highlights, ...item }) => (
         <NewsCard key={item.id} item={item} view="search" highlights={highlights} query={query} />
       ))}
