@@ -470,7 +470,7 @@ async fn bad_tokens_are_refused_on_api_and_auth() {
 }
 
 #[tokio::test]
-async fn refresh_tokens_rotate_once_with_a_grace_window_and_reuse_ends_the_session() {
+async fn refresh_tokens_rotate_the_parent_of_the_active_one_gets_it_back_and_reuse_ends_the_session() {
     let dir = tempfile::tempdir().unwrap();
     let d = Daemon::start_with(
         &dir.path().join("data"),
@@ -491,23 +491,32 @@ async fn refresh_tokens_rotate_once_with_a_grace_window_and_reuse_ends_the_sessi
     assert_eq!(s1.body["user"]["email"], "ada@example.com");
     assert_eq!(api_status(&d, access(&s1.body)).await, 200);
 
-    // Another tab refreshing with the same token at the same moment still succeeds.
+    // GoTrue token_refresh.go: another tab refreshing with the same token (the parent of
+    // the active one) gets the active token back rather than a second branch...
     let parallel = refresh(&d, refresh_token(&s0)).await;
     assert_eq!(parallel.status, 200, "{}", parallel.body);
+    assert_eq!(refresh_token(&parallel.body), refresh_token(&s1.body));
+    // ...and so does a client that lost the answer, after the reuse interval.
+    tokio::time::sleep(Duration::from_millis(1600)).await;
+    let lost = refresh(&d, refresh_token(&s0)).await;
+    assert_eq!(lost.status, 200, "{}", lost.body);
+    assert_eq!(refresh_token(&lost.body), refresh_token(&s1.body));
+    let s2 = refresh(&d, refresh_token(&s1.body)).await.body;
 
-    // Later, the spent token is taken as stolen: refused, and its session ends.
+    // Later, a spent token that is not the parent of the active one is taken as stolen:
+    // refused, and its session ends.
     tokio::time::sleep(Duration::from_millis(1600)).await;
     assert_eq!(
         refresh(&d, refresh_token(&s0)).await.error(400),
         "refresh_token_already_used"
     );
     assert_eq!(
-        refresh(&d, refresh_token(&s1.body)).await.error(400),
+        refresh(&d, refresh_token(&s2)).await.error(400),
         "refresh_token_not_found"
     );
-    assert_eq!(api_status(&d, access(&s1.body)).await, 401);
+    assert_eq!(api_status(&d, access(&s2)).await, 401);
     assert_eq!(
-        auth(&d, "GET", "/user", Some(access(&s1.body)), None)
+        auth(&d, "GET", "/user", Some(access(&s2)), None)
             .await
             .error(403),
         "session_not_found"

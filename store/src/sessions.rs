@@ -4,9 +4,17 @@
 //!
 //! Refresh tokens rotate: each is spent by one refresh, which hands out the next. The
 //! store keeps only their SHA-256 ([`keys::secret`]), so a copy of the database cannot
-//! resume anyone's session. A spent token presented again within the grace window (two
-//! tabs refreshing at the same moment) gets a fresh token of the same session; presented
-//! later, it is taken as stolen and the whole session ends (reuse detection).
+//! resume anyone's session. A spent token presented again is answered as GoTrue answers
+//! it (`internal/api/token_refresh.go`):
+//! - if it is the parent of the session's active token (a client that lost the answer to
+//!   its refresh, or two tabs refreshing at once), it gets that active token back, at any
+//!   time, and no new token is made;
+//! - otherwise, within the reuse interval, it gets a new token of the same session;
+//! - otherwise it is taken as stolen and the whole session ends (reuse detection).
+//!
+//! To send the active token again without storing it, a spent token's record keeps its
+//! child sealed with a key derived from the spent token itself ([`seal_child`]): whoever
+//! presents the spent token can open it, a copy of the database alone cannot.
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -51,6 +59,33 @@ struct RefreshRecord {
     /// session ends.
     #[serde(default)]
     used_at: Option<DateTime<Utc>>,
+    /// The token its refresh handed out, sealed with this token (see [`seal_child`]).
+    #[serde(default)]
+    child: Option<String>,
+}
+
+/// The pad that seals a token's child: SHA-256 of a label and the parent token, so only
+/// a holder of the parent can open it.
+fn child_pad(parent: &str) -> [u8; 32] {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(b"radar refresh child\0");
+    h.update(parent.as_bytes());
+    h.finalize().into()
+}
+
+/// Seals `child` (a token from [`new_secret`]) so that only `parent` opens it.
+fn seal_child(parent: &str, child: &str) -> Option<String> {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let raw: [u8; 32] = b64.decode(child).ok()?.try_into().ok()?;
+    let pad = child_pad(parent);
+    Some(b64.encode(std::array::from_fn::<u8, 32, _>(|i| raw[i] ^ pad[i])))
+}
+
+/// Opens what [`seal_child`] sealed, with the parent token (the pad undoes itself).
+fn open_child(parent: &str, sealed: &str) -> Option<String> {
+    seal_child(parent, sealed)
 }
 
 /// A session with a new refresh token, which exists only here (the store keeps its hash).
@@ -139,6 +174,7 @@ impl Store {
             session_id: session.id.clone(),
             created_at: now,
             used_at: None,
+            child: None,
         };
         let t = &self.t;
         let user = (
@@ -186,7 +222,8 @@ impl Store {
         let now = Utc::now();
         let stale = self.stale_token_keys(&token_keys, now)?;
         enum Outcome {
-            Rotated(Box<(Session, User)>),
+            /// The session, the user and the refresh token to answer.
+            Rotated(Box<(Session, User, String)>),
             NotFound,
             AlreadyUsed,
         }
@@ -213,8 +250,26 @@ impl Store {
                         return Ok(Outcome::NotFound);
                     };
                     let user: User = from_json(&raw)?;
-                    match record.used_at {
-                        Some(used) if now - used > grace => {
+                    if let Some(used) = record.used_at {
+                        if let Some(active) = record
+                            .child
+                            .as_deref()
+                            .and_then(|sealed| open_child(token, sealed))
+                        {
+                            let live = match refresh.get(keys::secret(&active))? {
+                                Some(raw) => {
+                                    let child: RefreshRecord = from_json(&raw)?;
+                                    child.used_at.is_none() && child.session_id == session.id
+                                }
+                                None => false,
+                            };
+                            if live {
+                                session.refreshed_at = Some(now);
+                                sessions.insert(session.id.as_bytes(), to_json(&session))?;
+                                return Ok(Outcome::Rotated(Box::new((session, user, active))));
+                            }
+                        }
+                        if now - used > grace {
                             remove_session_tx(
                                 sessions,
                                 userid_sessions,
@@ -225,12 +280,13 @@ impl Store {
                             )?;
                             return Ok(Outcome::AlreadyUsed);
                         }
-                        Some(_) => {} // a parallel refresh within the grace window
-                        None => {
-                            record.used_at = Some(now);
-                            refresh.insert(&hash, to_json(&record))?;
-                        }
+                    } else {
+                        record.used_at = Some(now);
                     }
+                    // The new token becomes this one's child: the one it gets back if
+                    // it is presented again while that child is active.
+                    record.child = seal_child(token, &next);
+                    refresh.insert(&hash, to_json(&record))?;
                     for k in &stale {
                         sessionid_refresh.remove(k.as_slice())?;
                         refresh.remove(&k[k.len() - 32..])?;
@@ -239,22 +295,23 @@ impl Store {
                         session_id: session.id.clone(),
                         created_at: now,
                         used_at: None,
+                        child: None,
                     };
                     refresh.insert(&next_hash, to_json(&fresh))?;
                     sessionid_refresh.insert(keys::join(session.id.as_bytes(), &next_hash), &[])?;
                     session.refreshed_at = Some(now);
                     sessions.insert(session.id.as_bytes(), to_json(&session))?;
-                    Ok(Outcome::Rotated(Box::new((session, user))))
+                    Ok(Outcome::Rotated(Box::new((session, user, next.clone()))))
                 },
             )?;
         self.flush()?;
         Ok(match outcome {
             Outcome::Rotated(b) => {
-                let (session, user) = *b;
+                let (session, user, refresh_token) = *b;
                 Refresh::Rotated(Box::new(SessionGrant {
                     session,
                     user,
-                    refresh_token: next,
+                    refresh_token,
                 }))
             }
             Outcome::NotFound => Refresh::NotFound,
@@ -443,7 +500,7 @@ mod tests {
     }
 
     #[test]
-    fn refresh_tokens_rotate_and_are_single_use() {
+    fn refresh_tokens_rotate_and_an_older_spent_one_ends_the_session() {
         let (_d, store) = test_store();
         let u = user(&store);
         let first = store.sign_in(&u.id, "password").unwrap();
@@ -458,7 +515,9 @@ mod tests {
         let second = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
         assert_eq!(second.session.id, first.session.id);
         assert_ne!(second.refresh_token, first.refresh_token);
-        // Spent and past the (zero) grace window: reuse ends the session.
+        let third = rotate(&store, &second.refresh_token, Duration::zero()).unwrap();
+        // Spent, not the parent of the active token, past the (zero) interval: reuse
+        // ends the session.
         std::thread::sleep(std::time::Duration::from_millis(5));
         assert!(matches!(
             store
@@ -469,7 +528,7 @@ mod tests {
         assert!(store.session(&first.session.id).unwrap().is_none());
         assert!(matches!(
             store
-                .refresh_session(&second.refresh_token, Duration::zero())
+                .refresh_session(&third.refresh_token, Duration::zero())
                 .unwrap(),
             Refresh::NotFound
         ));
@@ -480,15 +539,76 @@ mod tests {
     }
 
     #[test]
-    fn a_parallel_refresh_within_the_grace_window_gets_a_token_of_the_same_session() {
+    fn the_parent_of_the_active_token_gets_that_token_back_at_any_time() {
         let (_d, store) = test_store();
         let u = user(&store);
         let first = store.sign_in(&u.id, "password").unwrap();
-        let a = rotate(&store, &first.refresh_token, Duration::seconds(10)).unwrap();
-        let b = rotate(&store, &first.refresh_token, Duration::seconds(10)).unwrap();
-        assert_eq!(a.session.id, b.session.id);
-        assert_ne!(a.refresh_token, b.refresh_token);
-        assert!(rotate(&store, &a.refresh_token, Duration::seconds(10)).is_some());
+        let active = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        // The client lost the answer and asks again with the spent token, past the interval.
+        let again = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
+        assert_eq!(again.refresh_token, active.refresh_token);
+        assert_eq!(again.session.id, first.session.id);
+        // The active token still works once, and then the first is only a grandparent.
+        let next = rotate(&store, &active.refresh_token, Duration::zero()).unwrap();
+        assert_ne!(next.refresh_token, active.refresh_token);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        assert!(matches!(
+            store
+                .refresh_session(&first.refresh_token, Duration::zero())
+                .unwrap(),
+            Refresh::AlreadyUsed
+        ));
+    }
+
+    #[test]
+    fn within_the_interval_an_older_spent_token_gets_a_new_token_of_the_session() {
+        let (_d, store) = test_store();
+        let u = user(&store);
+        let interval = Duration::seconds(10);
+        let first = store.sign_in(&u.id, "password").unwrap();
+        let a = rotate(&store, &first.refresh_token, interval).unwrap();
+        let b = rotate(&store, &a.refresh_token, interval).unwrap();
+        // `a` is the parent of the active `b`: it gets `b` back.
+        assert_eq!(
+            rotate(&store, &a.refresh_token, interval)
+                .unwrap()
+                .refresh_token,
+            b.refresh_token
+        );
+        // `first` is not: within the interval it gets a new token of the same session...
+        let c = rotate(&store, &first.refresh_token, interval).unwrap();
+        assert_eq!(c.session.id, first.session.id);
+        assert!(
+            ![&first, &a, &b]
+                .iter()
+                .any(|g| g.refresh_token == c.refresh_token)
+        );
+        // ...which becomes its child, and both branches work.
+        assert_eq!(
+            rotate(&store, &first.refresh_token, interval)
+                .unwrap()
+                .refresh_token,
+            c.refresh_token
+        );
+        assert!(rotate(&store, &b.refresh_token, interval).is_some());
+        assert!(rotate(&store, &c.refresh_token, interval).is_some());
+    }
+
+    #[test]
+    fn a_sealed_child_opens_only_with_its_parent() {
+        let (parent, child) = (new_secret(), new_secret());
+        let sealed = seal_child(&parent, &child).unwrap();
+        assert_ne!(sealed, child);
+        assert_eq!(
+            open_child(&parent, &sealed).as_deref(),
+            Some(child.as_str())
+        );
+        assert_ne!(
+            open_child(&new_secret(), &sealed).as_deref(),
+            Some(child.as_str())
+        );
+        assert_eq!(open_child(&parent, "not base64!"), None);
     }
 
     #[test]
