@@ -370,7 +370,7 @@ async fn sign_up_and_sign_in_answer_sessions_and_refuse_bad_credentials() {
         Some(json!({"email": "not-an-address", "password": PASSWORD})),
     )
     .await;
-    assert_eq!(bad.error(400), "email_address_invalid");
+    assert_eq!(bad.error(400), "validation_failed");
 
     // Sign-in: right password, then the same refusal for a wrong one and an unknown address.
     let s2 = sign_in(&d, " ADA@example.com", PASSWORD).await;
@@ -470,7 +470,8 @@ async fn bad_tokens_are_refused_on_api_and_auth() {
 }
 
 #[tokio::test]
-async fn refresh_tokens_rotate_the_parent_of_the_active_one_gets_it_back_and_reuse_ends_the_session() {
+async fn refresh_tokens_rotate_the_parent_of_the_active_one_gets_it_back_and_reuse_ends_the_session()
+ {
     let dir = tempfile::tempdir().unwrap();
     let d = Daemon::start_with(
         &dir.path().join("data"),
@@ -1039,8 +1040,39 @@ async fn settings_cors_and_unknown_endpoints() {
     );
     let settings = auth(&d, "GET", "/settings", None, None).await;
     assert_eq!(settings.status, 200);
+    // GoTrue settings.go: the same fields, and every provider it names under `external`.
+    let keys = |v: &serde_json::Value| {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(
+        keys(&settings.body),
+        [
+            "disable_signup",
+            "external",
+            "mailer_autoconfirm",
+            "phone_autoconfirm",
+            "saml_enabled",
+            "sms_provider"
+        ]
+    );
+    assert_eq!(
+        keys(&settings.body["external"]).len(),
+        25,
+        "{}",
+        settings.body
+    );
     assert_eq!(settings.body["external"]["email"], true);
-    assert_eq!(settings.body["external"]["google"], false);
+    for off in [
+        "google",
+        "zoom",
+        "linkedin_oidc",
+        "anonymous_users",
+        "phone",
+    ] {
+        assert_eq!(settings.body["external"][off], false, "{off}");
+    }
     assert_eq!(settings.body["mailer_autoconfirm"], true);
     assert_eq!(
         auth(&d, "GET", "/authorize?provider=google", None, None)
@@ -1652,8 +1684,8 @@ async fn a_deleted_accounts_token_is_user_not_found() {
 }
 
 /// GoTrue's answers for features an install has switched off (signup.go's anonymous and
-/// phone checks, token.go's web3 grant, mfa.go's enroll, identity.go's manual linking,
-/// sso.go's SAML), so clients show their usual "not available" message instead of
+/// phone checks, token.go's web3 grant and phone logins, otp.go, mfa.go's enroll,
+/// identity.go's manual linking, sso.go's SAML), so clients show their usual "not available" message instead of
 /// "no such endpoint".
 #[tokio::test]
 async fn features_radar_lacks_answer_gotrues_disabled_errors() {
@@ -1697,6 +1729,47 @@ async fn features_radar_lacks_answer_gotrues_disabled_errors() {
     );
     let sso = post("/sso", None, json!({"domain": "example.com"})).await;
     expect(sso, 404, "saml_provider_disabled", "SAML 2.0 is disabled");
+
+    // otp.go: signInWithOtp() by phone is GoTrue's phones-off answer; by e-mail Radar's
+    // one-time sign-ins are off; both or neither is a validation error. token.go: a
+    // password grant with a phone is refused as phone logins.
+    let by_phone = post("/otp", None, json!({"phone": "+15555550100"})).await;
+    expect(
+        by_phone,
+        400,
+        "phone_provider_disabled",
+        "Unsupported phone provider",
+    );
+    let by_email = post(
+        "/otp",
+        None,
+        json!({"email": "ada@example.com", "create_user": true}),
+    )
+    .await;
+    assert_eq!(by_email.error(422), "otp_disabled");
+    let both = post(
+        "/otp",
+        None,
+        json!({"email": "ada@example.com", "phone": "+15555550100"}),
+    )
+    .await;
+    assert_eq!(both.error(400), "validation_failed");
+    assert_eq!(
+        post("/otp", None, json!({})).await.error(400),
+        "validation_failed"
+    );
+    let phone_login = grant(
+        &d,
+        "password",
+        json!({"phone": "+15555550100", "password": PASSWORD}),
+    )
+    .await;
+    expect(
+        phone_login,
+        400,
+        "phone_provider_disabled",
+        "Phone logins are disabled",
+    );
 
     // MFA and identity linking want a signed-in caller first.
     let totp = json!({"factor_type": "totp"});

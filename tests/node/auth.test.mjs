@@ -303,6 +303,11 @@ test("features Radar lacks answer GoTrue's \"disabled\" errors, as auth-js reads
   assert.equal(anon.error?.status, 422);
   const sso = await supabase.auth.signInWithSSO({ domain: 'example.com' });
   assert.equal(sso.error?.code, 'saml_provider_disabled');
+  const otp = await supabase.auth.signInWithOtp({ email: 'otp@example.com' });
+  assert.equal(otp.error?.code, 'otp_disabled');
+  assert.equal(otp.error?.status, 422);
+  const phone = await supabase.auth.signInWithPassword({ phone: '+15555550100', password: PASSWORD });
+  assert.equal(phone.error?.code, 'phone_provider_disabled');
 
   assert.equal((await supabase.auth.signUp({ email: 'mfa@example.com', password: PASSWORD })).error, null);
   const enroll = await supabase.auth.mfa.enroll({ factorType: 'totp' });

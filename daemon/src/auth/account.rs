@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use radar_api::auth::AuthUser;
-use radar_store::{EmailProblem, OneTimeKind, check_email, client_metadata};
+use radar_store::{OneTimeKind, check_email, client_metadata};
 use serde::Deserialize;
 
 use super::caller::{ApiKey, Caller, ClientIp};
@@ -33,11 +33,11 @@ pub struct SignupBody {
 
 /// The address of a request, checked by the store's one rule ([`check_email`]) and
 /// lower-cased; every `/auth/v1` route that takes an e-mail goes through here.
+/// Every problem is 400 `validation_failed`, as GoTrue's `validateEmail` answers a
+/// malformed address; the message says which rule it broke.
 pub fn email_of(raw: Option<&str>) -> AuthResult<String> {
-    check_email(raw.unwrap_or_default()).map_err(|problem| match problem {
-        EmailProblem::Empty => AuthError::bad_request("validation_failed", problem.message()),
-        _ => AuthError::bad_request("email_address_invalid", problem.message()),
-    })
+    check_email(raw.unwrap_or_default())
+        .map_err(|problem| AuthError::bad_request("validation_failed", problem.message()))
 }
 
 fn already_registered() -> AuthError {

@@ -23,6 +23,46 @@ pub fn phone_signups() -> AuthError {
     AuthError::bad_request("phone_provider_disabled", "Phone signups are disabled")
 }
 
+/// `POST /token?grant_type=password` with a phone number (GoTrue token.go).
+pub fn phone_logins() -> AuthError {
+    AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled")
+}
+
+/// Body of `POST /otp`.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct OtpBody {
+    /// A magic link or e-mailed code to this address.
+    email: Option<String>,
+    /// A text-message code to this number.
+    phone: Option<String>,
+}
+
+/// `POST /otp`: a magic link or one-time code (auth-js `signInWithOtp()`). Checked as
+/// GoTrue's otp.go checks it; a phone is GoTrue's answer with phones off. For an e-mail,
+/// GoTrue has no switch for magic links alone, so Radar answers with its code for
+/// one-time sign-ins being off.
+#[utoipa::path(post, path = "/otp", tag = "auth", request_body = OtpBody, responses(
+    (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody),
+    (status = 422, body = radar_api::auth::AuthErrorBody, description = "Magic links and one-time codes are off")))]
+pub async fn post_otp(_key: ApiKey, Json(body): Json<OtpBody>) -> AuthError {
+    match (body.email, body.phone) {
+        (Some(_), Some(_)) => AuthError::bad_request(
+            "validation_failed",
+            "Only an email address or phone number should be provided",
+        ),
+        (None, Some(_)) => {
+            AuthError::bad_request("phone_provider_disabled", "Unsupported phone provider")
+        }
+        (Some(_), None) => AuthError::unprocessable(
+            "otp_disabled",
+            "Magic links and one-time codes are not enabled on this server: sign in with your email and password",
+        ),
+        (None, None) => {
+            AuthError::bad_request("validation_failed", "One of email or phone must be set")
+        }
+    }
+}
+
 /// `POST /token?grant_type=web3`: auth-js's `signInWithWeb3()`.
 pub fn web3() -> AuthError {
     AuthError::unprocessable("web3_provider_disabled", "Web3 provider is disabled")

@@ -61,6 +61,8 @@ pub struct GrantQuery {
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 pub struct TokenBody {
     email: Option<String>,
+    /// A phone sign-in, which Radar does not offer (`phone_provider_disabled`).
+    phone: Option<String>,
     password: Option<String>,
     refresh_token: Option<String>,
     /// `grant_type=pkce`: the `code` a PKCE link landed with.
@@ -106,6 +108,9 @@ async fn sign_in(
     body: TokenBody,
 ) -> AuthResult<Json<AuthSession>> {
     let password = body.password.unwrap_or_default();
+    if body.email.is_none() && body.phone.is_some() {
+        return Err(super::disabled::phone_logins());
+    }
     if body.email.as_deref().is_none_or(|e| e.trim().is_empty()) || password.is_empty() {
         return Err(AuthError::bad_request(
             "validation_failed",

@@ -554,6 +554,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/v1/otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /otp`: a magic link or one-time code (auth-js `signInWithOtp()`). Checked as
+         *     GoTrue's otp.go checks it; a phone is GoTrue's answer with phones off. For an e-mail,
+         *     GoTrue has no switch for magic links alone, so Radar answers with its code for
+         *     one-time sign-ins being off.
+         */
+        post: operations["post_otp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/recover": {
         parameters: {
             query?: never;
@@ -1040,6 +1062,13 @@ export interface components {
             /** @description Link to the original, when there is one. */
             url?: string | null;
         };
+        /** @description Body of `POST /otp`. */
+        OtpBody: {
+            /** @description A magic link or e-mailed code to this address. */
+            email?: string | null;
+            /** @description A text-message code to this number. */
+            phone?: string | null;
+        };
         /** @description Position of a public API page in the whole listing. */
         Pagination: {
             /** @description Whether a later page has items. */
@@ -1229,6 +1258,8 @@ export interface components {
             code_verifier?: string | null;
             email?: string | null;
             password?: string | null;
+            /** @description A phone sign-in, which Radar does not offer (`phone_provider_disabled`). */
+            phone?: string | null;
             refresh_token?: string | null;
         };
         /** @description Body of `PUT /user`. */
@@ -2772,6 +2803,64 @@ export interface operations {
             };
             /** @description The session has ended */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+        };
+    };
+    post_otp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OtpBody"];
+            };
+        };
+        responses: {
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description Magic links and one-time codes are off */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
