@@ -2,7 +2,8 @@
 // (and the auth client) together with the entry script, instead of one round trip later, when
 // the router asks for them. It writes into index.html the chunk files of each listed route and
 // a few lines that add `<link rel="modulepreload">` for the current path only, so a visitor on
-// the landing page downloads nothing more.
+// the landing page downloads nothing more. The lines go before the stylesheet, which would
+// otherwise hold them back until the CSS has arrived.
 import type { Plugin } from 'vite';
 
 type Chunk = { type: 'chunk'; fileName: string; imports: string[]; facadeModuleId: string | null; isEntry: boolean };
@@ -34,8 +35,12 @@ export function preloadRoutes(routes: Record<string, string>, whenSignedIn: stri
         };
         const auth = filesOf(whenSignedIn);
         const byPath = Object.fromEntries(Object.entries(routes).map(([path, id]) => [path, [...new Set([...filesOf(id), ...auth])]]));
-        const script = `<script>try{if(localStorage.getItem('radar-auth'))(${JSON.stringify(byPath)}[location.pathname.replace(/\\/$/,'')]||[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.href='/'+f;document.head.appendChild(l)})}catch(e){}</script>`;
-        return html.replace('</head>', `    ${script}\n  </head>`);
+        const script = `<script>try{if(localStorage.getItem('radar-auth'))(${JSON.stringify(byPath)}[location.pathname.replace(/\\/$/,'')]||[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href='/'+f;document.head.appendChild(l)})}catch(e){}</script>`;
+        // Before the stylesheet: an inline script waits for the style sheets above it, which
+        // would hold the chunks back until the CSS has arrived. After the entry script, so
+        // that one is asked for first.
+        const at = html.search(/<link rel="stylesheet"/);
+        return at < 0 ? html.replace('</head>', `    ${script}\n  </head>`) : `${html.slice(0, at)}${script}\n    ${html.slice(at)}`;
       },
     },
   };
