@@ -98,7 +98,7 @@ fn explain(e: AdminError) -> anyhow::Error {
 }
 
 fn is_lock_error(e: &radar_store::Error) -> bool {
-    matches!(e, radar_store::Error::Storage(_)) && e.to_string().contains("lock")
+    matches!(e, radar_store::Error::Locked(_))
 }
 
 fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
@@ -115,6 +115,8 @@ fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
         data,
         radar_store::Options {
             complimentary,
+            // `run` waits for a held store itself, showing that it does.
+            lock_wait: std::time::Duration::ZERO,
             ..Default::default()
         },
     )

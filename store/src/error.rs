@@ -18,6 +18,9 @@ pub enum Error {
     /// The caller may not do this (a free account asking past the free cap, say).
     #[error("{0}")]
     Forbidden(String),
+    /// Another process has the store open (a running daemon, a long command).
+    #[error("the store in {0} is in use by another process")]
+    Locked(std::path::PathBuf),
     /// sled failed: disk full, I/O error, corruption.
     #[error("storage error: {0}")]
     Storage(#[from] sled::Error),

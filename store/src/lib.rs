@@ -31,6 +31,7 @@ mod pkce;
 mod private;
 mod search;
 mod sessions;
+mod sled_open;
 mod users;
 
 mod api_keys;
@@ -80,6 +81,10 @@ pub struct Options {
     /// Hidden and read item ids kept in memory for recently active readers (about 60
     /// bytes each), so feed pages need no mark lookups.
     pub out_of_feed_ids: usize,
+    /// How long opening asks again for a lock another handle holds before it answers
+    /// [`Error::Locked`]: long enough for a handle just closed to let go (see
+    /// `sled_open`); zero for a caller that waits in its own way.
+    pub lock_wait: std::time::Duration,
 }
 
 impl Default for Options {
@@ -88,6 +93,7 @@ impl Default for Options {
             cache_bytes: 64 * 1024 * 1024,
             complimentary: Vec::new(),
             out_of_feed_ids: 250_000,
+            lock_wait: std::time::Duration::from_millis(500),
         }
     }
 }
@@ -211,10 +217,7 @@ impl Store {
     /// damaged or of an older format.
     pub fn open(dir: &Path, opts: Options) -> Result<Self> {
         make_private(dir)?;
-        let db = sled::Config::new()
-            .path(dir.join("db"))
-            .cache_capacity(opts.cache_bytes)
-            .open()?;
+        let db = sled_open::open(&dir.join("db"), &opts)?;
         let tree = |name: &str| db.open_tree(name);
         let t = Trees {
             items: tree("items")?,

@@ -1,0 +1,67 @@
+//! Opening sled, with the wait its lock needs after a handle closes.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::{Options, Result};
+
+/// Opens sled in `path`; [`crate::Error::Locked`] when another process holds it.
+///
+/// sled takes an exclusive `flock` on its log, and a dropped `sled::Db` lets go of it
+/// only once its background threads have ended, a few milliseconds later (sled issue
+/// #1289). Reopening right after closing, as a restart or a test does, would fail on
+/// that window, so a held lock is asked for again for a short while before it is
+/// reported (for [`Options::lock_wait`]): a live holder keeps it far longer than that.
+pub(crate) fn open(path: &Path, opts: &Options) -> Result<sled::Db> {
+    let deadline = Instant::now() + opts.lock_wait;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        match sled::Config::new()
+            .path(path)
+            .cache_capacity(opts.cache_bytes)
+            .open()
+        {
+            Err(e) if is_lock_contention(&e) => {
+                if Instant::now() >= deadline {
+                    return Err(crate::Error::Locked(
+                        path.parent().unwrap_or(path).to_path_buf(),
+                    ));
+                }
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(100));
+            }
+            other => return Ok(other?),
+        }
+    }
+}
+
+/// sled reports a held lock as an I/O error whose text names it and `WouldBlock`.
+fn is_lock_contention(e: &sled::Error) -> bool {
+    matches!(e, sled::Error::Io(io) if io.to_string().contains("could not acquire lock"))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Error, Options, Store};
+
+    #[test]
+    fn reopening_right_after_closing_waits_for_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        for _ in 0..20 {
+            let store = Store::open(dir.path(), Options::default()).unwrap();
+            store.t.meta.insert(b"k", b"v").unwrap();
+            drop(store);
+        }
+    }
+
+    #[test]
+    fn a_held_store_is_reported_as_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let _held = Store::open(dir.path(), Options::default()).unwrap();
+        let Err(e) = Store::open(dir.path(), Options::default()) else {
+            panic!("a second handle opened a held store");
+        };
+        assert!(matches!(e, Error::Locked(_)), "{e:?}");
+        assert!(e.to_string().contains("in use by another process"), "{e}");
+    }
+}
