@@ -151,8 +151,13 @@ pub fn sign_in_to_mark(sign_in: &str) -> String {
 // ---- Drops (spec section 2) ----
 /// Paywall title.
 pub const PREMIUM_CONTENT: &str = "Premium Content";
-/// Paywall text.
-pub const PAYWALL: &str = "You've reached the free limit of 5 stories. Subscribe now to unlock unlimited access to all AI news.";
+/// Paywall text, naming the stories the server allowed (the spec's "5" for a free reader:
+/// the number is the server's, never the reader's).
+pub fn paywall(allowed: usize) -> String {
+    format!(
+        "You've reached the free limit of {allowed} stories. Subscribe now to unlock unlimited access to all AI news."
+    )
+}
 /// Paywall note.
 pub const PAYWALL_NOTE: &str =
     "Premium members get unlimited drops, priority updates and exclusive AI insights.";

@@ -36,7 +36,8 @@ impl Widget for DropsWidget<'_> {
         let inner = block.inner(frame);
         block.render(frame, buf);
         if self.state.paywall {
-            return paywall(inner, buf, self.server, self.keys, t);
+            let text = strings::paywall(self.stories.len());
+            return paywall(inner, buf, &text, self.server, self.keys, t);
         }
         let Some(story) = self.stories.get(self.state.index) else {
             return;
@@ -144,12 +145,13 @@ fn paywall_hints(keys: &KeyMap) -> String {
     strings::hints(&pairs)
 }
 
-fn paywall(area: Rect, buf: &mut Buffer, server: &str, keys: &KeyMap, t: Theme) {
+/// The paywall after the last story the server allowed; `text` names how many that was.
+fn paywall(area: Rect, buf: &mut Buffer, text: &str, server: &str, keys: &KeyMap, t: Theme) {
     let width = area.width.saturating_sub(6).clamp(1, 64);
     let lines = vec![
         Line::styled(strings::PREMIUM_CONTENT, t.accent()),
         Line::default(),
-        Line::raw(strings::PAYWALL),
+        Line::raw(text),
         Line::default(),
         Line::from(vec![
             Span::styled(format!("{}: ", strings::SUBSCRIBE_BUTTON), t.strong()),
@@ -161,7 +163,7 @@ fn paywall(area: Rect, buf: &mut Buffer, server: &str, keys: &KeyMap, t: Theme) 
         Line::styled(paywall_hints(keys), t.dim()),
     ];
     let height = 6
-        + super::wrapped_height(strings::PAYWALL, width)
+        + super::wrapped_height(text, width)
         + super::wrapped_height(
             &format!(
                 "{}: {}",

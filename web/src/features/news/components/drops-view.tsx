@@ -17,13 +17,14 @@ import type { NewsItem } from '@/lib/api/types';
 /** How many stories before the last loaded one Drops asks for the next page. */
 const PAGE_AHEAD = 3;
 
-function Paywall() {
+/** The paywall after the last story the server allowed; `allowed` is the page's `limit` (the spec's 5). */
+function Paywall({ allowed }: { allowed: number }) {
   return (
     <div className="flex h-full flex-col items-center justify-center gap-4 px-6 text-center" data-testid="drops-paywall">
       <Lock aria-hidden="true" className="h-10 w-10 text-indigo-600" />
       <h2 className="text-2xl font-bold">Premium Content</h2>
       <p className="max-w-md text-slate-700 dark:text-slate-300">
-        You&apos;ve reached the free limit of 5 stories. Subscribe now to unlock unlimited access to all AI news.
+        You&apos;ve reached the free limit of {allowed} stories. Subscribe now to unlock unlimited access to all AI news.
       </p>
       <Link to={paths.subscribe} className={buttonClass('primary', 'lg')}>
         Subscribe Now
@@ -219,7 +220,7 @@ export function DropsView() {
       style={{ touchAction: 'pan-x' }}
     >
       {paywall ? (
-        <Paywall />
+        <Paywall allowed={news.data?.pages.at(-1)?.limit ?? items.length} />
       ) : (
         <>
           <div className="flex items-center justify-center gap-1.5 pt-3" aria-label={`Story ${at + 1} of ${items.length}`} role="img">
