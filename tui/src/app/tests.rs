@@ -110,6 +110,20 @@ fn drops_index_and_paywall_for_free_readers() {
     app.update(key(KeyCode::Down), now);
     assert!(app.drops.paywall, "next on the 5th story shows the paywall");
     assert_eq!(app.drops.index, 4);
+    // From the paywall, Enter (its "Subscribe Now") and S open the subscribe page.
+    app.take_requests();
+    for keys in ["\r", "S"] {
+        match keys {
+            "\r" => app.update(key(KeyCode::Enter), now),
+            other => press(&mut app, other, now),
+        }
+        assert_eq!(
+            app.take_requests(),
+            vec![Request::Open("http://127.0.0.1:8080/subscribe".into())],
+            "{keys:?} on the paywall"
+        );
+        assert!(app.drops.paywall, "the paywall stays behind the browser");
+    }
     // Held keys within 300 ms of a step do nothing.
     let mut app2 = free();
     press(&mut app2, "2", now);
