@@ -459,6 +459,26 @@ async fn subscriber_marks_twenty_gets_twenty_new_and_tv_reaches_the_last() {
         fresh.iter().take(10).all(|t| s.contains(t.as_str()))
     });
 
+    // Read More still pages on after the refill: M brings the server's next page, whose
+    // last story G then selects.
+    let cursor = feed["nextCursor"]
+        .as_str()
+        .expect("a subscriber's refilled page still has a cursor");
+    let (_, second) = daemon
+        .get(&format!("/api/news?cursor={cursor}"), Some(&token))
+        .await;
+    let last_of_second = titles(&second).pop().expect("a second page");
+    tui.keys(&["M"]);
+    let deadline = Instant::now() + WAIT;
+    while !tui.screen().contains(&last_of_second) {
+        assert!(
+            Instant::now() < deadline,
+            "Read More did not bring {last_of_second:?}"
+        );
+        tui.keys(&["G"]);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
     // TV counts the whole unread feed and steps (paging on) to its last story.
     let total = feed["total"]
         .as_u64()
