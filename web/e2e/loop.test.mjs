@@ -97,6 +97,16 @@ describe('the reading loop', () => {
     await reader.waitFor();
     assert.ok((await page.getByTestId('reader-content').innerText()).length > 40);
     assert.equal(new URL(page.url()).searchParams.get('item'), id);
+    // Source, date and the source link are the server's item's.
+    const item = await page.evaluate(async (path) => {
+      const { access_token: token } = JSON.parse(localStorage.getItem('radar-auth') ?? '{}');
+      return (await fetch(path, { headers: { Authorization: `Bearer ${token}` } })).json();
+    }, `/api/news/${encodeURIComponent(id)}`);
+    assert.equal(await reader.locator('time').getAttribute('datetime'), item.published_date);
+    await reader.getByText(item.source, { exact: true }).waitFor();
+    const link = reader.getByRole('link', { name: new RegExp(`^Read at ${item.source}`) });
+    assert.equal(await link.getAttribute('href'), item.url);
+    assert.equal(await link.getAttribute('target'), '_blank');
     await reader.getByRole('button', { name: 'Mark as read' }).waitFor();
     await page.keyboard.press('Escape');
     await reader.waitFor({ state: 'detached' });
