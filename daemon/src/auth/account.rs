@@ -46,7 +46,7 @@ fn already_registered() -> AuthError {
 
 /// `POST /signup`: a session when e-mail confirmation is off; otherwise the new user,
 /// and a confirmation mail (for a registered address, see [`registered_address`]).
-#[utoipa::path(post, path = "/signup", tag = "auth", request_body = SignupBody, responses(
+#[utoipa::path(post, path = "/signup", tag = "auth", params(super::recovery::RedirectQuery), request_body = SignupBody, responses(
     (status = 200, body = radar_api::auth::AuthSession, description = "A session, or the new user when e-mail confirmation is on"),
     (status = 400, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_signup(

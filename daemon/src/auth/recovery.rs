@@ -30,7 +30,8 @@ use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
 
 /// `?redirect_to=`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RedirectQuery {
     /// Where the e-mailed link should land.
     pub redirect_to: Option<String>,
@@ -165,7 +166,7 @@ pub struct RecoverBody {
 }
 
 /// `POST /recover`: mails a password-reset link to a registered address; `{}` always.
-#[utoipa::path(post, path = "/recover", tag = "auth", request_body = RecoverBody, responses(
+#[utoipa::path(post, path = "/recover", tag = "auth", params(RedirectQuery), request_body = RecoverBody, responses(
     (status = 200, description = "`{}`, whether or not the address is registered"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_recover(
     State(state): State<AppState>,
@@ -209,7 +210,7 @@ pub struct ResendBody {
 
 /// `POST /resend` (`type: "signup"`): mails a new confirmation link to an address that
 /// signed up and is not confirmed yet; `{}` always, as `/recover`.
-#[utoipa::path(post, path = "/resend", tag = "auth", request_body = ResendBody, responses(
+#[utoipa::path(post, path = "/resend", tag = "auth", params(RedirectQuery), request_body = ResendBody, responses(
     (status = 200, description = "`{}`, whether or not the address is registered"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_resend(
     State(state): State<AppState>,
@@ -246,11 +247,16 @@ pub async fn post_resend(
 }
 
 /// `GET /verify` query.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct VerifyQuery {
+    /// The mailed link's one-time token (`pkce_...` for a PKCE link).
     token: Option<String>,
+    /// `recovery`, `signup` or `email`.
     #[serde(rename = "type")]
+    #[param(rename = "type")]
     kind: Option<String>,
+    /// Where to land; the site URL when it is not the site's own origin or allowed.
     redirect_to: Option<String>,
 }
 
@@ -286,7 +292,7 @@ fn redeem(state: &AppState, token: &str, kind: OneTimeKind) -> AuthResult<Option
 /// `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
 /// An implicit-flow link lands with the session in the fragment, a PKCE link with
 /// `?code=` for the client to exchange.
-#[utoipa::path(get, path = "/verify", tag = "auth", responses(
+#[utoipa::path(get, path = "/verify", tag = "auth", params(VerifyQuery), responses(
     (status = 303, description = "To the redirect target, with the session in the fragment (implicit flow), `?code=` (PKCE) or the error")))]
 pub async fn get_verify(
     State(state): State<AppState>,

@@ -52,8 +52,11 @@ pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
 }
 
 /// `?grant_type=`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct GrantQuery {
+    /// `password`, `refresh_token` or `pkce` (`web3` answers 422 `web3_provider_disabled`;
+    /// anything else, or none, 400 `invalid_credentials`).
     grant_type: Option<String>,
 }
 
@@ -72,8 +75,12 @@ pub struct TokenBody {
 }
 
 /// `POST /token`: sign in with a password, exchange a PKCE code, or refresh a session.
-#[utoipa::path(post, path = "/token", tag = "auth", request_body = TokenBody, responses(
-    (status = 200, body = AuthSession), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
+#[utoipa::path(post, path = "/token", tag = "auth", params(GrantQuery), request_body = TokenBody, responses(
+    (status = 200, body = AuthSession),
+    (status = 400, body = radar_api::auth::AuthErrorBody, description = "Wrong credentials, an unknown grant, a malformed or spent refresh token, or a wrong PKCE verifier"),
+    (status = 404, body = radar_api::auth::AuthErrorBody, description = "`grant_type=pkce`: an unknown or spent code (`flow_state_not_found`)"),
+    (status = 422, body = radar_api::auth::AuthErrorBody, description = "`grant_type=pkce`: the code expired (`flow_state_expired`); `grant_type=web3` (`web3_provider_disabled`)"),
+    (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_token(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
@@ -205,14 +212,16 @@ fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
 }
 
 /// `?scope=global|local|others`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct LogoutQuery {
+    /// `global` (every session of the user, the default), `local` (this one) or `others`.
     scope: Option<String>,
 }
 
 /// `POST /logout`: ends the caller's session (`local`), every session of the caller
 /// (`global`, the default) or every other one (`others`).
-#[utoipa::path(post, path = "/logout", tag = "auth", responses(
+#[utoipa::path(post, path = "/logout", tag = "auth", params(LogoutQuery), responses(
     (status = 204, description = "Signed out"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_logout(
     State(state): State<AppState>,

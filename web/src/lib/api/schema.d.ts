@@ -2771,7 +2771,10 @@ export interface operations {
     };
     post_logout: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `global` (every session of the user, the default), `local` (this one) or `others`. */
+                scope?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2872,7 +2875,10 @@ export interface operations {
     };
     post_recover: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Where the e-mailed link should land. */
+                redirect_to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2937,7 +2943,10 @@ export interface operations {
     };
     post_resend: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Where the e-mailed link should land. */
+                redirect_to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3020,7 +3029,10 @@ export interface operations {
     };
     post_signup: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Where the e-mailed link should land. */
+                redirect_to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3132,7 +3144,13 @@ export interface operations {
     };
     post_token: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `password`, `refresh_token` or `pkce` (`web3` answers 422 `web3_provider_disabled`;
+                 *     anything else, or none, 400 `invalid_credentials`).
+                 */
+                grant_type?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3151,6 +3169,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthSession"];
                 };
             };
+            /** @description Wrong credentials, an unknown grant, a malformed or spent refresh token, or a wrong PKCE verifier */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3161,6 +3180,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description `grant_type=pkce`: an unknown or spent code (`flow_state_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3179,6 +3207,15 @@ export interface operations {
             };
             /** @description The body is not sent as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            /** @description `grant_type=pkce`: the code expired (`flow_state_expired`); `grant_type=web3` (`web3_provider_disabled`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3361,7 +3398,14 @@ export interface operations {
     };
     get_verify: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The mailed link's one-time token (`pkce_...` for a PKCE link). */
+                token?: string;
+                /** @description `recovery`, `signup` or `email`. */
+                type?: string;
+                /** @description Where to land; the site URL when it is not the site's own origin or allowed. */
+                redirect_to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3374,6 +3418,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A parameter is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
             };
         };
     };
