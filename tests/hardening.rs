@@ -161,6 +161,47 @@ fn an_impossible_content_length_is_refused_at_once_in_each_surface_shape() {
 }
 
 #[test]
+fn a_chunked_body_over_the_limit_is_refused_in_each_surface_shape() {
+    // Before: a body without Content-Length found too large while read answered 413
+    // with the code `invalid_body` instead of `payload_too_large`.
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--max-body", "1024"],
+        &[],
+    );
+    let token = tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(d.sign_up("ada@example.com", "correct horse"));
+    for (method, path, code_field) in [
+        ("PATCH", "/api/user/profile", "error"),
+        ("POST", "/api/stripe/webhook", "error"),
+        ("POST", "/auth/v1/signup", "code"),
+    ] {
+        let mut s = connect(&d);
+        let chunk = format!("{{\"resume\":\"{}\"}}", "x".repeat(4096));
+        s.write_all(
+            format!(
+                "{method} {path} HTTP/1.1\r\nHost: radar\r\napikey: {}\r\n\
+                 Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
+                 Transfer-Encoding: chunked\r\n\r\n{:x}\r\n{chunk}\r\n0\r\n\r\n",
+                d.anon_key,
+                chunk.len()
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        let answer = read_answer(&mut s);
+        assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
+        assert_eq!(
+            body_of(&answer)[code_field],
+            "payload_too_large",
+            "{path}: {answer}"
+        );
+    }
+}
+
+#[test]
 fn connections_past_the_cap_wait_for_a_free_slot_and_the_log_says_so() {
     // Before: past the open-file limit, accept failed and the service stopped.
     let dir = tempfile::tempdir().unwrap();

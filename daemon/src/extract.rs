@@ -153,7 +153,17 @@ impl From<QueryRejection> for AuthError {
 
 impl From<BytesRejection> for ApiError {
     fn from(r: BytesRejection) -> Self {
-        ApiError::new(r.status(), "invalid_body", r.body_text())
+        ApiError::new(r.status(), body_code(r.status()), r.body_text())
+    }
+}
+
+/// The error code of a body refused with `status`: a body over the limit that declared
+/// no length (chunked) is found out while it is read, and gets the same 413
+/// `payload_too_large` as one refused by its Content-Length.
+fn body_code(status: axum::http::StatusCode) -> &'static str {
+    match status {
+        axum::http::StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+        _ => "invalid_body",
     }
 }
 
@@ -167,7 +177,7 @@ impl From<JsonRejection> for ApiError {
             }
             _ => axum::http::StatusCode::BAD_REQUEST,
         };
-        ApiError::new(status, "invalid_body", r.body_text())
+        ApiError::new(status, body_code(status), r.body_text())
     }
 }
 
