@@ -983,6 +983,51 @@ async fn sign_in_attempts_are_rate_limited_per_address_and_ip() {
     );
 }
 
+/// The limit is a token bucket, not a fixed minute (which let 19 sign-ins through in
+/// 2.7 s across a window's edge): after the burst, one attempt comes back every
+/// 60/rate seconds, which Retry-After names, and only one.
+#[tokio::test]
+async fn sign_in_attempts_refill_one_at_a_time_after_the_burst() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--sign-in-rate", "30"],
+        &[],
+    );
+    let mut passed = 0;
+    let limited = loop {
+        let r = sign_in(&d, "ada@example.com", "wrong").await;
+        if r.status == 429 {
+            break r;
+        }
+        assert_eq!(r.error(400), "invalid_credentials");
+        passed += 1;
+        assert!(passed <= 32, "no limit after {passed} attempts");
+    };
+    assert!(passed >= 30, "the burst is the rate: {passed}");
+    assert_eq!(limited.error(429), "over_request_rate_limit");
+    let wait: u64 = limited.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (1..=2).contains(&wait),
+        "one attempt every 2 s, not the rest of a minute: Retry-After {wait}"
+    );
+    tokio::time::sleep(Duration::from_millis(wait * 1000 + 200)).await;
+    assert_eq!(
+        sign_in(&d, "ada@example.com", "wrong").await.error(400),
+        "invalid_credentials",
+        "one attempt is back"
+    );
+    assert_eq!(
+        sign_in(&d, "ada@example.com", "wrong").await.error(429),
+        "over_request_rate_limit",
+        "and only one"
+    );
+}
+
 /// A sign-in attempt that claims to be forwarded for `ip`; answers the status.
 async fn forwarded_sign_in(d: &Daemon, email: &str, ip: &str) -> u16 {
     let res = d
@@ -1810,5 +1855,113 @@ async fn features_radar_lacks_answer_gotrues_disabled_errors() {
         404,
         "manual_linking_disabled",
         "Manual linking is disabled",
+    );
+}
+
+/// GoTrue token_refresh.go: within the reuse interval, a spent token that is not the
+/// parent of the active one (a client two rotations behind) gets a new token of the same
+/// session rather than ending it, and both branches then work.
+#[tokio::test]
+async fn within_the_reuse_interval_an_older_spent_token_gets_a_new_token_of_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--refresh-reuse-interval", "30"],
+        &[],
+    );
+    d.sign_up("ada@example.com", PASSWORD).await;
+    let s0 = sign_in(&d, "ada@example.com", PASSWORD).await.body;
+    let s1 = refresh(&d, refresh_token(&s0)).await.body;
+    let s2 = refresh(&d, refresh_token(&s1)).await.body;
+
+    let behind = refresh(&d, refresh_token(&s0)).await;
+    assert_eq!(behind.status, 200, "{}", behind.body);
+    let c = refresh_token(&behind.body);
+    assert!(
+        [&s0, &s1, &s2].iter().all(|s| refresh_token(s) != c),
+        "a new token, not one of the chain"
+    );
+    assert_eq!(
+        jwt_payload(access(&behind.body))["session_id"],
+        jwt_payload(access(&s0))["session_id"],
+        "of the same session"
+    );
+    assert_eq!(refresh(&d, refresh_token(&s2)).await.status, 200);
+    assert_eq!(refresh(&d, c).await.status, 200);
+    assert_eq!(api_status(&d, access(&behind.body)).await, 200);
+}
+
+/// GoTrue signup.go with confirmations on: signing up again with an unconfirmed address
+/// re-sends its confirmation, so within the send interval (60 s by default) it is 429
+/// `over_email_send_rate_limit`, as a `/resend` would be.
+#[tokio::test]
+async fn signing_up_again_unconfirmed_within_the_send_interval_is_too_soon() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--no-demo", "--confirm-email"],
+        &[],
+    );
+    let up = || {
+        let d = &d;
+        let body = json!({"email": "ada@example.com", "password": PASSWORD});
+        async move { auth(d, "POST", "/signup", None, Some(body)).await }
+    };
+    let first = up().await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let again = up().await;
+    assert_eq!(again.error(429), "over_email_send_rate_limit");
+    let wait: u64 = again.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((50..=60).contains(&wait), "about a minute: {wait}");
+    let to_ada = outbox(&d)
+        .iter()
+        .filter(|m| m["to"] == "ada@example.com")
+        .count();
+    assert_eq!(to_ada, 1, "the refused sign-up mailed nothing");
+}
+
+/// GoTrue resend.go: a `/resend` carrying `code_challenge` mails a `pkce_` confirmation
+/// link, which lands with `?code=` for the verifier to exchange.
+#[tokio::test]
+async fn a_resent_confirmation_can_start_a_pkce_flow() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d, mut mails) = mailing_daemon(dir.path(), &["--confirm-email"]).await;
+    let up = auth(
+        &d,
+        "POST",
+        "/signup",
+        None,
+        Some(json!({"email": "ada@example.com", "password": PASSWORD})),
+    )
+    .await;
+    assert_eq!(up.status, 200, "{}", up.body);
+    let implicit = next_mail(&mut mails).await.link();
+    assert!(!link_token(&implicit).starts_with("pkce_"), "{implicit}");
+
+    let (verifier, challenge) = pkce_pair("resend");
+    let welcome = d.url("/welcome");
+    let sent = auth(
+        &d,
+        "POST",
+        &format!("/resend?redirect_to={welcome}"),
+        None,
+        Some(json!({"type": "signup", "email": "ada@example.com",
+            "code_challenge": challenge, "code_challenge_method": "s256"})),
+    )
+    .await;
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    let link = next_mail(&mut mails).await.link();
+    assert!(link_token(&link).starts_with("pkce_"), "{link}");
+    let location = follow(&link, &format!("{welcome}?code=")).await;
+    let s = exchange(&d, &query(&location)["code"], &verifier).await;
+    assert_eq!(s.status, 200, "{}", s.body);
+    assert!(
+        s.body["user"]["email_confirmed_at"].is_string(),
+        "the link confirmed the address: {}",
+        s.body
     );
 }
