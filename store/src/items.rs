@@ -136,10 +136,31 @@ impl Store {
     /// a bulk write pays for a sync once rather than per item. All are durable and
     /// searchable when this returns. An invalid item stops the batch; the ones before it are
     /// kept. Two items for the same id or URL are applied in order.
+    ///
+    /// The index writer is held from the first transaction to the commit, and each
+    /// transaction's items go to it at once, so tantivy's threads index one chunk while
+    /// this thread writes the next to sled. Holding it first keeps the rule of
+    /// [`crate::search`]: a writer that changes one of these items meanwhile indexes after
+    /// this commit, from what sled holds then.
     pub fn upsert_items(&self, items: impl IntoIterator<Item = NewItem>) -> Result<Vec<Upserted>> {
+        let mut index = self.search.lock();
         let mut done = Vec::new();
+        let mut indexed = Vec::new();
         let mut failed = None;
         let mut chunk = Vec::new();
+        let write = |chunk: &[NewItem],
+                     done: &mut Vec<Upserted>,
+                     indexed: &mut Vec<(String, sled::IVec)>|
+         -> Result<()> {
+            for (up, item, marker) in self.upsert_unflushed(chunk)? {
+                if !index.rebuilding {
+                    self.search.replace_document(&index, &item)?;
+                    indexed.push((up.id.clone(), marker));
+                }
+                done.push(up);
+            }
+            Ok(())
+        };
         for item in items {
             match item.validate() {
                 Ok(item) => chunk.push(item),
@@ -149,15 +170,18 @@ impl Store {
                 }
             }
             if chunk.len() == ITEMS_PER_TRANSACTION {
-                done.extend(self.upsert_unflushed(&std::mem::take(&mut chunk))?);
+                write(&std::mem::take(&mut chunk), &mut done, &mut indexed)?;
             }
         }
         if !chunk.is_empty() {
-            done.extend(self.upsert_unflushed(&chunk)?);
+            write(&chunk, &mut done, &mut indexed)?;
         }
         self.flush()?;
-        let ids: Vec<String> = done.iter().map(|d| d.id.clone()).collect();
-        self.index_items(&ids)?;
+        if !indexed.is_empty() {
+            self.search.commit(&mut index)?;
+            drop(index);
+            self.clear_pending(indexed.into_iter().map(|(id, m)| (id, Some(m))).collect())?;
+        }
         match failed {
             Some(e) => Err(e),
             None => Ok(done),
@@ -165,8 +189,9 @@ impl Store {
     }
 
     /// Writes validated items and their index entries in one transaction, each marked
-    /// pending for the search index.
-    fn upsert_unflushed(&self, batch: &[NewItem]) -> Result<Vec<Upserted>> {
+    /// pending for the search index; answers what it did, each item as stored, and its
+    /// pending marker.
+    fn upsert_unflushed(&self, batch: &[NewItem]) -> Result<Vec<(Upserted, NewsItem, sled::IVec)>> {
         let t = &self.t;
         let markers = batch
             .iter()
@@ -205,7 +230,7 @@ impl Store {
                         url: new.url.clone(),
                         published_date: new.published_date,
                     };
-                    pending.insert(id.as_bytes(), marker)?;
+                    pending.insert(id.as_bytes(), &marker[..])?;
                     let old = items.insert(id.as_bytes(), to_json(&item))?;
                     if let Some(old) = &old {
                         let old: NewsItem = from_json(old)?;
@@ -222,10 +247,14 @@ impl Store {
                     if let Some(u) = &item.url {
                         urls.insert(u.as_bytes(), item.id.as_bytes())?;
                     }
-                    done.push(Upserted {
-                        id,
-                        created: old.is_none(),
-                    });
+                    done.push((
+                        Upserted {
+                            id,
+                            created: old.is_none(),
+                        },
+                        item,
+                        sled::IVec::from(&marker[..]),
+                    ));
                 }
                 meta.insert("item_count", &keys::u64_value(count))?;
                 Ok(done)

@@ -205,6 +205,14 @@ impl SearchIndex {
         Term::from_field_text(self.fields.id, id)
     }
 
+    /// Replaces the document of `item` (by its id) with one of its current text; seen by
+    /// searches after the next commit.
+    pub fn replace_document(&self, w: &Writer, item: &NewsItem) -> Result<()> {
+        w.writer.delete_term(self.id_term(&item.id));
+        w.writer.add_document(self.document(item))?;
+        Ok(())
+    }
+
     /// An item's document.
     pub fn document(&self, item: &NewsItem) -> TantivyDocument {
         let f = &self.fields;

@@ -6,9 +6,12 @@
 //! the write method re-reads those items under the index writer's lock, replaces their
 //! documents, commits and reloads the reader, and only then returns. So a write
 //! acknowledged to anyone is searchable at once, and whichever of two racing writers
-//! indexes last indexes the newest state. A batch (`upsert_items`, an import's batches of
-//! 256) is one commit. After a crash between the two steps, the ids left in
-//! `search_pending` are indexed again when the store opens.
+//! indexes last indexes the newest state. A batch (`upsert_items`: a feed fetch, an
+//! import's batches of 16,384) is one commit; it takes the writer's lock before its
+//! first transaction and hands each transaction's items to the writer as written, so
+//! indexing runs beside the sled writes, and any other writer of those items indexes
+//! after it. After a crash between the two steps, the ids left in `search_pending` are
+//! indexed again when the store opens.
 //!
 //! Rebuilding. `Store::reindex` (`radar items reindex`) refills the index from sled while
 //! searches keep answering from the last commit; writes during it wait for its commit to
@@ -108,9 +111,11 @@ impl Store {
         ids.iter()
             .map(|id| {
                 let marker = self.t.search_pending.get(id)?;
-                w.writer.delete_term(self.search.id_term(id));
-                if let Some(item) = self.item(id)? {
-                    w.writer.add_document(self.search.document(&item))?;
+                match self.item(id)? {
+                    Some(item) => self.search.replace_document(w, &item)?,
+                    None => {
+                        w.writer.delete_term(self.search.id_term(id));
+                    }
                 }
                 Ok((id.clone(), marker))
             })
@@ -119,7 +124,7 @@ impl Store {
 
     /// Clears the pending markers that are still the ones read before the commit; a
     /// marker a newer write put there stays for that write to clear.
-    fn clear_pending(&self, done: Vec<(String, Option<sled::IVec>)>) -> Result<()> {
+    pub(crate) fn clear_pending(&self, done: Vec<(String, Option<sled::IVec>)>) -> Result<()> {
         for (id, marker) in done {
             if let Some(marker) = marker {
                 let _ = self.t.search_pending.compare_and_swap(
