@@ -26,7 +26,6 @@
 mod highlight;
 mod index;
 mod query;
-mod stem;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
