@@ -149,10 +149,16 @@ impl Store {
             }
             w.rebuilding = true;
             w.writer.delete_all_documents()?;
+            // Segments are merged once the rebuild is committed, not while it runs: merging
+            // as it goes would rewrite each document several times over.
+            w.writer
+                .set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
         }
         let built = self.refill(&mut progress);
         let mut w = self.search.lock();
         w.rebuilding = false;
+        w.writer
+            .set_merge_policy(Box::new(tantivy::merge_policy::LogMergePolicy::default()));
         let committed = built.and_then(|n| {
             let pending = self.pending_ids()?;
             let done = self.replace_documents(&w, &pending)?;
