@@ -16,6 +16,7 @@ use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -183,14 +184,19 @@ fn fit_open_file_limit(wanted: usize) -> usize {
 }
 
 /// What a connection is doing, as the service and the socket see it.
+///
+/// Kept in one atomic word (the phase in the low two bits, the milliseconds since the
+/// connection opened above them), so the hot path of every request is two stores and
+/// wakes nobody: the watchdog ([`Activity::expired`]) reads the word when its timer fires
+/// and sleeps again until the next possible deadline, at most `--header-timeout` later.
 struct Activity {
-    state: std::sync::Mutex<Phase>,
-    changed: tokio::sync::Notify,
+    word: AtomicU64,
+    opened: Instant,
     idle: Duration,
     header: Duration,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     /// Waiting for a request's first byte since then.
     Idle(Instant),
@@ -200,32 +206,56 @@ enum Phase {
     Busy,
 }
 
+const IDLE: u64 = 0;
+const HEAD: u64 = 1;
+const BUSY: u64 = 2;
+
 impl Activity {
     fn new(config: &ConnectionConfig) -> Arc<Self> {
-        Arc::new(Self {
-            state: std::sync::Mutex::new(Phase::Idle(Instant::now())),
-            changed: tokio::sync::Notify::new(),
+        let activity = Arc::new(Self {
+            word: AtomicU64::new(IDLE),
+            opened: Instant::now(),
             idle: config.idle_timeout,
             header: config.header_timeout,
-        })
+        });
+        activity.set(Phase::Idle(activity.opened));
+        activity
+    }
+
+    fn encode(&self, phase: Phase) -> u64 {
+        let at = |t: Instant| (t.saturating_duration_since(self.opened).as_millis() as u64) << 2;
+        match phase {
+            Phase::Idle(t) => at(t) | IDLE,
+            Phase::Head(t) => at(t) | HEAD,
+            Phase::Busy => BUSY,
+        }
     }
 
     fn set(&self, phase: Phase) {
-        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = phase;
-        self.changed.notify_one();
+        self.word.store(self.encode(phase), Ordering::Release);
     }
 
     fn phase(&self) -> Phase {
-        *self.state.lock().unwrap_or_else(|p| p.into_inner())
+        let word = self.word.load(Ordering::Acquire);
+        let at = self.opened + Duration::from_millis(word >> 2);
+        match word & 3 {
+            IDLE => Phase::Idle(at),
+            HEAD => Phase::Head(at),
+            _ => Phase::Busy,
+        }
     }
 
     /// Bytes arrived while no request was in progress: a head has started.
     fn bytes_arrived(&self) {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if let Phase::Idle(_) = *state {
-            *state = Phase::Head(Instant::now());
-            drop(state);
-            self.changed.notify_one();
+        let word = self.word.load(Ordering::Acquire);
+        if word & 3 == IDLE {
+            // Lost only to the service marking the connection busy, which is later news.
+            let _ = self.word.compare_exchange(
+                word,
+                self.encode(Phase::Head(Instant::now())),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            );
         }
     }
 
@@ -242,15 +272,17 @@ impl Activity {
     }
 
     /// Resolves when the client has kept the connection waiting too long, saying how.
+    /// Nobody wakes it when the phase changes: a phase entered after this look ends no
+    /// sooner than the shorter of the two timeouts from now, so looking again that often
+    /// is enough, and no deadline is missed.
     async fn expired(&self) -> &'static str {
         loop {
+            let now = Instant::now();
+            let next_look = now + self.header.min(self.idle).max(Duration::from_millis(1));
             match self.deadline() {
-                Some((deadline, what)) if Instant::now() >= deadline => return what,
-                Some((deadline, _)) => tokio::select! {
-                    () = tokio::time::sleep_until(deadline) => {}
-                    () = self.changed.notified() => {}
-                },
-                None => self.changed.notified().await,
+                Some((deadline, what)) if now >= deadline => return what,
+                Some((deadline, _)) => tokio::time::sleep_until(deadline.min(next_look)).await,
+                None => tokio::time::sleep_until(next_look).await,
             }
         }
     }
