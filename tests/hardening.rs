@@ -130,6 +130,18 @@ fn silent_half_sent_idle_and_stalled_connections_are_closed_after_their_timeouts
     assert!(read_until_closed(&mut fresh).starts_with("HTTP/1.1 200"));
 }
 
+/// A 413 answer in its surface's error shape: `code_field` is `error` under `/api`,
+/// `code` under `/auth/v1`.
+#[track_caller]
+fn assert_payload_too_large(answer: &str, path: &str, code_field: &str) {
+    assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
+    assert_eq!(
+        body_of(answer)[code_field],
+        "payload_too_large",
+        "{path}: {answer}"
+    );
+}
+
 #[test]
 fn an_impossible_content_length_is_refused_at_once_in_each_surface_shape() {
     // Before: `Content-Length: 1000000000000000` was never answered.
@@ -150,13 +162,7 @@ fn an_impossible_content_length_is_refused_at_once_in_each_surface_shape() {
             .as_bytes(),
         )
         .unwrap();
-        let answer = read_answer(&mut s);
-        assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
-        assert_eq!(
-            body_of(&answer)[code_field],
-            "payload_too_large",
-            "{path}: {answer}"
-        );
+        assert_payload_too_large(&read_answer(&mut s), path, code_field);
     }
 }
 
@@ -191,13 +197,7 @@ fn a_chunked_body_over_the_limit_is_refused_in_each_surface_shape() {
             .as_bytes(),
         )
         .unwrap();
-        let answer = read_answer(&mut s);
-        assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
-        assert_eq!(
-            body_of(&answer)[code_field],
-            "payload_too_large",
-            "{path}: {answer}"
-        );
+        assert_payload_too_large(&read_answer(&mut s), path, code_field);
     }
 }
 
