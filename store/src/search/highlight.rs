@@ -23,9 +23,11 @@ const SNIPPET_BYTES: usize = 200;
 /// Marks the words of one query in results.
 pub(crate) struct Highlighter {
     title: SnippetGenerator,
+    /// The summary, marked whole (it shares the body field with the short text and
+    /// content).
     summary: SnippetGenerator,
-    short: SnippetGenerator,
-    content: SnippetGenerator,
+    /// A snippet of the content or the short text.
+    snippet: SnippetGenerator,
 }
 
 impl Highlighter {
@@ -44,28 +46,24 @@ impl Highlighter {
         };
         Ok(Self {
             title: whole(f.title)?,
-            summary: whole(f.summary)?,
-            short: part(f.short)?,
-            content: part(f.content)?,
+            summary: whole(f.body)?,
+            snippet: part(f.body)?,
         })
     }
 
     /// The marked title, summary and snippet of one item.
     pub fn highlights(&self, item: &NewsItem) -> Highlights {
-        let snippet = [
-            ("content", &self.content, &item.content),
-            ("short", &self.short, &item.short),
-        ]
-        .into_iter()
-        .find_map(|(field, generator, text)| {
-            let text = display::strip_citations(text);
-            let s = generator.snippet(&text);
-            (!s.is_empty()).then(|| Snippet {
-                field: field.to_string(),
-                ranges: code_point_ranges(s.fragment(), s.highlighted()),
-                text: s.fragment().to_string(),
-            })
-        });
+        let snippet = [("content", &item.content), ("short", &item.short)]
+            .into_iter()
+            .find_map(|(field, text)| {
+                let text = display::strip_citations(text);
+                let s = self.snippet.snippet(&text);
+                (!s.is_empty()).then(|| Snippet {
+                    field: field.to_string(),
+                    ranges: code_point_ranges(s.fragment(), s.highlighted()),
+                    text: s.fragment().to_string(),
+                })
+            });
         Highlights {
             title: whole(&self.title, &item.title),
             summary: whole(&self.summary, &item.summary),

@@ -19,13 +19,14 @@
 //! format, or whose document count differs from the item count is rebuilt before `open`
 //! returns.
 //!
-//! Ranking: BM25 over the four text fields (title weighted double), then the newer item
-//! first among equal scores; `source:` and dates filter without scoring, so a query of
+//! Ranking: BM25 over the title and the rest of the text (the title weighted double), then
+//! the newer item first among equal scores; `source:` and dates filter without scoring, so a query of
 //! filters alone lists newest first. A search serves at most [`MAX_DEPTH`] results.
 
 mod highlight;
 mod index;
 mod query;
+mod stem;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -552,6 +553,40 @@ mod tests {
             titles(&store, &v, "source:a.example"),
             ["Other news", "Distilled models"]
         );
+    }
+
+    #[test]
+    fn a_phrase_matches_within_one_text_and_not_across_two() {
+        let (_d, store) = test_store();
+        store
+            .upsert_items([
+                NewItem {
+                    short: "Weights ship today".into(),
+                    content: "Nothing about the release.".into(),
+                    ..item(
+                        "Across",
+                        "A lab talks about open",
+                        "https://a.example/1",
+                        "2026-01-02T00:00:00Z",
+                    )
+                },
+                NewItem {
+                    content: "The lab put open weights online.".into(),
+                    ..item(
+                        "Within",
+                        "Nothing",
+                        "https://a.example/2",
+                        "2026-01-01T00:00:00Z",
+                    )
+                },
+            ])
+            .unwrap();
+        let v = subscriber("u");
+        assert_eq!(titles(&store, &v, "\"open weights\""), ["Within"]);
+        let mut both = titles(&store, &v, "open weights");
+        both.sort();
+        assert_eq!(both, ["Across", "Within"]);
+        assert_eq!(titles(&store, &v, "\"weights ship\""), ["Across"]);
     }
 
     #[test]
