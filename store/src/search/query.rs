@@ -24,12 +24,12 @@ use tantivy::query::{
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
-    TextAnalyzer,
+    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
 };
 use tantivy::{DocId, DocSet, Score, SegmentReader, Term};
 
 use super::index::Fields;
+use super::stem::CachedStemmer;
 
 /// Longest accepted query, in characters.
 pub const MAX_QUERY_CHARS: usize = 500;
@@ -44,7 +44,7 @@ pub(crate) fn analyzer() -> TextAnalyzer {
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
-        .filter(Stemmer::new(Language::English))
+        .filter(CachedStemmer)
         .build()
 }
 
