@@ -5,9 +5,9 @@
 //! `bash bench/search.sh`), and text repeats its words: most tokens were stemmed a moment
 //! before. A memory only pays if a lookup costs less than stemming, so it is one flat
 //! table of fixed-size slots, each holding a word and its stem inline, found by the word's
-//! hash: a lookup touches one cache line and never follows a pointer, and the table
-//! (`SLOTS` × `SLOT` bytes) stays in the core's cache. A word that hashes to a
-//! taken slot replaces its occupant. The stems are those of tantivy's own `Stemmer`
+//! hash: a lookup touches one cache line and never follows a pointer. A slot keeps the
+//! stem as how much of the word it keeps and the few bytes that follow, so slots are 32
+//! bytes and the table 1 MB. A word that hashes to a taken slot replaces its occupant. The stems are those of tantivy's own `Stemmer`
 //! filter: the same Snowball English stemmer, called the same way.
 
 use std::hash::Hasher;
@@ -19,14 +19,19 @@ use tantivy::tokenizer::{Token, TokenFilter, TokenStream, Tokenizer};
 const SLOTS: usize = 32_768;
 /// Words a copy stems before it makes its table. Indexing stems millions of words per
 /// copy; a query, or the highlighting of a page of results, a few thousand, for which
-/// making the table (1.5 MB, its pages faulted in as words land on them) would cost more
+/// making the table (1 MB, its pages faulted in as words land on them) would cost more
 /// than it saves: measured, it added a millisecond to each search.
 const WARM_UP: u32 = 20_000;
-/// Longest word (and stem) kept, in bytes; longer words are stemmed each time.
+/// Longest word kept, in bytes; longer words are stemmed each time.
 const LONGEST: usize = 23;
-/// A slot: the word's length, the stem's length, the word, the stem. A length of 0 is an
-/// empty slot (the tokenizer never makes an empty token).
-const SLOT: usize = 2 + 2 * LONGEST;
+/// Longest change a stem makes after the part of the word it keeps ("ational" becomes
+/// "ate", "ies" "i", "hoping" "hope"), in bytes; a word whose stem changes more is
+/// stemmed each time.
+const TAIL: usize = 6;
+/// A slot of 32 bytes: the word's length (0 for an empty slot: the tokenizer never makes an
+/// empty token), how many of its bytes the stem keeps, the length of the stem's tail, the
+/// tail, the word.
+const SLOT: usize = 3 + TAIL + LONGEST;
 
 /// A token filter stemming English, remembering stems. Tokens must be lower-cased first.
 #[derive(Clone, Copy, Default)]
@@ -134,27 +139,34 @@ impl Stems {
         hash.write(word.as_bytes());
         let at = (hash.finish() as usize & (SLOTS - 1)) * SLOT;
         let slot = &mut self.table[at..at + SLOT];
-        let (lens, texts) = slot.split_at_mut(2);
-        let (known, stem) = texts.split_at_mut(LONGEST);
-        if usize::from(lens[0]) == len && &known[..len] == word.as_bytes() {
-            let stem = &stem[..usize::from(lens[1])];
-            if stem.len() < len && word.as_bytes().starts_with(stem) {
-                // Most stems are the word less a suffix.
-                word.truncate(stem.len());
-            } else if stem != word.as_bytes()
-                && let Ok(stem) = std::str::from_utf8(stem)
+        let (head, known) = slot.split_at_mut(3 + TAIL);
+        if usize::from(head[0]) == len && &known[..len] == word.as_bytes() {
+            let (keep, tail) = (usize::from(head[1]), &head[3..3 + usize::from(head[2])]);
+            if let Ok(tail) = std::str::from_utf8(tail)
+                && word.is_char_boundary(keep)
             {
-                word.clear();
-                word.push_str(stem);
+                word.truncate(keep);
+                word.push_str(tail);
+                return;
             }
-            return;
         }
         let stemmed = self.stemmer.stem(word);
-        if stemmed.len() <= LONGEST {
-            lens[0] = len as u8;
-            lens[1] = stemmed.len() as u8;
+        // The stem as the part of the word it keeps and what follows that.
+        let mut keep = word
+            .bytes()
+            .zip(stemmed.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        while !word.is_char_boundary(keep) {
+            keep -= 1;
+        }
+        let tail = &stemmed.as_bytes()[keep..];
+        if tail.len() <= TAIL {
+            head[0] = len as u8;
+            head[1] = keep as u8;
+            head[2] = tail.len() as u8;
+            head[3..3 + tail.len()].copy_from_slice(tail);
             known[..len].copy_from_slice(word.as_bytes());
-            stem[..stemmed.len()].copy_from_slice(stemmed.as_bytes());
         }
         if let std::borrow::Cow::Owned(stemmed) = stemmed {
             *word = stemmed;
