@@ -77,7 +77,6 @@ impl Store {
         items: Vec<NewItem>,
         mut progress: impl FnMut(),
     ) -> Result<Vec<Result<ImportOutcome>>> {
-        const BATCH: usize = IMPORT_BATCH;
         let mut out: Vec<Option<Result<ImportOutcome>>> =
             std::iter::repeat_with(|| None).take(items.len()).collect();
         let mut pending: Vec<(usize, NewItem)> = Vec::new();
@@ -124,7 +123,7 @@ impl Store {
             }
             pending_keys.extend(key);
             pending.push((i, item));
-            if pending.len() >= BATCH {
+            if pending.len() >= IMPORT_BATCH {
                 commit(&mut pending, &mut out, &mut progress)?;
                 pending_keys.clear();
             }

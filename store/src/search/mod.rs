@@ -20,8 +20,9 @@
 //! returns.
 //!
 //! Ranking: BM25 over the title and the rest of the text (the title weighted double), then
-//! the newer item first among equal scores; `source:` and dates filter without scoring, so a query of
-//! filters alone lists newest first. A search serves at most [`MAX_DEPTH`] results.
+//! the newer item first among equal scores; `source:` and dates filter without scoring, so
+//! a query of filters alone lists newest first. A search serves at most [`MAX_DEPTH`]
+//! results.
 
 mod highlight;
 mod index;

@@ -120,7 +120,8 @@ impl Default for Stems {
 }
 
 impl Stems {
-    /// Replaces `word` by its stem.
+    /// Replaces `word` by its stem. frostem answers `Cow::Borrowed` only when the stem is
+    /// the word itself, so only an owned answer replaces it.
     fn stem_in_place(&mut self, word: &mut String) {
         let len = word.len();
         if len == 0 || len > LONGEST {
