@@ -38,16 +38,17 @@ fn stored(marks: ItemMarks) -> Json<MarkResult> {
     })
 }
 
-fn set(state: &AppState, caller: &AuthUser, item: &str, mark: Mark) -> Result<Json<MarkResult>> {
-    Ok(stored(state.store.set_mark(&caller.user.id, item, mark)?))
-}
-
-fn clear(state: &AppState, caller: &AuthUser, item: &str, mark: Mark) -> Result<Json<MarkResult>> {
-    Ok(stored(state.store.clear_mark(
-        &caller.user.id,
-        item,
-        mark,
-    )?))
+/// Sets (`on`) or clears a mark, answering once the change is on disk; meanwhile the
+/// request waits without holding a thread, so concurrent writers share one sync.
+async fn change(
+    state: &AppState,
+    caller: &AuthUser,
+    item: &str,
+    mark: Mark,
+    on: bool,
+) -> Result<Json<MarkResult>> {
+    let change = state.store.change_mark(&caller.user.id, item, mark, on)?;
+    Ok(stored(change.on_disk().await?))
 }
 
 /// The caller's favourites, most recently added first.
@@ -66,7 +67,7 @@ pub async fn post_favorite(
     caller: AuthUser,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
-    set(&s, &caller, &id, Mark::Favorite)
+    change(&s, &caller, &id, Mark::Favorite, true).await
 }
 
 /// Unfavourites an item.
@@ -76,7 +77,7 @@ pub async fn delete_favorite(
     caller: AuthUser,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
-    clear(&s, &caller, &id, Mark::Favorite)
+    change(&s, &caller, &id, Mark::Favorite, false).await
 }
 
 /// The caller's Trash, most recently hidden first.
@@ -95,7 +96,7 @@ pub async fn post_hidden(
     caller: AuthUser,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
-    set(&s, &caller, &id, Mark::Hidden)
+    change(&s, &caller, &id, Mark::Hidden, true).await
 }
 
 /// Restores an item from Trash.
@@ -105,7 +106,7 @@ pub async fn delete_hidden(
     caller: AuthUser,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
-    clear(&s, &caller, &id, Mark::Hidden)
+    change(&s, &caller, &id, Mark::Hidden, false).await
 }
 
 /// The caller's read items, most recently read first.
@@ -121,7 +122,7 @@ pub async fn post_read(
     caller: AuthUser,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
-    set(&s, &caller, &id, Mark::Read)
+    change(&s, &caller, &id, Mark::Read, true).await
 }
 
 /// Marks an item unread.
@@ -131,7 +132,7 @@ pub async fn delete_read(
     caller: AuthUser,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
-    clear(&s, &caller, &id, Mark::Read)
+    change(&s, &caller, &id, Mark::Read, false).await
 }
 
 /// Whether the caller has read an item.
@@ -159,7 +160,9 @@ pub async fn post_shared(
     Json(body): Json<ShareBody>,
 ) -> Result<Json<ShareResult>> {
     s.store
-        .record_share(&caller.user.id, &id, body.platform.as_str())?;
+        .share(&caller.user.id, &id, body.platform.as_str())?
+        .on_disk()
+        .await?;
     Ok(Json(ShareResult { success: true }))
 }
 

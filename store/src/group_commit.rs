@@ -182,7 +182,7 @@ fn poisoned(why: &str) -> Error {
 /// thread's other tasks move on meanwhile (`block_in_place`). Without that, a daemon
 /// with two workers could have at most two writers waiting for a sync, and a sync could
 /// never be shared by more.
-fn off_the_runtime<T>(f: impl FnOnce() -> T) -> T {
+pub(crate) fn off_the_runtime<T>(f: impl FnOnce() -> T) -> T {
     use tokio::runtime::{Handle, RuntimeFlavor};
     match Handle::try_current() {
         Ok(h) if h.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(f),

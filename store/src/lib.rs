@@ -8,8 +8,11 @@
 //!
 //! Writes are durable when a method returns: each ends with [`Store::flush`], a group
 //! commit (see `group_commit`) that puts the write on disk with `fdatasync` and shares
-//! one sync among the writers that arrive together. The data directory and every file
-//! in it are private to the user running Radar (see [`make_private`]).
+//! one sync among the writers that arrive together. Readers' marks and shares, the most
+//! frequent writes, are instead journaled (see `journal`): a method that answers a
+//! [`Durable`] has applied the change, and the change is on disk once that says so. The
+//! data directory and every file in it are private to the user running Radar (see
+//! [`make_private`]).
 #![deny(missing_docs)]
 
 pub mod display;
@@ -24,6 +27,7 @@ mod feed_head;
 mod feeds;
 mod group_commit;
 mod items;
+mod journal;
 mod marks;
 mod out_of_feed;
 mod outbox;
@@ -49,6 +53,7 @@ pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
 pub use feeds::{Feed, validate_feed_url};
 pub use items::{NewItem, Upserted};
+pub use journal::Durable;
 pub use outbox::Mail;
 pub use pkce::{ChallengeMethod, Exchanged, PkceChallenge};
 pub use private::{DIR_MODE, FILE_MODE, make_private};
@@ -85,6 +90,9 @@ pub struct Options {
     /// [`Error::Locked`]: long enough for a handle just closed to let go (see
     /// `sled_open`); zero for a caller that waits in its own way.
     pub lock_wait: std::time::Duration,
+    /// Size of the journal of marks and shares past which it is folded into sled and
+    /// started anew (see `journal`): what a restart after a crash may have to replay.
+    pub journal_checkpoint_bytes: u64,
 }
 
 impl Default for Options {
@@ -94,6 +102,7 @@ impl Default for Options {
             complimentary: Vec::new(),
             out_of_feed_ids: 250_000,
             lock_wait: std::time::Duration::from_millis(500),
+            journal_checkpoint_bytes: 8 << 20,
         }
     }
 }
@@ -204,6 +213,7 @@ pub(crate) struct Memory {
 pub struct Store {
     db: sled::Db,
     commit: Arc<group_commit::GroupCommit>,
+    journal: Arc<journal::Journal>,
     t: Arc<Trees>,
     opts: Arc<Options>,
     mem: Arc<Memory>,
@@ -259,24 +269,38 @@ impl Store {
             feedguid_itemid: tree("feedguid_itemid")?,
             search_pending: tree("search_pending")?,
         };
-        let commit = group_commit::GroupCommit::new(&dir.join("db"))?;
+        let t = Arc::new(t);
+        let mem = Arc::new(Memory {
+            out_of_feed: out_of_feed::OutOfFeedCache::new(opts.out_of_feed_ids),
+            items_generation: AtomicU64::new(0),
+            first_page: Mutex::new(None),
+            public_pages: Mutex::new(catalogue::PublicPages::default()),
+            head: feed_head::HeadCache::default(),
+        });
+        let commit = Arc::new(group_commit::GroupCommit::new(&dir.join("db"))?);
+        let leftover = journal::Leftover::read(&dir.join("journal"))?;
+        let journal = journal::Journal::start(
+            &dir.join("journal"),
+            &leftover,
+            opts.journal_checkpoint_bytes,
+            db.clone(),
+            commit.clone(),
+            t.clone(),
+            mem.clone(),
+        )?;
         let (search, rebuild) = search::SearchIndex::open(dir)?;
         let store = Self {
             db,
-            commit: Arc::new(commit),
-            t: Arc::new(t),
-            mem: Arc::new(Memory {
-                out_of_feed: out_of_feed::OutOfFeedCache::new(opts.out_of_feed_ids),
-                items_generation: AtomicU64::new(0),
-                first_page: Mutex::new(None),
-                public_pages: Mutex::new(catalogue::PublicPages::default()),
-                head: feed_head::HeadCache::default(),
-            }),
+            commit,
+            journal: Arc::new(journal),
+            t,
+            mem,
             opts: Arc::new(opts),
             search: Arc::new(search),
             quotas: Arc::new(quotas::QuotaCounters::new()),
         };
         store.index_marks_once()?;
+        store.replay_journal(leftover)?;
         store.open_search(rebuild)?;
         Ok(store)
     }

@@ -8,7 +8,11 @@ use sled::Transactional;
 
 use radar_api::ItemMarks;
 
-use crate::{Error, Mark, NewsItem, Result, SharedItem, Store, from_json, keys, to_json};
+use crate::journal::Record;
+use crate::out_of_feed::OutOfFeedCache;
+use crate::{
+    Durable, Error, Mark, NewsItem, Result, SharedItem, Store, Trees, from_json, keys, to_json,
+};
 
 #[derive(Serialize, Deserialize)]
 struct ShareRecord {
@@ -48,7 +52,7 @@ impl MarkCounts {
         out
     }
 
-    fn add(&mut self, mark: Mark, delta: i64) {
+    pub(crate) fn add(&mut self, mark: Mark, delta: i64) {
         let c = &mut self.0[Self::slot(mark)];
         *c = c.saturating_add_signed(delta);
     }
@@ -60,7 +64,7 @@ impl MarkCounts {
 }
 
 /// The byte that names a mark in `itemuser_mark`.
-fn mark_byte(mark: Mark) -> u8 {
+pub(crate) fn mark_byte(mark: Mark) -> u8 {
     match mark {
         Mark::Favorite => b'f',
         Mark::Hidden => b'h',
@@ -82,79 +86,39 @@ impl Store {
     }
 
     /// Marks an item, clearing the other two marks atomically, and answers the item's
-    /// marks now. Unknown items are refused.
+    /// marks now, once the change is on disk. Unknown items are refused.
     pub fn set_mark(&self, user: &str, item: &str, mark: Mark) -> Result<ItemMarks> {
-        self.change_mark(user, item, mark, true)
+        self.change_mark(user, item, mark, true)?.wait()
     }
 
-    /// Removes one mark and leaves the others alone, and answers the item's marks now.
-    /// Unknown items are refused; clearing a mark the item does not have is not an error.
+    /// Removes one mark and leaves the others alone, and answers the item's marks now,
+    /// once the change is on disk. Unknown items are refused; clearing a mark the item
+    /// does not have is not an error.
     pub fn clear_mark(&self, user: &str, item: &str, mark: Mark) -> Result<ItemMarks> {
-        self.change_mark(user, item, mark, false)
+        self.change_mark(user, item, mark, false)?.wait()
     }
 
-    /// One transaction over the three mark trees, the item's reverse index and the user's
-    /// counts, so the counts always equal the marks.
-    fn change_mark(&self, user: &str, item: &str, mark: Mark, on: bool) -> Result<ItemMarks> {
-        let key = keys::join(user.as_bytes(), item.as_bytes());
-        let reverse = keys::join(item.as_bytes(), user.as_bytes());
-        let now = keys::time(Utc::now());
-        let t = &self.t;
-        // Held until the cache has the change, so the cache sees changes in commit order.
-        let mut cached = self.mem.out_of_feed.lock(user);
-        let marks = (
-            &t.items,
-            &t.userid_favorites,
-            &t.userid_hidden,
-            &t.userid_read,
-            &t.itemuser_mark,
-            &t.userid_markcounts,
-        )
-            .transaction(|(items, fav, hid, read, itemuser, counts_tree)| {
-                if items.get(item.as_bytes())?.is_none() {
-                    return Err(Error::NotFound("item").into());
-                }
-                let mut counts =
-                    MarkCounts::from_bytes(counts_tree.get(user.as_bytes())?.as_deref());
-                let mut now_marked = ItemMarks::default();
-                for (m, tree) in [
-                    (Mark::Favorite, fav),
-                    (Mark::Hidden, hid),
-                    (Mark::Read, read),
-                ] {
-                    let had = if m == mark && on {
-                        tree.insert(key.as_slice(), &now)?.is_some()
-                    } else if m == mark || on {
-                        // Setting a mark clears the other two; clearing touches only its own.
-                        tree.remove(key.as_slice())?.is_some()
-                    } else {
-                        let had = tree.get(key.as_slice())?.is_some();
-                        if had {
-                            now_marked.set(m);
-                        }
-                        continue;
-                    };
-                    let has = m == mark && on;
-                    if has {
-                        now_marked.set(m);
-                    }
-                    match (had, has) {
-                        (false, true) => counts.add(m, 1),
-                        (true, false) => counts.add(m, -1),
-                        _ => {}
-                    }
-                }
-                match Mark::ALL.into_iter().find(|m| now_marked.has(*m)) {
-                    Some(m) => itemuser.insert(reverse.as_slice(), &[mark_byte(m)])?,
-                    None => itemuser.remove(reverse.as_slice())?,
-                };
-                counts_tree.insert(user.as_bytes(), &counts.to_bytes())?;
-                Ok(now_marked)
-            })?;
-        cached.apply(user, item, marks.hidden || marks.read);
-        drop(cached);
-        self.flush()?;
-        Ok(marks)
+    /// Sets (`on`) or clears a mark as [`Store::set_mark`] and [`Store::clear_mark`] do,
+    /// through the journal: the change is done, and its outcome known, once it is on disk.
+    pub fn change_mark(
+        &self,
+        user: &str,
+        item: &str,
+        mark: Mark,
+        on: bool,
+    ) -> Result<Durable<ItemMarks>> {
+        self.journal.check()?;
+        if !self.item_exists(item)? {
+            return Err(Error::NotFound("item"));
+        }
+        let record = Record::Mark {
+            user: user.into(),
+            item: item.into(),
+            mark: mark_byte(mark),
+            on,
+            at: keys::time(Utc::now()),
+        };
+        Ok(self.journal.append(record, |marks| marks))
     }
 
     /// Whether the item carries the mark for this user.
@@ -210,19 +174,27 @@ impl Store {
         Ok(marked.into_iter().map(|(_, item)| item).collect())
     }
 
-    /// Records that the user shared an item on a platform (the latest share is kept).
+    /// Records that the user shared an item on a platform (the latest share is kept),
+    /// once the record is on disk.
     pub fn record_share(&self, user: &str, item: &str, platform: &str) -> Result<()> {
+        self.share(user, item, platform)?.wait()
+    }
+
+    /// [`Store::record_share`] through the journal: done once it is on disk.
+    pub fn share(&self, user: &str, item: &str, platform: &str) -> Result<Durable<()>> {
+        self.journal.check()?;
         if !self.item_exists(item)? {
             return Err(Error::NotFound("item"));
         }
-        let rec = ShareRecord {
-            at: Utc::now(),
-            platform: platform.to_string(),
+        let record = Record::Share {
+            user: user.into(),
+            item: item.into(),
+            value: to_json(&ShareRecord {
+                at: Utc::now(),
+                platform: platform.to_string(),
+            }),
         };
-        self.t
-            .userid_shared
-            .insert(keys::join(user.as_bytes(), item.as_bytes()), to_json(&rec))?;
-        self.flush()
+        Ok(self.journal.append(record, |_| ()))
     }
 
     /// Whether the user shared the item.
@@ -354,6 +326,113 @@ impl Store {
         }
         self.t.meta.insert(DONE, &[1])?;
         self.flush()
+    }
+}
+
+/// Applies one journaled change (see `journal`) and answers its outcome: the item's
+/// marks after it, or why it was refused (an item that no longer exists).
+///
+/// Only the journal's writer and replay call this, one change at a time, so it needs no
+/// sled transaction (which would write sled's log out twice): the reader's shard lock
+/// keeps the few other writers of marks (`clear_mark_of_removed`) from interleaving, and
+/// after a crash the journal holds every change sled may have kept only in part; replay
+/// applies them again and recounts what they touched ([`Store::repair_marks`]).
+pub(crate) fn apply_change(
+    t: &Trees,
+    cache: &OutOfFeedCache,
+    record: &Record,
+) -> Result<ItemMarks> {
+    let (Record::Mark { user, item, .. } | Record::Share { user, item, .. }) = record;
+    if !t.items.contains_key(item.as_bytes())? {
+        return Err(Error::NotFound("item"));
+    }
+    let key = keys::join(user.as_bytes(), item.as_bytes());
+    let (mark, on, at) = match record {
+        Record::Share { value, .. } => {
+            t.userid_shared.insert(key, value.as_slice())?;
+            return Ok(ItemMarks::default());
+        }
+        Record::Mark { mark, on, at, .. } => (
+            mark_of_byte(*mark).ok_or_else(|| Error::Invalid("unknown mark".into()))?,
+            *on,
+            at,
+        ),
+    };
+    let mut cached = cache.lock(user);
+    let mut counts = MarkCounts::from_bytes(t.userid_markcounts.get(user.as_bytes())?.as_deref());
+    let mut now_marked = ItemMarks::default();
+    for (m, tree) in [
+        (Mark::Favorite, &t.userid_favorites),
+        (Mark::Hidden, &t.userid_hidden),
+        (Mark::Read, &t.userid_read),
+    ] {
+        let had = if m == mark && on {
+            tree.insert(key.as_slice(), at)?.is_some()
+        } else if m == mark || on {
+            // Setting a mark clears the other two; clearing touches only its own.
+            tree.remove(key.as_slice())?.is_some()
+        } else {
+            if tree.contains_key(key.as_slice())? {
+                now_marked.set(m);
+            }
+            continue;
+        };
+        let has = m == mark && on;
+        if has {
+            now_marked.set(m);
+        }
+        match (had, has) {
+            (false, true) => counts.add(m, 1),
+            (true, false) => counts.add(m, -1),
+            _ => {}
+        }
+    }
+    let reverse = keys::join(item.as_bytes(), user.as_bytes());
+    match Mark::ALL.into_iter().find(|m| now_marked.has(*m)) {
+        Some(m) => t.itemuser_mark.insert(reverse, &[mark_byte(m)])?,
+        None => t.itemuser_mark.remove(reverse)?,
+    };
+    t.userid_markcounts
+        .insert(user.as_bytes(), &counts.to_bytes())?;
+    cached.apply(user, item, now_marked.hidden || now_marked.read);
+    Ok(now_marked)
+}
+
+impl Store {
+    /// After replaying the journal: the reverse index entries of the items these users
+    /// marked, and the users' counts, computed again from the mark trees, which a crash
+    /// may have left ahead of them. Walks only these users' keys.
+    pub(crate) fn repair_marks<'a>(
+        &self,
+        touched: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<()> {
+        let mut users = std::collections::BTreeSet::new();
+        for (user, item) in touched {
+            let key = keys::join(user.as_bytes(), item.as_bytes());
+            let reverse = keys::join(item.as_bytes(), user.as_bytes());
+            let mut marked = None;
+            for mark in Mark::ALL {
+                if self.mark_tree(mark).contains_key(&key)? {
+                    marked = Some(mark);
+                }
+            }
+            match marked {
+                Some(m) => self.t.itemuser_mark.insert(reverse, &[mark_byte(m)])?,
+                None => self.t.itemuser_mark.remove(reverse)?,
+            };
+            users.insert(user);
+        }
+        for user in users {
+            let mut counts = MarkCounts::default();
+            for mark in Mark::ALL {
+                let n = self.mark_tree(mark).scan_prefix(keys::prefix(user)).count();
+                counts.add(mark, n as i64);
+            }
+            self.t
+                .userid_markcounts
+                .insert(user.as_bytes(), &counts.to_bytes())?;
+        }
+        Ok(())
     }
 }
 
