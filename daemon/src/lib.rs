@@ -68,7 +68,8 @@ pub fn api_router() -> OpenApiRouter<AppState> {
 /// The whole HTTP application for a state: the documented routes and the web app.
 pub fn app(state: AppState) -> Router {
     let (api, doc) = api_router().split_for_parts();
-    api.layer(Extension(Arc::new(openapi::finish(doc))))
+    let app = api
+        .layer(Extension(Arc::new(openapi::finish(doc))))
         .merge(web::router())
         .method_not_allowed_fallback(|| async {
             ApiError::new(
@@ -91,9 +92,15 @@ pub fn app(state: AppState) -> Router {
                 use axum::response::IntoResponse;
                 ApiError::internal("a handler panicked").into_response()
             },
-        ))
-        .layer(TraceLayer::new_for_http())
-        .layer(auth::cors_layer(&state.config.auth, &state.site_url))
+        ));
+    // A span and a log line per request, at debug level: only when that level is on, as
+    // the layer costs about a tenth of a small read's time even when it logs nothing.
+    let app = if tracing::enabled!(tracing::Level::DEBUG) {
+        app.layer(TraceLayer::new_for_http())
+    } else {
+        app
+    };
+    app.layer(auth::cors_layer(&state.config.auth, &state.site_url))
         .with_state(state)
 }
 
