@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use sled::Transactional;
 use utoipa::ToSchema;
 
+use crate::search::PendingEntry;
 use crate::{Error, NewsItem, Result, Store, display, from_json, keys, to_json};
 
 /// An item to add or update: without an id, it is matched by URL, or else created.
@@ -150,14 +151,17 @@ impl Store {
         let mut chunk = Vec::new();
         let write = |chunk: &[NewItem],
                      done: &mut Vec<Upserted>,
-                     indexed: &mut Vec<(String, sled::IVec)>|
+                     indexed: &mut Vec<PendingEntry>|
          -> Result<()> {
-            for (up, item, marker) in self.upsert_unflushed(chunk)? {
+            let (written, pending) = self.upsert_unflushed(chunk)?;
+            for (up, item) in written {
                 if !index.rebuilding {
                     self.search.replace_document(&index, &item)?;
-                    indexed.push((up.id.clone(), marker));
                 }
                 done.push(up);
+            }
+            if !index.rebuilding {
+                indexed.push(pending);
             }
             Ok(())
         };
@@ -180,7 +184,7 @@ impl Store {
         if !indexed.is_empty() {
             self.search.commit(&mut index)?;
             drop(index);
-            self.clear_pending(indexed.into_iter().map(|(id, m)| (id, Some(m))).collect())?;
+            self.clear_pending(indexed.into_iter().map(|(key, ids)| (key, Some(ids))))?;
         }
         match failed {
             Some(e) => Err(e),
@@ -188,15 +192,16 @@ impl Store {
         }
     }
 
-    /// Writes validated items and their index entries in one transaction, each marked
-    /// pending for the search index; answers what it did, each item as stored, and its
-    /// pending marker.
-    fn upsert_unflushed(&self, batch: &[NewItem]) -> Result<Vec<(Upserted, NewsItem, sled::IVec)>> {
+    /// Writes validated items and their index entries in one transaction, with one
+    /// `search_pending` entry naming them all (see [`crate::search::BATCH`]); answers
+    /// what it did, each item as stored, and that entry.
+    fn upsert_unflushed(
+        &self,
+        batch: &[NewItem],
+    ) -> Result<(Vec<(Upserted, NewsItem)>, PendingEntry)> {
         let t = &self.t;
-        let markers = batch
-            .iter()
-            .map(|_| Ok(self.db.generate_id()?.to_be_bytes()))
-            .collect::<Result<Vec<_>>>()?;
+        let mut pending_key = vec![crate::search::BATCH];
+        pending_key.extend_from_slice(&self.db.generate_id()?.to_be_bytes());
         let done = (
             &t.items,
             &t.published_itemid,
@@ -208,7 +213,8 @@ impl Store {
             .transaction(|(items, published, titles, urls, meta, pending)| {
                 let mut count = keys::u64_from(meta.get("item_count")?.as_deref());
                 let mut done = Vec::with_capacity(batch.len());
-                for (new, marker) in batch.iter().zip(&markers) {
+                let mut ids = Vec::new();
+                for new in batch {
                     let by_url = match &new.url {
                         Some(u) => urls
                             .get(u.as_bytes())?
@@ -230,7 +236,10 @@ impl Store {
                         url: new.url.clone(),
                         published_date: new.published_date,
                     };
-                    pending.insert(id.as_bytes(), &marker[..])?;
+                    if !ids.is_empty() {
+                        ids.push(b'\n');
+                    }
+                    ids.extend_from_slice(id.as_bytes());
                     let old = items.insert(id.as_bytes(), to_json(&item))?;
                     if let Some(old) = &old {
                         let old: NewsItem = from_json(old)?;
@@ -253,11 +262,12 @@ impl Store {
                             created: old.is_none(),
                         },
                         item,
-                        sled::IVec::from(&marker[..]),
                     ));
                 }
                 meta.insert("item_count", &keys::u64_value(count))?;
-                Ok(done)
+                let ids = sled::IVec::from(ids);
+                pending.insert(pending_key.as_slice(), ids.clone())?;
+                Ok((done, (sled::IVec::from(pending_key.as_slice()), ids)))
             })?;
         self.items_changed();
         Ok(done)

@@ -2,7 +2,8 @@
 //! index the store keeps beside sled (`DATA/search/`).
 //!
 //! Keeping it in step. Every item write (add, update, import, feed entry, remove) records
-//! the item's id in `search_pending` inside its own sled transaction; once sled has it,
+//! the item's id in `search_pending` inside its own sled transaction (a batch of
+//! `upsert_items` records its ids in one entry, see [`BATCH`]); once sled has it,
 //! the write method re-reads those items under the index writer's lock, replaces their
 //! documents, commits and reloads the reader, and only then returns. So a write
 //! acknowledged to anyone is searchable at once, and whichever of two racing writers
@@ -46,6 +47,22 @@ use crate::{
 };
 use radar_api::search::{SearchHit, SearchPage};
 
+/// The first byte of a `search_pending` key that records a whole batch of item writes
+/// (its value: their ids, one per line) rather than one item. No item id holds it (ids
+/// are letters, digits, '-', '_' and '.'), so the two kinds of keys never meet. One
+/// entry per batch instead of one per item saves an import two sled writes an item.
+pub(crate) const BATCH: u8 = b'#';
+
+/// What `search_pending` holds: the ids of the items to index again, and its entries as
+/// read, to clear once those are committed.
+struct Pending {
+    ids: Vec<String>,
+    entries: Vec<PendingEntry>,
+}
+
+/// One `search_pending` entry: its key and its value.
+pub(crate) type PendingEntry = (sled::IVec, sled::IVec);
+
 /// How deep a search goes: results ranked below this are not served.
 pub const MAX_DEPTH: usize = 10_000;
 /// Items read from sled and handed to the writer between two looks at the lock.
@@ -58,8 +75,7 @@ impl Store {
         let why = match rebuild {
             Some(why) => Some(why),
             None => {
-                let pending = self.pending_ids()?;
-                self.index_items(&pending)?;
+                self.index_pending(self.pending()?)?;
                 let (docs, items) = (self.search.searcher().num_docs(), self.item_count()?);
                 (docs != items).then(|| format!("it holds {docs} items, the store {items}"))
             }
@@ -77,13 +93,39 @@ impl Store {
         Ok(())
     }
 
-    fn pending_ids(&self) -> Result<Vec<String>> {
-        self.t
-            .search_pending
-            .iter()
-            .keys()
-            .map(|k| Ok(String::from_utf8_lossy(&k?).into_owned()))
-            .collect()
+    fn pending(&self) -> Result<Pending> {
+        let mut ids = Vec::new();
+        let mut entries = Vec::new();
+        for entry in self.t.search_pending.iter() {
+            let (key, value) = entry?;
+            match key.strip_prefix(&[BATCH]) {
+                Some(_) => ids.extend(
+                    value
+                        .split(|b| *b == b'\n')
+                        .map(|id| String::from_utf8_lossy(id).into_owned()),
+                ),
+                None => ids.push(String::from_utf8_lossy(&key).into_owned()),
+            }
+            entries.push((key, value));
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(Pending { ids, entries })
+    }
+
+    /// Indexes what `search_pending` held and clears those entries; during a rebuild it
+    /// does nothing, as [`Store::index_items`].
+    fn index_pending(&self, pending: Pending) -> Result<()> {
+        if pending.entries.is_empty() {
+            return Ok(());
+        }
+        let mut w = self.search.lock();
+        if w.rebuilding {
+            return Ok(());
+        }
+        self.replace_documents(&w, &pending.ids)?;
+        self.search.commit(&mut w)?;
+        self.clear_pending(pending.entries.into_iter().map(|(k, v)| (k, Some(v))))
     }
 
     /// Replaces the documents of `ids` with what sled holds now (none for a removed item)
@@ -123,16 +165,18 @@ impl Store {
             .collect()
     }
 
-    /// Clears the pending markers that are still the ones read before the commit; a
+    /// Clears the pending entries that are still the ones read before the commit; a
     /// marker a newer write put there stays for that write to clear.
-    pub(crate) fn clear_pending(&self, done: Vec<(String, Option<sled::IVec>)>) -> Result<()> {
-        for (id, marker) in done {
+    pub(crate) fn clear_pending<K: AsRef<[u8]>>(
+        &self,
+        done: impl IntoIterator<Item = (K, Option<sled::IVec>)>,
+    ) -> Result<()> {
+        for (key, marker) in done {
             if let Some(marker) = marker {
-                let _ = self.t.search_pending.compare_and_swap(
-                    id.as_bytes(),
-                    Some(marker),
-                    None::<&[u8]>,
-                )?;
+                let _ = self
+                    .t
+                    .search_pending
+                    .compare_and_swap(key, Some(marker), None::<&[u8]>)?;
             }
         }
         Ok(())
@@ -162,18 +206,18 @@ impl Store {
         w.writer
             .set_merge_policy(Box::new(tantivy::merge_policy::LogMergePolicy::default()));
         let committed = built.and_then(|n| {
-            let pending = self.pending_ids()?;
-            let done = self.replace_documents(&w, &pending)?;
+            let pending = self.pending()?;
+            self.replace_documents(&w, &pending.ids)?;
             self.search.commit(&mut w)?;
             self.search.mark_complete()?;
-            self.clear_pending(done)?;
+            self.clear_pending(pending.entries.into_iter().map(|(k, v)| (k, Some(v))))?;
             Ok(n)
         });
         if committed.is_err() {
             // Back to the last commit, with the writes made meanwhile indexed on it.
             let _ = w.writer.rollback();
             drop(w);
-            let _ = self.pending_ids().and_then(|ids| self.index_items(&ids));
+            let _ = self.pending().and_then(|p| self.index_pending(p));
         }
         committed
     }
@@ -761,6 +805,44 @@ mod tests {
         }
         let store = Store::open(dir.path(), Options::default()).unwrap();
         assert_eq!(titles(&store, &v, "kept"), ["Kept"]);
+    }
+
+    #[test]
+    fn a_batch_left_pending_by_a_crash_is_indexed_on_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let v = subscriber("t");
+        {
+            let store = Store::open(dir.path(), Options::default()).unwrap();
+            let written = store
+                .upsert_items((0..3).map(|i| {
+                    item(
+                        &format!("Batch {i}"),
+                        "Imported",
+                        &format!("https://a.example/{i}"),
+                        "2026-01-01T00:00:00Z",
+                    )
+                }))
+                .unwrap();
+            assert!(store.t.search_pending.is_empty(), "cleared once committed");
+            // As after a crash between the batch's sled transaction and its commit.
+            let mut w = store.search.lock();
+            for up in &written {
+                w.writer.delete_term(store.search.id_term(&up.id));
+            }
+            store.search.commit(&mut w).unwrap();
+            drop(w);
+            let ids: Vec<&str> = written.iter().map(|u| u.id.as_str()).collect();
+            let key = [&[BATCH][..], &7u64.to_be_bytes()].concat();
+            store
+                .t
+                .search_pending
+                .insert(key, ids.join("\n").as_bytes())
+                .unwrap();
+            assert!(titles(&store, &v, "batch").is_empty());
+        }
+        let store = Store::open(dir.path(), Options::default()).unwrap();
+        assert_eq!(titles(&store, &v, "batch").len(), 3);
+        assert!(store.t.search_pending.is_empty());
     }
 
     #[test]
