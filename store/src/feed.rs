@@ -13,7 +13,7 @@ use std::sync::Arc;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use crate::out_of_feed::OutSet;
+use crate::out_of_feed::{FirstPage, OutSet};
 use crate::{Error, FeedPage, Mark, NewsItem, Result, Store, from_json, keys};
 
 /// Items an anonymous or free caller may read in the feed, Drops and TV mode.
@@ -95,12 +95,30 @@ impl Store {
     }
 
     /// [`Store::feed_page`] as its JSON answer, assembled from the stored items' bytes.
+    /// A signed-in reader's first page is kept and served again until their marks or the
+    /// items change (see `out_of_feed`).
     pub fn feed_page_json(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<Arc<[u8]>> {
-        let out = self.viewer_out_of_feed(viewer)?;
-        if cursor.is_none() && !viewer.subscriber && out.is_empty() {
-            return self.shared_first_page(viewer);
+        let (out, version) = self.viewer_out_of_feed(viewer)?;
+        let user = match (&viewer.user_id, cursor) {
+            (_, None) if !viewer.subscriber && out.is_empty() => {
+                return self.shared_first_page(viewer);
+            }
+            (Some(user), None) => user,
+            _ => return Ok(self.raw_page_with(viewer, cursor, &out)?.to_json().into()),
+        };
+        let cache = &self.mem.out_of_feed;
+        let generation = self.items_generation();
+        if let Some(page) = cache.first_page(user, generation, viewer.subscriber) {
+            return Ok(page);
         }
-        Ok(self.raw_page_with(viewer, cursor, &out)?.to_json().into())
+        let json: Arc<[u8]> = self.raw_page_with(viewer, None, &out)?.to_json().into();
+        let page = FirstPage {
+            generation,
+            subscriber: viewer.subscriber,
+            json: json.clone(),
+        };
+        cache.keep_first_page(user, version, page);
+        Ok(json)
     }
 
     /// The first page every caller who is not a subscriber and has nothing hidden or read
@@ -122,14 +140,15 @@ impl Store {
         Ok(page)
     }
 
-    /// The ids the viewer took out of their feed (none for anonymous callers).
-    fn viewer_out_of_feed(&self, viewer: &Viewer) -> Result<OutSet> {
+    /// The ids the viewer took out of their feed (none for anonymous callers), and the
+    /// version of that set.
+    fn viewer_out_of_feed(&self, viewer: &Viewer) -> Result<(OutSet, u64)> {
         match &viewer.user_id {
             Some(user) => self
                 .mem
                 .out_of_feed
                 .get_or_load(user, || self.load_out_of_feed(user)),
-            None => Ok(OutSet::default()),
+            None => Ok((OutSet::default(), 0)),
         }
     }
 
@@ -147,7 +166,7 @@ impl Store {
     }
 
     fn raw_page(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<RawPage> {
-        let out = self.viewer_out_of_feed(viewer)?;
+        let (out, _) = self.viewer_out_of_feed(viewer)?;
         self.raw_page_with(viewer, cursor, &out)
     }
 
@@ -298,6 +317,43 @@ mod tests {
             store.feed_page(&viewer, Some("!!")),
             Err(Error::Invalid(_))
         ));
+    }
+
+    #[test]
+    fn a_readers_kept_first_page_follows_their_marks_and_new_items() {
+        let (_d, store) = test_store();
+        let ids = fill(&store, 30);
+        let viewer = Viewer {
+            user_id: Some("u1".into()),
+            subscriber: true,
+        };
+        let first = |store: &Store| -> FeedPage {
+            serde_json::from_slice(&store.feed_page_json(&viewer, None).unwrap()).unwrap()
+        };
+        let page = first(&store);
+        assert_eq!(page.items[0].id, ids[29]);
+        assert!(Arc::ptr_eq(
+            &store.feed_page_json(&viewer, None).unwrap(),
+            &store.feed_page_json(&viewer, None).unwrap()
+        ));
+        store.set_mark("u1", &ids[29], Mark::Hidden).unwrap();
+        let page = first(&store);
+        assert_eq!(page.items[0].id, ids[28]);
+        assert_eq!(page.total, 29);
+        let new = store
+            .upsert_item(new_item("Newest", None, "2026-03-01T00:00:00Z"))
+            .unwrap();
+        assert_eq!(first(&store).items[0].id, new.id);
+        assert_eq!(first(&store).total, 30);
+        store.clear_mark("u1", &ids[29], Mark::Hidden).unwrap();
+        assert_eq!(first(&store).items[1].id, ids[29]);
+        let free = Viewer {
+            subscriber: false,
+            ..viewer.clone()
+        };
+        let page: FeedPage =
+            serde_json::from_slice(&store.feed_page_json(&free, None).unwrap()).unwrap();
+        assert_eq!(page.items.len(), FREE_LIMIT);
     }
 
     #[test]

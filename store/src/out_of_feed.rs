@@ -7,6 +7,12 @@
 //! the ids held pass a budget. A set is loaded with its shard locked, and a mark change
 //! applies to the cache under the same lock after its transaction commits, so a change is
 //! either seen by the load or applied to the loaded set: the cache never misses one.
+//!
+//! Beside its set, a reader may have their first feed page kept as JSON, the page almost
+//! every request of theirs asks for. It is kept with the version of the set it was built
+//! from and the items generation; any mark change of the reader drops it, and a page
+//! built from a set that changed meanwhile is not kept. Kept pages have a byte budget of
+//! their own.
 
 use std::collections::HashSet;
 use std::hash::BuildHasher;
@@ -21,10 +27,32 @@ pub(crate) type OutSet = Arc<HashSet<Box<str>>>;
 const SHARDS: usize = 32;
 
 struct Shard {
-    readers: LruCache<String, OutSet>,
+    readers: LruCache<String, Reader>,
     /// Ids held by this shard's sets.
     ids: usize,
+    /// Bytes held by this shard's kept pages.
+    page_bytes: usize,
 }
+
+/// One reader's cached state.
+struct Reader {
+    out: OutSet,
+    /// Moves on with every change applied to the reader.
+    version: u64,
+    page: Option<FirstPage>,
+}
+
+/// A reader's first feed page as JSON, and what it was built for.
+pub(crate) struct FirstPage {
+    /// The items generation it was built at.
+    pub generation: u64,
+    /// Whether it was built for a subscriber.
+    pub subscriber: bool,
+    pub json: Arc<[u8]>,
+}
+
+/// Bytes of kept first pages in all (a subscriber's page is about 40 KB).
+const PAGE_BUDGET: usize = 8 << 20;
 
 /// The cache of every reader's set.
 pub(crate) struct OutOfFeedCache {
@@ -43,6 +71,7 @@ impl OutOfFeedCache {
                     Mutex::new(Shard {
                         readers: LruCache::unbounded(),
                         ids: 0,
+                        page_bytes: 0,
                     })
                 })
                 .collect(),
@@ -55,26 +84,78 @@ impl OutOfFeedCache {
         &self.shards[self.hasher.hash_one(user) as usize % SHARDS]
     }
 
-    /// The reader's set, loaded by `load` when it is not cached.
+    /// The reader's set and its version, loaded by `load` when it is not cached.
     pub(crate) fn get_or_load<E>(
         &self,
         user: &str,
         load: impl FnOnce() -> Result<HashSet<Box<str>>, E>,
-    ) -> Result<OutSet, E> {
+    ) -> Result<(OutSet, u64), E> {
         let mut shard = self.shard(user).lock().expect("cache lock");
-        if let Some(set) = shard.readers.get(user) {
-            return Ok(set.clone());
+        if let Some(r) = shard.readers.get(user) {
+            return Ok((r.out.clone(), r.version));
         }
         let set: OutSet = Arc::new(load()?);
         shard.ids += set.len();
-        shard.readers.put(user.to_string(), set.clone());
+        shard.readers.put(
+            user.to_string(),
+            Reader {
+                out: set.clone(),
+                version: 0,
+                page: None,
+            },
+        );
         while shard.ids > self.budget && shard.readers.len() > 1 {
             match shard.readers.pop_lru() {
-                Some((_, dropped)) => shard.ids -= dropped.len(),
+                Some((_, dropped)) => shard.drop_reader(&dropped),
                 None => break,
             }
         }
-        Ok(set)
+        Ok((set, 0))
+    }
+
+    /// The reader's kept first page, if it was built at `generation` for `subscriber`.
+    pub(crate) fn first_page(
+        &self,
+        user: &str,
+        generation: u64,
+        subscriber: bool,
+    ) -> Option<Arc<[u8]>> {
+        let shard = self.shard(user).lock().expect("cache lock");
+        let page = shard.readers.peek(user)?.page.as_ref()?;
+        (page.generation == generation && page.subscriber == subscriber).then(|| page.json.clone())
+    }
+
+    /// Keeps a first page built from version `version` of the reader's set, unless the
+    /// set changed since; the least recently used readers' pages go when the budget is
+    /// passed.
+    pub(crate) fn keep_first_page(&self, user: &str, version: u64, page: FirstPage) {
+        let mut shard = self.shard(user).lock().expect("cache lock");
+        let budget = PAGE_BUDGET / SHARDS;
+        if page.json.len() > budget {
+            return;
+        }
+        let size = page.json.len();
+        let Some(r) = shard.readers.get_mut(user) else {
+            return;
+        };
+        if r.version != version {
+            return;
+        }
+        let old = r.page.replace(page).map_or(0, |p| p.json.len());
+        let Shard {
+            readers,
+            page_bytes,
+            ..
+        } = &mut *shard;
+        *page_bytes = *page_bytes + size - old;
+        for (_, r) in readers.iter_mut().rev() {
+            if *page_bytes <= budget {
+                break;
+            }
+            if let Some(p) = r.page.take() {
+                *page_bytes -= p.json.len();
+            }
+        }
     }
 
     /// Locks the reader's shard. A mark change holds it across its transaction and
@@ -86,9 +167,17 @@ impl OutOfFeedCache {
     /// Forgets a reader (account deletion).
     pub(crate) fn forget(&self, user: &str) {
         let mut shard = self.shard(user).lock().expect("cache lock");
-        if let Some(set) = shard.readers.pop(user) {
-            shard.ids -= set.len();
+        if let Some(r) = shard.readers.pop(user) {
+            shard.drop_reader(&r);
         }
+    }
+}
+
+impl Shard {
+    /// Counts a reader out of the shard's sizes.
+    fn drop_reader(&mut self, r: &Reader) {
+        self.ids -= r.out.len();
+        self.page_bytes -= r.page.as_ref().map_or(0, |p| p.json.len());
     }
 }
 
@@ -100,11 +189,15 @@ impl Locked<'_> {
     /// Readers not cached are left alone; their next page loads them from disk.
     pub(crate) fn apply(&mut self, user: &str, item: &str, out: bool) {
         let shard = &mut *self.0;
-        let Some(set) = shard.readers.peek_mut(user) else {
+        let Some(r) = shard.readers.peek_mut(user) else {
             return;
         };
+        r.version += 1;
+        if let Some(p) = r.page.take() {
+            shard.page_bytes -= p.json.len();
+        }
         // Copies only while a page being built still holds the old set.
-        let set = Arc::make_mut(set);
+        let set = Arc::make_mut(&mut r.out);
         let changed = if out {
             set.insert(item.into())
         } else {
@@ -129,26 +222,32 @@ mod tests {
     #[test]
     fn loads_once_and_follows_changes() {
         let cache = OutOfFeedCache::new(1000);
-        let set = cache.get_or_load("u", || load(&["a"])).unwrap();
+        let (set, _) = cache.get_or_load("u", || load(&["a"])).unwrap();
         assert!(set.contains("a"));
         cache.lock("u").apply("u", "b", true);
         cache.lock("u").apply("u", "a", false);
-        let set = cache
+        let (set, _) = cache
             .get_or_load("u", || -> Result<_, ()> { panic!("cached") })
             .unwrap();
         assert!(set.contains("b") && !set.contains("a"));
         // A change for a reader who is not cached is left to the next load.
         cache.lock("v").apply("v", "x", true);
-        assert!(cache.get_or_load("v", || load(&[])).unwrap().is_empty());
+        assert!(cache.get_or_load("v", || load(&[])).unwrap().0.is_empty());
     }
 
     #[test]
     fn a_page_keeps_its_set_while_a_change_lands() {
         let cache = OutOfFeedCache::new(1000);
-        let before = cache.get_or_load("u", || load(&["a"])).unwrap();
+        let (before, _) = cache.get_or_load("u", || load(&["a"])).unwrap();
         cache.lock("u").apply("u", "b", true);
         assert!(!before.contains("b"));
-        assert!(cache.get_or_load("u", || load(&[])).unwrap().contains("b"));
+        assert!(
+            cache
+                .get_or_load("u", || load(&[]))
+                .unwrap()
+                .0
+                .contains("b")
+        );
     }
 
     #[test]
@@ -167,5 +266,65 @@ mod tests {
             .sum();
         assert!(cached < users.len());
         cache.forget(&users[199]);
+    }
+
+    fn page(generation: u64, bytes: usize) -> FirstPage {
+        FirstPage {
+            generation,
+            subscriber: true,
+            json: vec![b'x'; bytes].into(),
+        }
+    }
+
+    #[test]
+    fn a_first_page_is_kept_until_the_reader_or_the_items_change() {
+        let cache = OutOfFeedCache::new(1000);
+        let (_, version) = cache.get_or_load("u", || load(&[])).unwrap();
+        cache.keep_first_page("u", version, page(7, 10));
+        assert!(cache.first_page("u", 7, true).is_some());
+        assert!(cache.first_page("u", 8, true).is_none(), "items changed");
+        assert!(
+            cache.first_page("u", 7, false).is_none(),
+            "no longer a subscriber"
+        );
+        cache.lock("u").apply("u", "a", true);
+        assert!(cache.first_page("u", 7, true).is_none(), "a mark changed");
+        // A page built from the set before that change is not kept.
+        cache.keep_first_page("u", version, page(7, 10));
+        assert!(cache.first_page("u", 7, true).is_none());
+        let (_, now) = cache.get_or_load("u", || load(&[])).unwrap();
+        cache.keep_first_page("u", now, page(7, 10));
+        assert!(cache.first_page("u", 7, true).is_some());
+    }
+
+    #[test]
+    fn kept_pages_stay_within_their_budget() {
+        let cache = OutOfFeedCache::new(1_000_000);
+        let size = 40_000;
+        for i in 0..2000 {
+            let user = format!("user{i}");
+            let (_, v) = cache.get_or_load(&user, || load(&[])).unwrap();
+            cache.keep_first_page(&user, v, page(1, size));
+        }
+        let held: usize = cache
+            .shards
+            .iter()
+            .map(|s| s.lock().unwrap().page_bytes)
+            .sum();
+        assert!(held <= PAGE_BUDGET, "{held} bytes of pages");
+        assert!(held >= PAGE_BUDGET / 2, "{held} bytes of pages");
+        assert!(
+            cache.first_page("user1999", 1, true).is_some(),
+            "the newest is kept"
+        );
+        for i in 0..2000 {
+            cache.forget(&format!("user{i}"));
+        }
+        let held: usize = cache
+            .shards
+            .iter()
+            .map(|s| s.lock().unwrap().page_bytes)
+            .sum();
+        assert_eq!(held, 0);
     }
 }
