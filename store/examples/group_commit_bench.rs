@@ -1,6 +1,6 @@
 //! Durable writes with group commit: W writer threads each favourite and un-favourite
 //! items (every call returns only once its write is on disk), for 1, 4 and 32 writers.
-//! Prints writes per second and how many writes one `fdatasync` covered.
+//! Prints writes per second and how many writes one `fdatasync` of the journal covered.
 //!
 //!   cargo run --release -p radar-store --example group_commit_bench [DIR]
 //!
@@ -33,7 +33,7 @@ fn main() -> radar_store::Result<()> {
     );
     let per_writer = 400;
     for writers in [1usize, 4, 32] {
-        let syncs_before = store.syncs();
+        let syncs_before = store.journal_syncs();
         let start = Instant::now();
         let threads: Vec<_> = (0..writers)
             .map(|w| {
@@ -53,7 +53,7 @@ fn main() -> radar_store::Result<()> {
         }
         let secs = start.elapsed().as_secs_f64();
         let writes = (writers * per_writer) as f64;
-        let syncs = (store.syncs() - syncs_before) as f64;
+        let syncs = (store.journal_syncs() - syncs_before) as f64;
         println!(
             "{writers:>2} writers: {:>7.0} durable writes/s, {:.1} writes per fdatasync",
             writes / secs,

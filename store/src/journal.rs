@@ -323,7 +323,7 @@ struct State {
     /// Why the journal can no longer promise durability.
     poisoned: Option<String>,
     closing: bool,
-    /// Batches written and synced, for tests of sharing.
+    /// Batches written and synced, for tests and benchmarks of sharing.
     syncs: u64,
 }
 
@@ -380,6 +380,11 @@ impl Journal {
             shared,
             writer: Mutex::new(Some(thread)),
         })
+    }
+
+    /// Batches written and synced so far.
+    pub(crate) fn syncs(&self) -> u64 {
+        self.shared.lock().syncs
     }
 
     /// Refuses writes once the journal failed, before they are applied.
@@ -801,7 +806,7 @@ mod tests {
             let writers = 16;
             let each = 40;
             let barrier = Arc::new(std::sync::Barrier::new(writers));
-            let syncs_before = store.journal.shared.lock().syncs;
+            let syncs_before = store.journal.syncs();
             let handles: Vec<_> = (0..writers)
                 .map(|w| {
                     let (store, user, items, barrier) =
@@ -818,7 +823,7 @@ mod tests {
             for h in handles {
                 h.join().unwrap();
             }
-            let syncs = store.journal.shared.lock().syncs - syncs_before;
+            let syncs = store.journal.syncs() - syncs_before;
             let writes = (writers * each) as u64;
             assert!(syncs < writes, "{syncs} journal syncs for {writes} writes");
             let files = journal_files(&dir.path().join("journal")).unwrap();

@@ -317,6 +317,12 @@ impl Store {
         self.commit.syncs()
     }
 
+    /// How many syncs the journal of marks and shares has made since the store opened
+    /// (each may have covered many changes); for benchmarks of group commit.
+    pub fn journal_syncs(&self) -> u64 {
+        self.journal.syncs()
+    }
+
     /// The items generation: it moves on with every item write.
     pub(crate) fn items_generation(&self) -> u64 {
         self.mem.items_generation.load(Ordering::Acquire)

@@ -334,9 +334,11 @@ impl Store {
 ///
 /// Only the journal's writer and replay call this, one change at a time, so it needs no
 /// sled transaction (which would write sled's log out twice): the reader's shard lock
-/// keeps the few other writers of marks (`clear_mark_of_removed`) from interleaving, and
-/// after a crash the journal holds every change sled may have kept only in part; replay
-/// applies them again and recounts what they touched ([`Store::repair_marks`]).
+/// keeps the few other writers of marks (`clear_mark_of_removed`) from interleaving; an
+/// item removed while its mark was set is found by a second look and the mark cleared
+/// again; and after a crash the journal holds every change sled may have kept only in
+/// part, which replay applies again, recounting what they touched
+/// ([`Store::repair_marks`]).
 pub(crate) fn apply_change(
     t: &Trees,
     cache: &OutOfFeedCache,
@@ -361,11 +363,12 @@ pub(crate) fn apply_change(
     let mut cached = cache.lock(user);
     let mut counts = MarkCounts::from_bytes(t.userid_markcounts.get(user.as_bytes())?.as_deref());
     let mut now_marked = ItemMarks::default();
-    for (m, tree) in [
+    let trees = [
         (Mark::Favorite, &t.userid_favorites),
         (Mark::Hidden, &t.userid_hidden),
         (Mark::Read, &t.userid_read),
-    ] {
+    ];
+    for (m, tree) in trees {
         let had = if m == mark && on {
             tree.insert(key.as_slice(), at)?.is_some()
         } else if m == mark || on {
@@ -392,9 +395,25 @@ pub(crate) fn apply_change(
         Some(m) => t.itemuser_mark.insert(reverse, &[mark_byte(m)])?,
         None => t.itemuser_mark.remove(reverse)?,
     };
+    let removed = !t.items.contains_key(item.as_bytes())?;
+    if removed {
+        // Removed while this change was applied: `remove_item` may have cleared the
+        // item's marks before this one was set, so it is cleared here as it would be.
+        for (m, tree) in trees {
+            if tree.remove(key.as_slice())?.is_some() {
+                counts.add(m, -1);
+            }
+        }
+        t.itemuser_mark
+            .remove(keys::join(item.as_bytes(), user.as_bytes()))?;
+        now_marked = ItemMarks::default();
+    }
     t.userid_markcounts
         .insert(user.as_bytes(), &counts.to_bytes())?;
     cached.apply(user, item, now_marked.hidden || now_marked.read);
+    if removed {
+        return Err(Error::NotFound("item"));
+    }
     Ok(now_marked)
 }
 
