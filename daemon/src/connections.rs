@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::Router;
+use crate::compression::WithCompression;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -29,7 +29,6 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
-use tower::ServiceExt;
 
 use crate::ingest::parse_duration;
 
@@ -61,7 +60,7 @@ pub struct ConnectionConfig {
 /// for up to 10 seconds.
 pub async fn serve(
     listener: TcpListener,
-    app: Router,
+    app: WithCompression,
     config: &ConnectionConfig,
     shutdown: impl Future<Output = ()>,
 ) {
@@ -121,7 +120,7 @@ pub async fn serve(
             req.extensions_mut().insert(ConnectInfo(peer));
             let activity = activity.clone();
             activity.set(Phase::Busy);
-            let answer = app.clone().oneshot(req);
+            let answer = app.answer(req.map(axum::body::Body::new));
             async move {
                 let res = answer.await;
                 activity.set(Phase::Idle(Instant::now()));

@@ -8,6 +8,7 @@ pub mod admin;
 pub mod api_key;
 pub mod auth;
 pub mod client_config;
+pub mod compression;
 pub mod config;
 pub mod connections;
 pub mod error;
@@ -36,7 +37,6 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::{Extension, Router};
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::compression::CompressionLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
@@ -65,7 +65,9 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .nest("/auth/v1", auth::router())
 }
 
-/// The whole HTTP application for a state: the documented routes and the web app.
+/// The whole HTTP application for a state: the documented routes and the web app. It is
+/// served through [`compression::WithCompression`], which compresses for the clients
+/// that ask.
 pub fn app(state: AppState) -> Router {
     let (api, doc) = api_router().split_for_parts();
     let app = api
@@ -82,7 +84,6 @@ pub fn app(state: AppState) -> Router {
         .layer(RequestBodyTimeoutLayer::new(
             state.config.connections.body_timeout,
         ))
-        .layer(CompressionLayer::new())
         .layer(axum::middleware::from_fn_with_state(
             state.config.connections.max_body,
             connections::refuse_oversized_body,
@@ -163,7 +164,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
 
     let limits = state.config.connections.clone();
-    connections::serve(listener, app(state), &limits, shutdown).await;
+    connections::serve(
+        listener,
+        compression::WithCompression::new(app(state)),
+        &limits,
+        shutdown,
+    )
+    .await;
     background.stop().await;
     quota_checkpoints.abort();
     store.checkpoint_quotas(chrono::Utc::now())?;
