@@ -107,10 +107,6 @@ impl Store {
         mark: Mark,
         on: bool,
     ) -> Result<Durable<ItemMarks>> {
-        self.journal.check()?;
-        if !self.item_exists(item)? {
-            return Err(Error::NotFound("item"));
-        }
         let record = Record::Mark {
             user: user.into(),
             item: item.into(),
@@ -118,7 +114,22 @@ impl Store {
             on,
             at: keys::time(Utc::now()),
         };
-        Ok(self.journal.append(record, |marks| marks))
+        self.journal_change(item, record, |marks| marks)
+    }
+
+    /// Journals a change of `item`; refused at once when the journal failed or the item
+    /// does not exist.
+    fn journal_change<T>(
+        &self,
+        item: &str,
+        record: Record,
+        answer: fn(ItemMarks) -> T,
+    ) -> Result<Durable<T>> {
+        self.journal.check()?;
+        if !self.item_exists(item)? {
+            return Err(Error::NotFound("item"));
+        }
+        Ok(self.journal.append(record, answer))
     }
 
     /// Whether the item carries the mark for this user.
@@ -182,10 +193,6 @@ impl Store {
 
     /// [`Store::record_share`] through the journal: done once it is on disk.
     pub fn share(&self, user: &str, item: &str, platform: &str) -> Result<Durable<()>> {
-        self.journal.check()?;
-        if !self.item_exists(item)? {
-            return Err(Error::NotFound("item"));
-        }
         let record = Record::Share {
             user: user.into(),
             item: item.into(),
@@ -194,7 +201,7 @@ impl Store {
                 platform: platform.to_string(),
             }),
         };
-        Ok(self.journal.append(record, |_| ()))
+        self.journal_change(item, record, |_| ())
     }
 
     /// Whether the user shared the item.
