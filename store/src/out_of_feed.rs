@@ -32,6 +32,9 @@ struct Shard {
     ids: usize,
     /// Bytes held by this shard's kept pages.
     page_bytes: usize,
+    /// The next version to give a reader's set: never reused, so a page built from a
+    /// set that was dropped and loaded again is not taken for one of the new set.
+    next_version: u64,
 }
 
 /// One reader's cached state.
@@ -72,6 +75,7 @@ impl OutOfFeedCache {
                         readers: LruCache::unbounded(),
                         ids: 0,
                         page_bytes: 0,
+                        next_version: 0,
                     })
                 })
                 .collect(),
@@ -96,11 +100,12 @@ impl OutOfFeedCache {
         }
         let set: OutSet = Arc::new(load()?);
         shard.ids += set.len();
+        let version = shard.new_version();
         shard.readers.put(
             user.to_string(),
             Reader {
                 out: set.clone(),
-                version: 0,
+                version,
                 page: None,
             },
         );
@@ -110,7 +115,7 @@ impl OutOfFeedCache {
                 None => break,
             }
         }
-        Ok((set, 0))
+        Ok((set, version))
     }
 
     /// The reader's kept first page, if it was built at `generation` for `subscriber`.
@@ -174,6 +179,11 @@ impl OutOfFeedCache {
 }
 
 impl Shard {
+    fn new_version(&mut self) -> u64 {
+        self.next_version += 1;
+        self.next_version
+    }
+
     /// Counts a reader out of the shard's sizes.
     fn drop_reader(&mut self, r: &Reader) {
         self.ids -= r.out.len();
@@ -189,10 +199,14 @@ impl Locked<'_> {
     /// Readers not cached are left alone; their next page loads them from disk.
     pub(crate) fn apply(&mut self, user: &str, item: &str, out: bool) {
         let shard = &mut *self.0;
+        if !shard.readers.contains(user) {
+            return;
+        }
+        let version = shard.new_version();
         let Some(r) = shard.readers.peek_mut(user) else {
             return;
         };
-        r.version += 1;
+        r.version = version;
         if let Some(p) = r.page.take() {
             shard.page_bytes -= p.json.len();
         }
@@ -295,6 +309,13 @@ mod tests {
         let (_, now) = cache.get_or_load("u", || load(&[])).unwrap();
         cache.keep_first_page("u", now, page(7, 10));
         assert!(cache.first_page("u", 7, true).is_some());
+        // Nor is one built from a set that was dropped and loaded again meanwhile.
+        cache.forget("v");
+        let (_, before) = cache.get_or_load("v", || load(&[])).unwrap();
+        cache.forget("v");
+        cache.get_or_load("v", || load(&["b"])).unwrap();
+        cache.keep_first_page("v", before, page(7, 10));
+        assert!(cache.first_page("v", 7, true).is_none());
     }
 
     #[test]
