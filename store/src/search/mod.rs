@@ -139,30 +139,28 @@ impl Store {
         if w.rebuilding {
             return Ok(());
         }
-        let done = self.replace_documents(&w, ids)?;
+        // Each id's marker is read before its item, so a write after that read leaves
+        // a marker of its own, which this commit does not clear.
+        let done = ids
+            .iter()
+            .map(|id| Ok((id.as_str(), self.t.search_pending.get(id)?)))
+            .collect::<Result<Vec<_>>>()?;
+        self.replace_documents(&w, ids)?;
         self.search.commit(&mut w)?;
         self.clear_pending(done)
     }
 
-    /// Deletes and re-adds the documents of `ids`; answers each id with the pending
-    /// marker it had, to be cleared once committed.
-    fn replace_documents(
-        &self,
-        w: &index::Writer,
-        ids: &[String],
-    ) -> Result<Vec<(String, Option<sled::IVec>)>> {
-        ids.iter()
-            .map(|id| {
-                let marker = self.t.search_pending.get(id)?;
-                match self.item(id)? {
-                    Some(item) => self.search.replace_document(w, &item)?,
-                    None => {
-                        w.writer.delete_term(self.search.id_term(id));
-                    }
+    /// Deletes and re-adds the documents of `ids` from what sled holds now.
+    fn replace_documents(&self, w: &index::Writer, ids: &[String]) -> Result<()> {
+        for id in ids {
+            match self.item(id)? {
+                Some(item) => self.search.replace_document(w, &item)?,
+                None => {
+                    w.writer.delete_term(self.search.id_term(id));
                 }
-                Ok((id.clone(), marker))
-            })
-            .collect()
+            }
+        }
+        Ok(())
     }
 
     /// Clears the pending entries that are still the ones read before the commit; a
