@@ -16,10 +16,10 @@ use crate::state::AppState;
 /// A signed-in caller; a request without valid credentials is refused with 401.
 #[derive(Debug, Clone)]
 pub struct AuthUser {
-    /// The account.
-    pub user: User,
+    /// The account, shared with the store's cache of parsed accounts.
+    pub user: std::sync::Arc<User>,
     /// The access token's claims.
-    pub claims: Claims,
+    pub claims: std::sync::Arc<Claims>,
 }
 
 /// A caller who may be anonymous. A bad or expired token is still an error: a client
@@ -52,11 +52,11 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
             ApiError::unauthorized("Your session is invalid or has expired. Please sign in again.")
         };
         let claims = state.tokens.verify(token).map_err(|_| expired())?;
-        let session = state.store.session(&claims.session_id)?;
+        let session = state.store.session_shared(&claims.session_id)?;
         if session.is_none_or(|s| s.user_id != claims.sub) {
             return Err(expired());
         }
-        let user = state.store.user(&claims.sub)?.ok_or_else(expired)?;
+        let user = state.store.user_shared(&claims.sub)?.ok_or_else(expired)?;
         Ok(Self(Some(AuthUser { user, claims })))
     }
 }

@@ -51,7 +51,7 @@ pub async fn get_search(
         SearchQuery::parse(params.q.as_deref().unwrap_or_default()).map_err(invalid_query)?;
     let viewer = Viewer {
         subscriber: state.store.is_subscriber(&user),
-        user_id: Some(user.id),
+        user_id: Some(user.id.clone()),
     };
     let store = state.store.clone();
     // A search takes milliseconds of CPU: off the async workers.

@@ -8,9 +8,15 @@ use radar_store::Store;
 use crate::auth::tokens::Tokens;
 use crate::config::Config;
 
-/// Shared by all handlers through `Router::with_state`; cheap to clone.
+/// Shared by all handlers through `Router::with_state`. axum clones the state for every
+/// request (the handler service and each `State` extractor), so it is one `Arc`: a clone
+/// is one atomic increment, where cloning each part was some twenty, on counters that
+/// every request on every core touches (measured: about 8% of a feed request).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Parts>);
+
+/// What the state holds; handlers reach it through `AppState`'s `Deref`.
+pub struct Parts {
     /// Settings.
     pub config: Arc<Config>,
     /// The store.
@@ -47,7 +53,7 @@ impl AppState {
             crate::auth::limiter::MAX_KEYS,
         );
         let passwords = crate::auth::password::PasswordPool::new(&config.passwords);
-        Self {
+        Self(Arc::new(Parts {
             send_pace: Arc::new(send_pace),
             passwords: Arc::new(passwords),
             config: Arc::new(config),
@@ -56,6 +62,14 @@ impl AppState {
             site_url: Arc::new(site_url),
             mailer: Arc::new(mailer),
             limiter: Arc::new(limiter),
-        }
+        }))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Parts;
+
+    fn deref(&self) -> &Parts {
+        &self.0
     }
 }

@@ -2,6 +2,8 @@
 //!
 //! E-mails are trimmed and compared case-insensitively; `email_userid` keeps them unique.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sled::Transactional;
@@ -97,7 +99,13 @@ impl Store {
 
     /// One user by id.
     pub fn user(&self, id: &str) -> Result<Option<User>> {
-        self.t.users.get(id)?.map(|v| from_json(&v)).transpose()
+        Ok(self.user_shared(id)?.map(Arc::unwrap_or_clone))
+    }
+
+    /// One user by id, shared with the cache of parsed accounts (see `parsed`): what
+    /// a request's sign-in check reads.
+    pub fn user_shared(&self, id: &str) -> Result<Option<Arc<User>>> {
+        self.mem.users.get(&self.t.users, id)
     }
 
     /// One user by e-mail (any case, surrounding spaces ignored). An address that breaks

@@ -170,7 +170,7 @@ pub async fn put_user(
     caller: Caller,
     Json(body): Json<UpdateUserBody>,
 ) -> AuthResult<Json<AuthUser>> {
-    let mut user = caller.user;
+    let mut user = std::sync::Arc::unwrap_or_clone(caller.user);
     if let Some(email) = body.email.as_deref().filter(|e| !e.trim().is_empty())
         && email_of(Some(email))? != user.email
     {

@@ -79,10 +79,10 @@ impl FromRequestParts<AppState> for ClientIp {
 /// A signed-in caller: a valid access token whose session is live.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    /// The account.
-    pub user: User,
+    /// The account, shared with the store's cache of parsed accounts.
+    pub user: std::sync::Arc<User>,
     /// The access token's claims.
-    pub claims: Claims,
+    pub claims: std::sync::Arc<Claims>,
 }
 
 impl FromRequestParts<AppState> for Caller {
@@ -113,13 +113,13 @@ impl FromRequestParts<AppState> for Caller {
         })?;
         // The user first, as GoTrue: a deleted account's token (whose sessions went with
         // it) is `user_not_found`, not `session_not_found`.
-        let user = state.store.user(&claims.sub)?.ok_or_else(|| {
+        let user = state.store.user_shared(&claims.sub)?.ok_or_else(|| {
             AuthError::forbidden(
                 "user_not_found",
                 "User from sub claim in JWT does not exist.",
             )
         })?;
-        let session = state.store.session(&claims.session_id)?;
+        let session = state.store.session_shared(&claims.session_id)?;
         if session.is_none_or(|s| s.user_id != claims.sub) {
             return Err(AuthError::forbidden(
                 "session_not_found",
