@@ -86,7 +86,10 @@ impl Store {
                       progress: &mut dyn FnMut()|
          -> Result<()> {
             let (at, batch): (Vec<usize>, Vec<NewItem>) = pending.drain(..).unzip();
-            for (i, up) in at.into_iter().zip(self.upsert_items(batch)?) {
+            for (i, up) in at
+                .into_iter()
+                .zip(self.upsert_checked(batch.into_iter().map(Ok))?)
+            {
                 let status = if up.created {
                     ImportStatus::Added
                 } else {

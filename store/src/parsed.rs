@@ -18,9 +18,12 @@ use crate::{Result, from_json};
 /// Shards, each behind its own lock, so the two cores rarely wait for each other.
 const SHARDS: usize = 8;
 
+/// One shard: by key, the bytes a record was parsed from and what they gave.
+type Shard<T> = Mutex<LruCache<Box<str>, (sled::IVec, Arc<T>)>>;
+
 /// Parsed copies of one tree's records, by key, within a fixed number of entries.
 pub(crate) struct ParsedCache<T> {
-    shards: Box<[Mutex<LruCache<Box<str>, (sled::IVec, Arc<T>)>>]>,
+    shards: Box<[Shard<T>]>,
 }
 
 impl<T: DeserializeOwned> ParsedCache<T> {

@@ -88,6 +88,9 @@ struct Verified {
     claims: Arc<Claims>,
 }
 
+/// One shard of the verified-token cache, by signature.
+type VerifiedShard = Mutex<LruCache<Box<str>, Verified>>;
+
 /// Keys for signing and checking tokens, and the anonymous key derived from them.
 pub struct Tokens {
     encoding: EncodingKey,
@@ -99,7 +102,7 @@ pub struct Tokens {
     /// passed [`Tokens::verify`] in full enters, a hit must equal it byte for byte, and
     /// its expiry is checked again on every hit, so the cache answers exactly what a
     /// full check would. Revocation is unaffected: sessions are checked in the store.
-    verified: Box<[Mutex<LruCache<Box<str>, Verified>>]>,
+    verified: Box<[VerifiedShard]>,
     /// The public anonymous key.
     pub anon_key: String,
 }

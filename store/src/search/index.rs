@@ -208,6 +208,13 @@ impl SearchIndex {
         Ok(())
     }
 
+    /// Adds the document of an item that has none yet; seen by searches after the next
+    /// commit.
+    pub fn add_document(&self, w: &Writer, item: &NewsItem) -> Result<()> {
+        w.writer.add_document(self.document(item))?;
+        Ok(())
+    }
+
     /// An item's document.
     pub fn document(&self, item: &NewsItem) -> TantivyDocument {
         let f = &self.fields;

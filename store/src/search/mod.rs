@@ -57,6 +57,8 @@ pub(crate) const BATCH: u8 = b'#';
 /// read, to clear once those are committed.
 struct Pending {
     ids: Vec<String>,
+    /// The ids named by batch entries: a crash may have left their sled entries to mend.
+    batched: Vec<String>,
     entries: Vec<PendingEntry>,
 }
 
@@ -72,10 +74,12 @@ impl Store {
     /// Brings the index in step when the store opens: fills it when `rebuild` says why it
     /// must be, else indexes the writes a crash left pending and checks the counts.
     pub(crate) fn open_search(&self, rebuild: Option<String>) -> Result<()> {
+        let pending = self.pending()?;
+        self.mend_pending_batches(&pending.batched)?;
         let why = match rebuild {
             Some(why) => Some(why),
             None => {
-                self.index_pending(self.pending()?)?;
+                self.index_pending(pending)?;
                 let (docs, items) = (self.search.searcher().num_docs(), self.item_count()?);
                 (docs != items).then(|| format!("it holds {docs} items, the store {items}"))
             }
@@ -95,11 +99,12 @@ impl Store {
 
     fn pending(&self) -> Result<Pending> {
         let mut ids = Vec::new();
+        let mut batched = Vec::new();
         let mut entries = Vec::new();
         for entry in self.t.search_pending.iter() {
             let (key, value) = entry?;
             match key.strip_prefix(&[BATCH]) {
-                Some(_) => ids.extend(
+                Some(_) => batched.extend(
                     value
                         .split(|b| *b == b'\n')
                         .map(|id| String::from_utf8_lossy(id).into_owned()),
@@ -108,9 +113,14 @@ impl Store {
             }
             entries.push((key, value));
         }
+        ids.extend(batched.iter().cloned());
         ids.sort_unstable();
         ids.dedup();
-        Ok(Pending { ids, entries })
+        Ok(Pending {
+            ids,
+            batched,
+            entries,
+        })
     }
 
     /// Indexes what `search_pending` held and clears those entries; during a rebuild it
