@@ -4,6 +4,12 @@
 #
 #   cargo build --release -p radar-cli && bash bench/http.sh
 #   ITEMS=1000000 DURATION=10 ROUNDS=2 bash bench/http.sh
+#   WORKERS=2 bash bench/http.sh        # Radar with a worker per core
+#
+# Radar runs with WORKERS request threads (default 1) and nginx with one worker process,
+# so each server has one core to answer with and wrk the other. With two workers on two
+# cores Radar's workers and wrk are three busy threads on two cores: the kernel preempts
+# a worker now and then for a whole time slice, which shows in the p99, not the rate.
 #
 # For each endpoint it runs wrk (1 thread, 32 connections, loopback) against Radar and
 # against nginx, alternating A/B/A/B, and prints requests per second, p99 latency and the
@@ -21,6 +27,7 @@ ITEMS=${ITEMS:-20000}
 DURATION=${DURATION:-8}
 ROUNDS=${ROUNDS:-2}
 CONNS=${CONNS:-32}
+WORKERS=${WORKERS:-1}
 for tool in wrk nginx python3 curl; do
     command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install -y wrk nginx-light)" >&2; exit 1; }
 done
@@ -63,7 +70,7 @@ end=$(date +%s.%N)
 import_rate=$(python3 -c "print(f'{$ITEMS / ($end - $start):,.0f}')")
 
 # ---- Radar.
-RADAR_LOG=warn "$RADAR" --data "$WORK/data" serve --addr 127.0.0.1:0 --no-demo --no-feed-polling \
+RADAR_LOG=warn "$RADAR" --data "$WORK/data" serve --addr 127.0.0.1:0 --workers "$WORKERS" --no-demo --no-feed-polling \
     --api-premium-quota 1000000000 --sign-in-rate 1000 >"$WORK/serve.out" 2>"$WORK/serve.err" &
 DAEMON=$!
 for _ in $(seq 100); do grep -q "anon key" "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
@@ -146,5 +153,5 @@ read -r w wp wb <<<"$(measure -s "$WORK/writes.lua" "$BASE")"
 [ "$wb" = 0 ] || echo "  warning: $wb non-2xx answers to writes" >&2
 python3 -c "print(f'{\"durable favourite toggles\":<34} {$w:>12,.0f} {\"\":>12} {$wp:>8.2f}ms')"
 echo
-echo "items: $ITEMS, imported at $import_rate items/s"
+echo "items: $ITEMS, imported at $import_rate items/s; Radar with $WORKERS worker(s), nginx with 1"
 echo "daemon RSS: idle ${idle_rss} MB, after the load $(rss_mb "$DAEMON") MB"

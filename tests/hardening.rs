@@ -620,3 +620,31 @@ async fn every_route_refuses_malformed_invisible_and_look_alike_emails() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("Unable to validate email address"), "{err}");
 }
+
+/// How many of the daemon's threads are the async runtime's (workers, and the blocking
+/// pool's threads that start with them).
+fn runtime_threads(d: &Daemon) -> usize {
+    std::fs::read_dir(format!("/proc/{}/task", d.pid()))
+        .unwrap()
+        .filter_map(|t| std::fs::read_to_string(t.unwrap().path().join("comm")).ok())
+        .filter(|name| name.starts_with("tokio-r"))
+        .count()
+}
+
+/// `--workers` sets how many threads answer requests (the bench runs one, as nginx runs
+/// one worker); each daemon still serves.
+#[tokio::test]
+async fn workers_sets_the_threads_that_answer_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut counts = Vec::new();
+    for workers in ["1", "4"] {
+        let d = Daemon::start_with(&dir.path().join("data"), &["--workers", workers], &[]);
+        assert_eq!(d.get("/api/news", None).await.0, 200);
+        counts.push(runtime_threads(&d));
+        d.stop();
+    }
+    assert!(
+        counts[0] < 4 && counts[1] >= 4,
+        "runtime threads with 1 and 4 workers: {counts:?}"
+    );
+}

@@ -137,10 +137,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         ))
         .into());
     }
-    if matches!(cli.command, Command::Serve(_)) {
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Command::Serve(config) = &cli.command {
         radar_daemon::memory::tune_allocator();
+        if let Some(n) = config.workers {
+            runtime.worker_threads(n.get());
+        }
     }
-    let runtime = tokio::runtime::Runtime::new()?;
+    let runtime = runtime.enable_all().build()?;
     match cli.command {
         Command::Serve(mut config) => {
             config.data_dir = cli.global.data_dir();

@@ -24,6 +24,13 @@ pub struct Config {
     #[arg(long, env = "RADAR_COMPLIMENTARY", value_delimiter = ',')]
     pub complimentary: Vec<String>,
 
+    /// Threads that answer requests (default: one per core). Password hashing, imports
+    /// and the store's writers have threads of their own. On a machine shared with other
+    /// busy processes, fewer workers than cores keep the slowest answers fast: a worker
+    /// the kernel preempts holds its connections' answers for a whole time slice.
+    #[arg(long, env = "RADAR_WORKERS")]
+    pub workers: Option<std::num::NonZeroUsize>,
+
     /// Upper bound of the store's page cache, in MiB.
     #[arg(long, env = "RADAR_CACHE_MB", default_value_t = 64)]
     pub cache_mb: u64,
