@@ -2,8 +2,9 @@
 //! index the store keeps beside sled (`DATA/search/`).
 //!
 //! Keeping it in step. Every item write (add, update, import, feed entry, remove) records
-//! the item's id in `search_pending` inside its own sled transaction (a batch of
-//! `upsert_items` records its ids in one entry, see [`BATCH`]); once sled has it,
+//! the item's id in `search_pending` with the write (a removal inside its transaction; a
+//! batch of `upsert_items` in one entry written before its items, see [`BATCH`]); once
+//! sled has it,
 //! the write method re-reads those items under the index writer's lock, replaces their
 //! documents, commits and reloads the reader, and only then returns. So a write
 //! acknowledged to anyone is searchable at once, and whichever of two racing writers
