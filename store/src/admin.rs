@@ -67,23 +67,22 @@ impl Store {
     }
 
     /// Imports many items like [`Store::import_item`], in batches of [`IMPORT_BATCH`]:
-    /// each batch is written in transactions of [`crate::items::ITEMS_PER_TRANSACTION`],
+    /// each batch is written [`crate::items::ITEMS_PER_WRITE`] items at a time,
     /// then synced once and committed to the search index once, instead of once per
-    /// item. Each input gets its own outcome (an invalid one its reason); a storage
-    /// failure stops the import and is the outer error. Two inputs for the same id or URL
-    /// are applied in order, so an exact repeat counts as unchanged.
+    /// item. Items are taken from `items` as they are needed, so a caller that parses
+    /// them lazily holds one batch at a time. Each input's outcome is told to `outcome`
+    /// with its position among the inputs (an invalid one with its reason), not always in
+    /// input order; a storage failure stops the import and is the error. Two inputs for
+    /// the same id or URL are applied in order, so an exact repeat counts as unchanged.
     pub fn import_items(
         &self,
-        items: Vec<NewItem>,
-        mut progress: impl FnMut(),
-    ) -> Result<Vec<Result<ImportOutcome>>> {
-        let mut out: Vec<Option<Result<ImportOutcome>>> =
-            std::iter::repeat_with(|| None).take(items.len()).collect();
+        items: impl IntoIterator<Item = NewItem>,
+        mut outcome: impl FnMut(usize, Result<ImportOutcome>),
+    ) -> Result<()> {
         let mut pending: Vec<(usize, NewItem)> = Vec::new();
         let mut pending_keys = std::collections::HashSet::new();
         let commit = |pending: &mut Vec<(usize, NewItem)>,
-                      out: &mut Vec<Option<Result<ImportOutcome>>>,
-                      progress: &mut dyn FnMut()|
+                      outcome: &mut dyn FnMut(usize, Result<ImportOutcome>)|
          -> Result<()> {
             let (at, batch): (Vec<usize>, Vec<NewItem>) = pending.drain(..).unzip();
             for (i, up) in at
@@ -95,8 +94,7 @@ impl Store {
                 } else {
                     ImportStatus::Updated
                 };
-                out[i] = Some(Ok(ImportOutcome { id: up.id, status }));
-                progress();
+                outcome(i, Ok(ImportOutcome { id: up.id, status }));
             }
             Ok(())
         };
@@ -104,38 +102,30 @@ impl Store {
             let item = match item.validate() {
                 Ok(item) => item,
                 Err(e) => {
-                    out[i] = Some(Err(e));
-                    progress();
+                    outcome(i, Err(e));
                     continue;
                 }
             };
             let key = item.id.clone().or_else(|| item.url.clone());
             if key.as_ref().is_some_and(|k| pending_keys.contains(k)) {
-                commit(&mut pending, &mut out, &mut progress)?;
+                commit(&mut pending, &mut outcome)?;
                 pending_keys.clear();
             }
             if let Some(old) = self.existing_item(&item)?
                 && same_content(&old, &item)
             {
-                out[i] = Some(Ok(ImportOutcome {
-                    id: old.id,
-                    status: ImportStatus::Unchanged,
-                }));
-                progress();
+                let status = ImportStatus::Unchanged;
+                outcome(i, Ok(ImportOutcome { id: old.id, status }));
                 continue;
             }
             pending_keys.extend(key);
             pending.push((i, item));
             if pending.len() >= IMPORT_BATCH {
-                commit(&mut pending, &mut out, &mut progress)?;
+                commit(&mut pending, &mut outcome)?;
                 pending_keys.clear();
             }
         }
-        commit(&mut pending, &mut out, &mut progress)?;
-        Ok(out
-            .into_iter()
-            .map(|o| o.expect("every input has an outcome"))
-            .collect())
+        commit(&mut pending, &mut outcome)
     }
 
     /// Whether the daemon's schedule already wrote (or tried to write) the summary of
@@ -232,8 +222,19 @@ impl Store {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Imports `items` and answers each one's outcome, in input order; fails the test if
+    /// any input has none or two.
+    pub(crate) fn import_all(store: &Store, items: Vec<NewItem>) -> Vec<Result<ImportOutcome>> {
+        let mut out: Vec<Option<Result<ImportOutcome>>> =
+            std::iter::repeat_with(|| None).take(items.len()).collect();
+        store
+            .import_items(items, |i, o| assert!(out[i].replace(o).is_none()))
+            .unwrap();
+        out.into_iter().map(|o| o.expect("an outcome")).collect()
+    }
     use crate::items::tests::new_item;
     use crate::test_store;
 
@@ -270,24 +271,20 @@ mod tests {
             ..a.clone()
         };
         let bad = new_item("", None, "2026-01-01T00:00:00Z");
-        let mut steps = 0;
-        let out = store
-            .import_items(
-                vec![
-                    a.clone(),
-                    a.clone(),
-                    bad,
-                    a2,
-                    new_item("B", None, "2026-01-02T00:00:00Z"),
-                ],
-                || steps += 1,
-            )
-            .unwrap();
+        let out = import_all(
+            &store,
+            vec![
+                a.clone(),
+                a.clone(),
+                bad,
+                a2,
+                new_item("B", None, "2026-01-02T00:00:00Z"),
+            ],
+        );
         let status: Vec<_> = out
             .iter()
             .map(|o| o.as_ref().map(|o| o.status).map_err(|e| e.to_string()))
             .collect();
-        assert_eq!(steps, 5);
         assert_eq!(status[0], Ok(ImportStatus::Added));
         assert_eq!(status[1], Ok(ImportStatus::Unchanged));
         assert!(status[2].as_ref().unwrap_err().contains("title"));

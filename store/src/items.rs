@@ -116,9 +116,11 @@ impl NewItem {
     }
 }
 
-/// How many items one transaction of a bulk write holds: big enough that a sync and a
-/// commit are paid for rarely, small enough that sled's transaction stays cheap to hold.
-pub const ITEMS_PER_TRANSACTION: usize = 1024;
+/// How many items a bulk write plans and writes at a time (one `search_pending` entry
+/// each), and hands to the search index writer together: enough that the entry costs
+/// little per item, few enough that the index threads start on a batch while the next
+/// one is written.
+pub const ITEMS_PER_WRITE: usize = 1024;
 
 #[cfg(test)]
 thread_local! {
@@ -157,15 +159,16 @@ impl Store {
         Ok(done.pop().expect("one item in, one out"))
     }
 
-    /// Upserts many items (imports, feed fetches, benchmarks): one sled transaction per
-    /// [`ITEMS_PER_TRANSACTION`], then one flush and one search index commit at the end, so
-    /// a bulk write pays for a sync once rather than per item. All are durable and
-    /// searchable when this returns. An invalid item stops the batch; the ones before it are
-    /// kept. Two items for the same id or URL are applied in order.
+    /// Upserts many items (imports, feed fetches, benchmarks): written
+    /// [`ITEMS_PER_WRITE`] at a time (see `upsert_unflushed`), then one flush and one
+    /// search index commit at the end, so a bulk write pays for a sync once rather than
+    /// per item. All are durable and searchable when this returns. An invalid item stops
+    /// the batch; the ones before it are kept. Two items for the same id or URL are
+    /// applied in order.
     ///
-    /// The index writer is held from the first transaction to the commit, and each
-    /// transaction's items go to it at once, so tantivy's threads index one chunk while
-    /// this thread writes the next to sled. Holding it first keeps the rule of
+    /// The index writer is held from the first write to the commit, and each chunk's
+    /// items go to it at once, so tantivy's threads index one chunk while this thread
+    /// writes the next to sled. Holding it first keeps the rule of
     /// [`crate::search`]: a writer that changes one of these items meanwhile indexes after
     /// this commit, from what sled holds then.
     pub fn upsert_items(&self, items: impl IntoIterator<Item = NewItem>) -> Result<Vec<Upserted>> {
@@ -212,7 +215,7 @@ impl Store {
                     break;
                 }
             }
-            if chunk.len() == ITEMS_PER_TRANSACTION {
+            if chunk.len() == ITEMS_PER_WRITE {
                 write(&std::mem::take(&mut chunk), &mut done, &mut indexed)?;
             }
         }

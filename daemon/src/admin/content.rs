@@ -1,5 +1,6 @@
 //! Items, feeds and weekly summaries, as operators manage them.
 
+use std::cell::RefCell;
 use std::time::Duration;
 
 use radar_store::{Feed, ImportStatus, NewItem};
@@ -81,19 +82,13 @@ fn record(raw: &str) -> Result<NewItem, String> {
     serde_json::from_value(value).map_err(|e| reason(&e))
 }
 
-/// Records with their line numbers, and the lines that are not records.
-type Records = (Vec<(usize, NewItem)>, Vec<InvalidLine>);
-
-/// Splits an import document into (line, record) pairs: a JSON array, or JSON Lines
-/// (blank lines ignored). Records that are not JSON are reported at once; a document
-/// without a single record is refused, since importing nothing is never what was meant.
-fn records(content: &str) -> Result<Records, AdminError> {
-    let mut ok = Vec::new();
-    let mut bad = Vec::new();
-    let mut take = |line: usize, raw: &str| match record(raw) {
-        Ok(item) => ok.push((line, item)),
-        Err(reason) => bad.push(InvalidLine { line, reason }),
-    };
+/// Splits an import document into its records with their line numbers, unparsed: a
+/// JSON array's elements, or JSON Lines (blank lines ignored). Records are parsed one by
+/// one as the import takes them, so it never holds the whole document's items at once. A
+/// document without a single record is refused, since importing nothing is never what
+/// was meant.
+fn raw_records(content: &str) -> Result<Vec<(usize, &str)>, AdminError> {
+    let mut out = Vec::new();
     if content.trim_start().starts_with('[') {
         let raws: Vec<&RawValue> = serde_json::from_str(content).map_err(|e| {
             AdminError::invalid(format!(
@@ -102,24 +97,28 @@ fn records(content: &str) -> Result<Records, AdminError> {
                 reason(&e)
             ))
         })?;
+        // Lines are counted on from the record before, not from the start each time.
+        let (mut line, mut counted) = (1, 0);
         for raw in raws {
             let offset = raw.get().as_ptr() as usize - content.as_ptr() as usize;
-            take(1 + content[..offset].matches('\n').count(), raw.get());
+            line += content[counted..offset].matches('\n').count();
+            counted = offset;
+            out.push((line, raw.get()));
         }
     } else {
         for (i, line) in content.lines().enumerate() {
             if !line.trim().is_empty() {
-                take(i + 1, line);
+                out.push((i + 1, line));
             }
         }
     }
-    if ok.is_empty() && bad.is_empty() {
+    if out.is_empty() {
         return Err(AdminError::invalid(
             "the file holds no records; write a JSON array or JSON Lines of \
              {title, summary, published_date}",
         ));
     }
-    Ok((ok, bad))
+    Ok(out)
 }
 
 pub(super) async fn items_import(
@@ -128,32 +127,42 @@ pub(super) async fn items_import(
 ) -> Result<AdminResponse, AdminError> {
     let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
     let report = tokio::task::spawn_blocking(move || -> Result<ImportReport, AdminError> {
-        let (records, mut invalid) = records(&content)?;
-        let total = records.len() + invalid.len();
-        progress.begin(total as u64, "items");
-        for _ in &invalid {
-            progress.step("");
-        }
-        let (lines, items): (Vec<usize>, Vec<NewItem>) = records.into_iter().unzip();
-        let outcomes = store.import_items(items, || progress.step(""));
-        progress.end();
+        let raws = raw_records(&content)?;
+        progress.begin(raws.len() as u64, "items");
         let mut report = ImportReport {
-            total,
+            total: raws.len(),
             ..Default::default()
         };
-        for (line, outcome) in lines.into_iter().zip(outcomes?) {
+        let invalid = RefCell::new(Vec::new());
+        // The line of each record handed to the store, by its position among those.
+        let lines = RefCell::new(Vec::new());
+        let items = raws.iter().filter_map(|&(line, raw)| match record(raw) {
+            Ok(item) => {
+                lines.borrow_mut().push(line);
+                Some(item)
+            }
+            Err(reason) => {
+                invalid.borrow_mut().push(InvalidLine { line, reason });
+                progress.step("");
+                None
+            }
+        });
+        store.import_items(items, |i, outcome| {
+            progress.step("");
             match outcome {
                 Ok(o) => match o.status {
                     ImportStatus::Added => report.added += 1,
                     ImportStatus::Updated => report.updated += 1,
                     ImportStatus::Unchanged => report.skipped += 1,
                 },
-                Err(e) => invalid.push(InvalidLine {
-                    line,
+                Err(e) => invalid.borrow_mut().push(InvalidLine {
+                    line: lines.borrow()[i],
                     reason: e.to_string(),
                 }),
             }
-        }
+        })?;
+        progress.end();
+        let mut invalid = invalid.into_inner();
         invalid.sort_by_key(|l| l.line);
         report.invalid = invalid;
         Ok(report)
@@ -315,10 +324,19 @@ mod tests {
     #[test]
     fn a_document_without_records_is_refused() {
         for empty in ["", "\n  \n", "[]", " [ ] "] {
-            let e = records(empty).unwrap_err();
+            let e = raw_records(empty).unwrap_err();
             assert!(e.message.contains("no records"), "{empty:?}: {e}");
         }
-        let (ok, bad) = records("{\"title\":\"T\"}\n").unwrap();
-        assert_eq!((ok.len(), bad.len()), (0, 1), "one bad record is a record");
+        let raws = raw_records("{\"title\":\"T\"}\n").unwrap();
+        assert_eq!(raws.len(), 1, "one bad record is a record");
+    }
+
+    #[test]
+    fn records_keep_the_line_they_start_on() {
+        let raws = raw_records("\n{\"a\":1}\n\n{\"b\":2}\n").unwrap();
+        assert_eq!(raws, [(2, "{\"a\":1}"), (4, "{\"b\":2}")]);
+        let raws = raw_records("[\n  {\"a\":1},\n\n  {\"b\":\n2},\n{\"c\":3}]").unwrap();
+        let lines: Vec<usize> = raws.iter().map(|r| r.0).collect();
+        assert_eq!(lines, [2, 4, 6]);
     }
 }

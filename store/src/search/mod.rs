@@ -10,10 +10,10 @@
 //! acknowledged to anyone is searchable at once, and whichever of two racing writers
 //! indexes last indexes the newest state. A batch (`upsert_items`: a feed fetch, an
 //! import's batches of 16,384) is one commit; it takes the writer's lock before its
-//! first transaction and hands each transaction's items to the writer as written, so
-//! indexing runs beside the sled writes, and any other writer of those items indexes
-//! after it. After a crash between the two steps, the ids left in `search_pending` are
-//! indexed again when the store opens.
+//! first write and hands each chunk of items to the writer as written, so indexing runs
+//! beside the sled writes, and any other writer of those items indexes after it. After
+//! a crash between the two steps, the ids left in `search_pending` are indexed again
+//! when the store opens (and a batch's sled entries mended first, see `items`).
 //!
 //! Rebuilding. `Store::reindex` (`radar items reindex`) refills the index from sled while
 //! searches keep answering from the last commit; writes during it wait for its commit to
@@ -529,17 +529,15 @@ mod tests {
             ])
             .unwrap();
         assert_eq!(titles(&store, &v, "batch"), ["Batch two", "Batch one"]);
-        let out = store
-            .import_items(
-                vec![item(
-                    "Imported",
-                    "Third",
-                    "https://c.example/1",
-                    "2026-01-04T00:00:00Z",
-                )],
-                || {},
-            )
-            .unwrap();
+        let out = crate::admin::tests::import_all(
+            &store,
+            vec![item(
+                "Imported",
+                "Third",
+                "https://c.example/1",
+                "2026-01-04T00:00:00Z",
+            )],
+        );
         assert!(out[0].is_ok());
         assert_eq!(titles(&store, &v, "imported"), ["Imported"]);
         store.remove_item(&a.id).unwrap();
@@ -912,23 +910,21 @@ mod regressions {
             summary: s.into(),
             ..new_item(t, Some(u), "2026-01-10T00:00:00Z")
         };
-        store
-            .import_items(
-                vec![
-                    mk(
-                        "Open weights arrive",
-                        "A lab publishes open weights.",
-                        "https://w.example/b",
-                    ),
-                    mk(
-                        "Weights and measures",
-                        "The open question of weights.",
-                        "https://e.example/c",
-                    ),
-                ],
-                || {},
-            )
-            .unwrap();
+        crate::admin::tests::import_all(
+            &store,
+            vec![
+                mk(
+                    "Open weights arrive",
+                    "A lab publishes open weights.",
+                    "https://w.example/b",
+                ),
+                mk(
+                    "Weights and measures",
+                    "The open question of weights.",
+                    "https://e.example/c",
+                ),
+            ],
+        );
         let q = SearchQuery::parse("weights -\"open weights\"").unwrap();
         let v = Viewer {
             user_id: Some("u".into()),
