@@ -57,9 +57,10 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_public_news))
 }
 
-/// A caller authenticated by `X-API-Key`: the key's owner.
+/// A caller authenticated by `X-API-Key`: the key's owner, shared with the store's cache
+/// of parsed accounts.
 #[derive(Debug, Clone)]
-pub struct ApiKeyUser(pub User);
+pub struct ApiKeyUser(pub std::sync::Arc<User>);
 
 impl FromRequestParts<AppState> for ApiKeyUser {
     type Rejection = ApiError;
@@ -78,7 +79,7 @@ impl FromRequestParts<AppState> for ApiKeyUser {
             ApiError::unauthorized("This API key is not valid. Get your current key on /api-docs.")
         };
         let owner = state.store.api_key_owner(key)?.ok_or_else(unknown)?;
-        Ok(Self(state.store.user(&owner)?.ok_or_else(unknown)?))
+        Ok(Self(state.store.user_shared(&owner)?.ok_or_else(unknown)?))
     }
 }
 

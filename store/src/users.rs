@@ -99,11 +99,12 @@ impl Store {
 
     /// One user by id.
     pub fn user(&self, id: &str) -> Result<Option<User>> {
-        Ok(self.user_shared(id)?.map(Arc::unwrap_or_clone))
+        self.t.users.get(id)?.map(|v| from_json(&v)).transpose()
     }
 
     /// One user by id, shared with the cache of parsed accounts (see `parsed`): what
-    /// a request's sign-in check reads.
+    /// a request's sign-in or API key check reads. Walks over many accounts (operators'
+    /// listings) use [`Store::user`], so they do not push the active readers out.
     pub fn user_shared(&self, id: &str) -> Result<Option<Arc<User>>> {
         self.mem.users.get(&self.t.users, id)
     }
