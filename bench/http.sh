@@ -3,8 +3,9 @@
 # files, and durable writes, in one run on this machine.
 #
 #   cargo build --release -p radar-cli && bash bench/http.sh
-#   ITEMS=1000000 DURATION=10 ROUNDS=2 bash bench/http.sh
+#   ITEMS=1000000 DURATION=10 ROUNDS=5 bash bench/http.sh
 #   WORKERS=2 bash bench/http.sh        # Radar with a worker per core
+#   bash bench/ab.sh OLD_BIN NEW_BIN    # two builds of Radar against each other
 #
 # Radar runs with WORKERS request threads (default 1) and nginx with one worker process,
 # so each server has one core to answer with and wrk the other. With two workers on two
@@ -12,8 +13,11 @@
 # a worker now and then for a whole time slice, which shows in the p99, not the rate.
 #
 # For each endpoint it runs wrk (1 thread, 32 connections, loopback) against Radar and
-# against nginx, alternating A/B/A/B, and prints requests per second, p99 latency and the
-# ratio Radar / nginx. Then 32 concurrent writers toggle favourites (POST/DELETE), each
+# against nginx, alternating A/B/A/B for ROUNDS pairs (at least 3), and prints the median
+# requests per second and p99 latency of each, and the median of the pairs' ratios Radar /
+# nginx with their spread (lowest-highest): a machine's speed drifts from one minute to the
+# next, and a ratio of two runs side by side holds where two absolute figures do not. The
+# header names the CPU and the kernel: quote a figure only with them. Then 32 concurrent writers toggle favourites (POST/DELETE), each
 # acknowledged only after it is on disk, and it prints writes per second. It also reports
 # the import rate and the daemon's resident memory idle and after the load.
 #
@@ -25,7 +29,7 @@ cd "$(dirname "$0")/.."
 RADAR=$(realpath "${RADAR_BIN:-target/release/radar}")
 ITEMS=${ITEMS:-20000}
 DURATION=${DURATION:-8}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-3}
 CONNS=${CONNS:-32}
 WORKERS=${WORKERS:-1}
 for tool in wrk nginx python3 curl; do
@@ -45,25 +49,37 @@ trap cleanup EXIT
 
 rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 
-# ---- Data: ITEMS items over a year, imported with the admin command (timed).
+# ---- Data: ITEMS news-sized items over a year (a 10-word title, a 45-word summary, a
+# 15-word short text and 150 to 250 words of content drawn from a Zipf-like vocabulary, so
+# the search index does the work real news gives it), imported with the admin command (timed).
 python3 - "$ITEMS" >"$WORK/items.jsonl" <<'EOF'
-import json, sys, datetime
+import json, sys, datetime, random
 n = int(sys.argv[1])
+rng = random.Random(7)
 start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-words = "model agents inference chips training data safety open weights research policy".split()
+base = ("model agents inference chips training data safety open weights research policy "
+        "startup funding regulation benchmark robotics vision language reasoning compute "
+        "cloud energy privacy copyright lawsuit release launch partnership hiring layoffs "
+        "chatbot assistant search coding enterprise healthcare finance education").split()
+vocab = base + [f"term{i}" for i in range(5000)]
+weights = [1.0 / (rank + 1) for rank in range(len(vocab))]
+def words(k):
+    return " ".join(rng.choices(vocab, weights, k=k))
 for i in range(n):
     t = start + datetime.timedelta(seconds=i * 31_536_000 // max(n, 1))
-    w = [words[(i * k) % len(words)] for k in (1, 3, 7)]
+    paragraphs = [words(rng.randint(40, 70)) for _ in range(rng.randint(3, 4))]
+    content = " ".join(" ".join(paragraphs).split()[: rng.randint(150, 250)])
     print(json.dumps({
         "id": f"b{i:07d}",
-        "title": f"Story {i}: {' '.join(w)} news",
-        "summary": f"A summary of story {i} about {w[0]} and {w[1]}, long enough to look like a real one in a reader.",
-        "short": f"Short {i}: {w[2]}.",
-        "content": f"Paragraph one of story {i}.\n\nParagraph two about {w[1]}.",
+        "title": f"Story {i}: {words(9)}",
+        "summary": words(45) + ".",
+        "short": words(15) + ".",
+        "content": content + ".",
         "url": f"https://news{i % 500}.example.com/story/{i}",
         "published_date": t.strftime("%Y-%m-%dT%H:%M:%SZ"),
     }))
 EOF
+item_bytes=$(( $(wc -c <"$WORK/items.jsonl") / ITEMS ))
 start=$(date +%s.%N)
 RADAR_LOG=warn "$RADAR" --data "$WORK/data" items import "$WORK/items.jsonl" >/dev/null 2>"$WORK/import.err"
 end=$(date +%s.%N)
@@ -118,24 +134,36 @@ measure() {
     echo "$rps ${p99:-0} ${bad:-0}"
 }
 
-printf '%-34s %12s %12s %10s %10s %7s\n' endpoint "radar rps" "nginx rps" "radar p99" "nginx p99" ratio
+echo "cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores; kernel $(uname -r); $(date -u +%Y-%m-%d)"
+printf '%-34s %12s %12s %10s %10s %7s  %s\n' endpoint "radar rps" "nginx rps" "radar p99" "nginx p99" ratio "ratio spread"
 bench_read() {
-    local name=$1 file=$2 path=$3; shift 3
-    local r_rps=0 n_rps=0 r_p99=0 n_p99=0 r n
+    local key=$1 name=$2 file=$3 path=$4; shift 4
+    local pairs="" r rp rb n np nb
     for _ in $(seq "$ROUNDS"); do
         read -r r rp rb <<<"$(measure "$@" "$BASE$path")"
         read -r n np nb <<<"$(measure "http://127.0.0.1:$NGINX_PORT/$file")"
         [ "$rb" = 0 ] || echo "  warning: $rb non-2xx answers from Radar on $path" >&2
-        r_rps=$(python3 -c "print($r_rps + $r)"); n_rps=$(python3 -c "print($n_rps + $n)")
-        r_p99=$(python3 -c "print(max($r_p99, $rp))"); n_p99=$(python3 -c "print(max($n_p99, $np))")
+        pairs="$pairs $r,$rp,$n,$np"
     done
-    python3 -c "
-r, n = $r_rps / $ROUNDS, $n_rps / $ROUNDS
-print(f'{\"$name\":<34} {r:>12,.0f} {n:>12,.0f} {$r_p99:>8.2f}ms {$n_p99:>8.2f}ms {r / n:>7.2f}')"
+    python3 - "$name" $pairs <<'EOF'
+import statistics, sys
+name, pairs = sys.argv[1], [tuple(map(float, p.split(","))) for p in sys.argv[2:]]
+med = lambda xs: statistics.median(xs)
+ratios = [r / n for r, _, n, _ in pairs]
+print(f"{name:<34} {med([p[0] for p in pairs]):>12,.0f} {med([p[2] for p in pairs]):>12,.0f} "
+      f"{med([p[1] for p in pairs]):>8.2f}ms {med([p[3] for p in pairs]):>8.2f}ms "
+      f"{med(ratios):>7.2f}  {min(ratios):.2f}-{max(ratios):.2f}")
+EOF
+    # For bench/ab.sh: the median ratio to nginx and the median rate, one line per endpoint.
+    [ -z "${RESULTS:-}" ] || python3 -c "
+import statistics, sys
+pairs = [tuple(map(float, p.split(','))) for p in sys.argv[2:]]
+print(sys.argv[1], statistics.median(p[0] / p[2] for p in pairs), statistics.median(p[0] for p in pairs))" \
+        "$key" $pairs >>"$RESULTS"
 }
-bench_read "GET /api/news anonymous" anonymous.json /api/news
-bench_read "GET /api/news subscriber" subscriber.json /api/news -H "authorization: Bearer $TOKEN"
-bench_read "GET /api/v1/news?limit=20 (API key)" public.json "/api/v1/news?limit=20" -H "x-api-key: $KEY"
+bench_read anonymous "GET /api/news anonymous" anonymous.json /api/news
+bench_read subscriber "GET /api/news subscriber" subscriber.json /api/news -H "authorization: Bearer $TOKEN"
+bench_read public "GET /api/v1/news?limit=20 (API key)" public.json "/api/v1/news?limit=20" -H "x-api-key: $KEY"
 
 # ---- Durable writes: each connection toggles favourites on its own items.
 cat >"$WORK/writes.lua" <<EOF
@@ -152,6 +180,7 @@ EOF
 read -r w wp wb <<<"$(measure -s "$WORK/writes.lua" "$BASE")"
 [ "$wb" = 0 ] || echo "  warning: $wb non-2xx answers to writes" >&2
 python3 -c "print(f'{\"durable favourite toggles\":<34} {$w:>12,.0f} {\"\":>12} {$wp:>8.2f}ms')"
+[ -z "${RESULTS:-}" ] || { echo "writes 1 $w"; echo "import 1 ${import_rate//,/}"; } >>"$RESULTS"
 echo
-echo "items: $ITEMS, imported at $import_rate items/s; Radar with $WORKERS worker(s), nginx with 1"
+echo "items: $ITEMS of $item_bytes bytes each as JSON, imported at $import_rate items/s (search index included); Radar with $WORKERS worker(s), nginx with 1"
 echo "daemon RSS: idle ${idle_rss} MB, after the load $(rss_mb "$DAEMON") MB"
