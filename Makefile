@@ -3,7 +3,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test web lint test-rust test-web test-e2e test-node test-python test-contract bench
+.PHONY: run test test-deps web lint test-rust test-web test-e2e test-node test-python test-contract bench
 
 # Installs the front end's packages when the lock file changes.
 web/node_modules/.installed: web/package-lock.json
@@ -53,8 +53,14 @@ test-contract:
 	$(CARGO) build -p radar-cli
 	RADAR_BIN=$(CURDIR)/target/debug/radar bash tests/contract/run.sh
 
-# Every test of the project, with the checks CI makes.
-test: lint test-rust test-web test-e2e test-node test-python test-contract
+# What the tests need beyond Rust, Node and npm (chromium, tmux, strace, curl, the Python
+# test packages), installed when missing.
+test-deps:
+	bash tests/install-deps.sh
+
+# Every test of the project, with the checks CI makes; on a fresh machine too.
+test: test-deps
+	$(MAKE) lint test-rust test-web test-e2e test-node test-python test-contract
 
 bench:
 	bash bench/run.sh
