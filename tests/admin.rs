@@ -702,7 +702,8 @@ async fn a_stopped_daemon_is_given_up_on_within_the_admin_timeout() {
     let took = started.elapsed();
     assert_eq!(out.code, 1, "{out:?}");
     assert!(
-        took >= std::time::Duration::from_secs(2) && took < std::time::Duration::from_secs(8),
+        // The upper bound leaves room for a loaded machine; without a deadline it hangs.
+        took >= std::time::Duration::from_secs(2) && took < std::time::Duration::from_secs(15),
         "gave up after {took:?}"
     );
     for words in [
@@ -729,9 +730,7 @@ async fn a_stopped_daemon_is_given_up_on_within_the_admin_timeout() {
     // Resumed, the daemon answers the same command.
     drop(resume);
     assert_eq!(
-        cli(&dir, &["users", "list", "--json", "--admin-timeout", "2s"])
-            .await
-            .ok_json(),
+        cli(&dir, &["users", "list", "--json"]).await.ok_json(),
         json!([])
     );
     d.stop();
