@@ -667,6 +667,75 @@ async fn exit_codes_are_0_1_and_2() {
     }
 }
 
+/// Sends `signal` (`-STOP`, `-CONT`) to a process.
+fn signal(signal: &str, pid: &str) {
+    let status = std::process::Command::new("kill")
+        .args([signal, pid])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill {signal} {pid}");
+}
+
+/// Resumes a stopped process when dropped, also when a test fails half-way, so the
+/// daemon can still be stopped.
+struct Resume(String);
+
+impl Drop for Resume {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("kill")
+            .args(["-CONT", &self.0])
+            .status();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_daemon_is_given_up_on_within_the_admin_timeout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    let d = Daemon::start_with(&dir, &["--no-demo", "--no-feed-polling"], &[]);
+    let pid = d.pid().to_string();
+    let resume = Resume(pid.clone());
+    signal("-STOP", &pid);
+
+    let started = std::time::Instant::now();
+    let out = cli(&dir, &["--admin-timeout", "2s", "users", "list"]).await;
+    let took = started.elapsed();
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        // The upper bound leaves room for a loaded machine; without a deadline it hangs.
+        took >= std::time::Duration::from_secs(2) && took < std::time::Duration::from_secs(15),
+        "gave up after {took:?}"
+    );
+    for words in [
+        format!("the daemon (pid {pid}) did not answer on"),
+        "admin.sock within 2 s".to_string(),
+        "stopped or overloaded".to_string(),
+        format!("kill -CONT {pid}"),
+    ] {
+        assert!(out.stderr.contains(&words), "{words:?} in {out:?}");
+    }
+    // The environment sets it too, after the subcommand as well as before.
+    let out = cli_with(
+        &dir,
+        &["users", "list", "--json"],
+        "",
+        &[("RADAR_ADMIN_TIMEOUT", "1s")],
+    )
+    .await;
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("within 1 s"), "{out:?}");
+    let bad = cli(&dir, &["users", "list", "--admin-timeout", "soon"]).await;
+    assert_eq!(bad.code, 2, "{bad:?}");
+
+    // Resumed, the daemon answers the same command.
+    drop(resume);
+    assert_eq!(
+        cli(&dir, &["users", "list", "--json"]).await.ok_json(),
+        json!([])
+    );
+    d.stop();
+}
+
 #[tokio::test]
 async fn a_stale_socket_is_replaced_and_ignored() {
     let tmp = tempfile::tempdir().unwrap();

@@ -329,6 +329,19 @@ async fn every_kind_of_feed_is_fetched_and_refetching_adds_no_duplicates() {
     assert_eq!(cli(&dir, &["feeds", "fetch", "nope"]).await.code, 1);
 }
 
+/// Waits until the fixture server has been asked for /slow.xml `n` times.
+async fn slow_requests_reach(seen: &Seen, n: usize) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while seen.slow.load(Ordering::SeqCst) < n {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "/slow.xml was asked for {} time(s), not {n}",
+            seen.slow.load(Ordering::SeqCst)
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_daemon_fetches_through_the_socket_and_never_twice_at_once() {
     let (base, seen) = fixture_server().await;
@@ -338,18 +351,28 @@ async fn the_daemon_fetches_through_the_socket_and_never_twice_at_once() {
     let slow = add(&dir, &format!("{base}/slow.xml")).await;
     let args = ["feeds", "fetch", slow.as_str(), "--timeout", "10", "--json"];
     let (a, b) = tokio::join!(cli(&dir, &args), async {
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        // The first fetch is under way (the server holds its answer 3 s).
+        slow_requests_reach(&seen, 1).await;
         cli(
             &dir,
             &["feeds", "fetch", &slow, "--timeout", "10", "--json"],
         )
         .await
     });
-    let statuses = [a.json()[0]["status"].clone(), b.json()[0]["status"].clone()];
+    let (a, b) = (a.ok_json()[0].clone(), b.ok_json()[0].clone());
     assert_eq!(
-        statuses,
-        [Value::from("ok"), Value::from("busy")],
-        "{a:?} {b:?}"
+        [&a["status"], &a["joined"], &b["status"], &b["joined"]],
+        [
+            &Value::from("ok"),
+            &Value::from(false),
+            &Value::from("ok"),
+            &Value::from(true)
+        ],
+        "the second command waited for the first fetch: {a} {b}"
+    );
+    assert_eq!(
+        (&a["added"], &b["added"]),
+        (&Value::from(2), &Value::from(2))
     );
     assert_eq!(
         seen.slow.load(Ordering::SeqCst),
@@ -361,6 +384,40 @@ async fn the_daemon_fetches_through_the_socket_and_never_twice_at_once() {
         news.to_string().contains("slow.example"),
         "the daemon serves the fetched items: {news}"
     );
+    d.stop();
+}
+
+/// The script: `feeds add` wakes the daemon's poller, which starts fetching at
+/// once; a `feeds fetch` right after must not return before the items are stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fetch_right_after_add_waits_for_the_background_fetch() {
+    let (base, seen) = fixture_server().await;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    let d = Daemon::start_with(&dir, &["--no-demo", "--feed-timeout", "20s"], &[]);
+    let slow = add(&dir, &format!("{base}/slow.xml")).await;
+    slow_requests_reach(&seen, 1).await;
+    // The wait (about 3 s) is longer than --admin-timeout: the daemon's keep-alive
+    // bytes show it is at work, so the command waits on.
+    let out = cli(&dir, &["--admin-timeout", "1s", "feeds", "fetch", &slow]).await;
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("ok (the fetch already running): 2 added, 0 updated, 0 unchanged"),
+        "{out:?}"
+    );
+    let items = cli(&dir, &["items", "list", "--limit", "100", "--json"])
+        .await
+        .ok_json();
+    let urls: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["url"].as_str())
+        .filter(|u| u.contains("slow.example"))
+        .collect();
+    assert_eq!(urls.len(), 2, "both items are stored: {items}");
+    assert_eq!(seen.slow.load(Ordering::SeqCst), 1, "fetched once");
     d.stop();
 }
 

@@ -171,6 +171,15 @@ fn reader_command(base: &str, config: &Path, env: &str) -> String {
     )
 }
 
+/// The directory of the reader's files for the server at `base` (`http://HOST:PORT`).
+fn server_dir(config: &Path, base: &str) -> std::path::PathBuf {
+    let (host, port) = base
+        .strip_prefix("http://")
+        .and_then(|a| a.rsplit_once(':'))
+        .unwrap_or_else(|| panic!("not http://HOST:PORT: {base}"));
+    config.join("servers").join(format!("http_{host}_{port}"))
+}
+
 /// The first characters of a title: enough to find its row, short enough to fit.
 fn head(title: &str) -> String {
     title.chars().take(16).collect()
@@ -222,7 +231,7 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     tui.wait_for("Welcome back!");
     let screen = tui.wait_for("4 Favs");
     assert!(screen.contains("reader@example.com"), "{screen}");
-    let session = config.join("session.json");
+    let session = server_dir(&config, &daemon.base).join("session.json");
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -494,16 +503,64 @@ async fn subscriber_marks_twenty_gets_twenty_new_and_tv_reaches_the_last() {
     }
 }
 
+/// What a stand-in web server saw of one request.
+#[derive(Debug, Clone)]
+struct Seen {
+    method: String,
+    path: String,
+    authorization: Option<String>,
+}
+
+/// A stand-in server on 127.0.0.1 that answers `GET /api/news` with `feed` (so the
+/// reader draws a feed) and 404 to the rest, and records every request it gets.
+async fn stand_in(feed: Value) -> (String, Arc<Mutex<Vec<Seen>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
+        let (log, feed) = (log.clone(), feed.clone());
+        async move {
+            let path = req.uri().path().to_string();
+            log.lock().unwrap().push(Seen {
+                method: req.method().to_string(),
+                path: path.clone(),
+                authorization: req
+                    .headers()
+                    .get(axum::http::header::AUTHORIZATION)
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+            });
+            use axum::response::IntoResponse;
+            if path == "/api/news" && req.method() == axum::http::Method::GET {
+                axum::Json(feed).into_response()
+            } else {
+                (
+                    axum::http::StatusCode::NOT_FOUND,
+                    axum::Json(serde_json::json!({"error": "not_found", "message": "no"})),
+                )
+                    .into_response()
+            }
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (base, seen)
+}
+
+/// The issue's case: a reader with a session and a waiting mark for server A, pointed at
+/// another server, must send neither there and show that server signed out; back on A
+/// (restarted on the same address) the session is still there and the mark arrives.
 #[tokio::test(flavor = "multi_thread")]
-async fn a_mark_made_while_the_daemon_is_down_reaches_it_after_a_restart() {
+async fn a_session_and_its_waiting_mark_go_to_their_server_only() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let daemon = Daemon::start_with(&data, &[], &[]);
     let token = daemon.sign_up("reader@example.com", "correct horse").await;
     let (_, feed) = daemon.get("/api/news", Some(&token)).await;
     let t = titles(&feed);
+    let (_, public_feed) = daemon.get("/api/news", None).await;
     let config = dir.path().join("config");
-    let tui = Tmux::start(&daemon.base, &config);
+    let recheck = "RADAR_TUI_RECHECK_SECS=1";
+    let tui = Tmux::start_with(&daemon.base, &config, recheck);
     tui.wait_for("Not signed in");
     tui.sign_in("reader@example.com", "correct horse");
     tui.wait_for("4 Favs");
@@ -511,25 +568,69 @@ async fn a_mark_made_while_the_daemon_is_down_reaches_it_after_a_restart() {
         selected_row(s).contains(&t[0])
     });
 
-    // The daemon goes away; the mark is kept on disk.
+    // The daemon goes away; the mark is kept on disk, beside A's session.
+    let base_a = daemon.base.clone();
     daemon.stop();
     tui.keys(&["m"]);
     tui.wait_for("Server had issues marking this item as read");
-    let pending = config.join("pending-marks.json");
+    let pending = server_dir(&config, &base_a).join("pending-marks.json");
     let deadline = Instant::now() + WAIT;
     while !pending.exists() {
-        assert!(Instant::now() < deadline, "no pending-marks.json");
+        assert!(Instant::now() < deadline, "no {}", pending.display());
         std::thread::sleep(Duration::from_millis(100));
     }
     tui.keys(&["q"]);
     tui.wait_for("EXITED 0");
     drop(tui);
 
-    // Back up (on a new port): the next run sends the kept mark.
-    let daemon = Daemon::start_with(&data, &[], &[]);
+    // Another server: signed out there, and it never sees A's token or mark.
+    let (other, seen) = stand_in(public_feed).await;
+    let tui = Tmux::start_with(&other, &config, recheck);
+    let screen = tui.wait_until("the other server's feed", |s| s.contains(&t[1]));
+    assert!(
+        screen.contains("Not signed in") && !screen.contains("4 Favs"),
+        "{screen}"
+    );
+    // Nothing to wait for can show that something is not sent: watch for two of the
+    // reader's re-check periods (1 s each, when waiting marks are sent again), after a
+    // reload has gone through.
+    tui.keys(&["r"]);
+    let deadline = Instant::now() + WAIT;
+    while seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|r| r.path == "/api/news")
+        .count()
+        < 2
+    {
+        assert!(Instant::now() < deadline, "no reload reached the stand-in");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(2500));
+    let requests = seen.lock().unwrap().clone();
+    assert!(
+        requests.iter().all(|r| r.authorization.is_none()),
+        "a token went to another server: {requests:?}"
+    );
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.method == "GET" && r.path == "/api/news"),
+        "only the public feed was asked for: {requests:?}"
+    );
+    tui.keys(&["q"]);
+    tui.wait_for("EXITED 0");
+    drop(tui);
+    assert!(pending.exists(), "A's waiting mark is still kept for A");
+
+    // Back on A, on its address: still signed in, and the kept mark is sent.
+    let addr = base_a.strip_prefix("http://").unwrap();
+    let daemon = Daemon::start_with(&data, &["--addr", addr], &[]);
+    assert_eq!(daemon.base, base_a);
     let (_, feed) = daemon.get("/api/news", Some(&token)).await;
     assert!(titles(&feed).contains(&t[0]), "{feed}");
-    let tui = Tmux::start(&daemon.base, &config);
+    let tui = Tmux::start_with(&daemon.base, &config, recheck);
     tui.wait_for("4 Favs");
     let deadline = Instant::now() + WAIT;
     loop {
@@ -788,9 +889,10 @@ async fn sessions_are_refreshed_before_they_expire() {
     tui.wait_for("Not signed in");
     tui.sign_in("short@example.com", "correct horse");
     tui.wait_for("Welcome back!");
-    let first = std::fs::read_to_string(config.join("session.json")).unwrap();
+    let session = server_dir(&config, &daemon.base).join("session.json");
+    let first = std::fs::read_to_string(&session).unwrap();
     std::thread::sleep(Duration::from_secs(7));
-    let later = std::fs::read_to_string(config.join("session.json")).unwrap();
+    let later = std::fs::read_to_string(&session).unwrap();
     assert_ne!(first, later, "the saved session was refreshed");
     tui.keys(&["f"]);
     let screen = tui.wait_for("Added to Favs");

@@ -21,6 +21,23 @@ use radar_daemon::admin::{
 /// (`RADAR_ADMIN_WAIT_MS` overrides it).
 const STARTUP_WAIT: Duration = Duration::from_secs(10);
 
+/// The default of `--admin-timeout`.
+pub const DEFAULT_SILENCE: Duration = Duration::from_secs(30);
+
+/// How long a command waits for the next byte from a running daemon (`--admin-timeout`).
+/// Set once by `crate::run` before any request: one global flag serves every command,
+/// so it is kept here rather than threaded through each command's arguments.
+static SILENCE: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
+/// Sets how long a running daemon may stay silent before a command gives up.
+pub fn set_silence_limit(limit: Duration) {
+    let _ = SILENCE.set(limit);
+}
+
+fn silence_limit() -> Duration {
+    SILENCE.get().copied().unwrap_or(DEFAULT_SILENCE)
+}
+
 /// Carries out `req` on the data directory `data`. `slow` operations show a spinner
 /// while the daemon works, or a progress bar when they run here.
 pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<AdminResponse> {
@@ -123,15 +140,24 @@ fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
 }
 
 /// The daemon's answer, or `None` when no daemon listens on the socket.
+///
+/// A daemon that stays silent for `--admin-timeout` is given up on: one that is stopped
+/// (SIGSTOP) still accepts the connection, so without a deadline the command would hang
+/// with no output. Long work does not trip it: the daemon sends a space every quarter
+/// second while it works on a request (see `radar_daemon::admin::socket`), so only
+/// silence counts, never the total time.
 async fn try_daemon(
     data: &Path,
     req: &AdminRequest,
     slow: bool,
 ) -> anyhow::Result<Option<Result<AdminResponse, AdminError>>> {
     let path = socket_path(data);
-    let stream = match tokio::net::UnixStream::connect(&path).await {
-        Ok(s) => s,
-        Err(e)
+    let limit = silence_limit();
+    let connected = tokio::time::timeout(limit, tokio::net::UnixStream::connect(&path)).await;
+    let stream = match connected {
+        Err(_) => bail!("{}", silent(&path, None, limit)),
+        Ok(Ok(s)) => s,
+        Ok(Err(e))
             if matches!(
                 e.kind(),
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
@@ -139,7 +165,7 @@ async fn try_daemon(
         {
             return Ok(None);
         }
-        Err(e) => {
+        Ok(Err(e)) => {
             return Err(e).with_context(|| {
                 format!(
                     "cannot reach the daemon's admin socket {}; run this as the data directory's owner",
@@ -148,23 +174,71 @@ async fn try_daemon(
             });
         }
     };
+    let pid = stream.peer_cred().ok().and_then(|c| c.pid());
     let spinner = slow.then(|| {
         let s = ProgressBar::new_spinner().with_message("the daemon is working on it");
         s.enable_steady_tick(Duration::from_millis(120));
         s
     });
-    let answer = send(stream, req).await;
+    let answer = send(stream, req, limit).await;
     if let Some(s) = spinner {
         s.finish_and_clear();
     }
-    answer
-        .map(Some)
-        .with_context(|| format!("the daemon on {} did not answer properly", path.display()))
+    match answer {
+        Ok(answer) => Ok(Some(answer)),
+        Err(e) if e.is::<Silent>() => bail!("{}", silent(&path, pid, limit)),
+        Err(e) => Err(e)
+            .with_context(|| format!("the daemon on {} did not answer properly", path.display())),
+    }
+}
+
+/// The daemon sent nothing for the whole `--admin-timeout`.
+#[derive(Debug)]
+struct Silent;
+
+impl std::fmt::Display for Silent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the daemon sent nothing in time")
+    }
+}
+
+impl std::error::Error for Silent {}
+
+/// What to say when the daemon stays silent: what happened, and what to check.
+fn silent(path: &Path, pid: Option<i32>, limit: Duration) -> String {
+    let (who, resume, check) = match pid {
+        Some(pid) => (
+            format!("the daemon (pid {pid})"),
+            format!("`kill -CONT {pid}`"),
+            format!("`ps -o pid,stat,cmd -p {pid}` (state T: stopped)"),
+        ),
+        None => (
+            "the daemon".to_string(),
+            "`kill -CONT <pid of radar serve>`".to_string(),
+            "`ps` (state T: stopped)".to_string(),
+        ),
+    };
+    format!(
+        "{who} did not answer on {} within {} s. Is it stopped or overloaded? Check it with \
+         {check}; resume a stopped daemon with {resume}, or restart `radar serve`. \
+         --admin-timeout (RADAR_ADMIN_TIMEOUT) sets how long to wait",
+        path.display(),
+        limit.as_secs_f32()
+    )
+}
+
+/// `fut`, unless it takes longer than `limit`.
+async fn within<T>(
+    limit: Duration,
+    fut: impl std::future::Future<Output = T>,
+) -> Result<T, Silent> {
+    tokio::time::timeout(limit, fut).await.map_err(|_| Silent)
 }
 
 async fn send(
     stream: tokio::net::UnixStream,
     req: &AdminRequest,
+    limit: Duration,
 ) -> anyhow::Result<Result<AdminResponse, AdminError>> {
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     tokio::spawn(async move {
@@ -175,13 +249,26 @@ async fn send(
         .header(hyper::header::HOST, "radar-admin")
         .header(hyper::header::CONTENT_TYPE, "application/json")
         .body(Full::new(Bytes::from(body)))?;
-    let res = sender.send_request(request).await?;
+    let res = within(limit, sender.send_request(request)).await??;
     let status = res.status();
-    let bytes = res.into_body().collect().await?.to_bytes();
+    let mut body = res.into_body();
+    let mut bytes = Vec::new();
+    // Each frame, the daemon's keep-alive spaces included, must come within the limit.
+    while let Some(frame) = within(limit, body.frame()).await? {
+        if let Ok(data) = frame?.into_data() {
+            bytes.extend_from_slice(&data);
+        }
+    }
     if status.is_success() {
-        Ok(Ok(
-            serde_json::from_slice(&bytes).context("unexpected answer")?
-        ))
+        // A slow request's failure comes after its keep-alive spaces, in a 200 answer
+        // whose JSON is an error's: an answer is never in that shape.
+        match serde_json::from_slice::<AdminResponse>(&bytes) {
+            Ok(answer) => Ok(Ok(answer)),
+            Err(e) => match serde_json::from_slice::<AdminError>(&bytes) {
+                Ok(err) => Ok(Err(err)),
+                Err(_) => Err(e).context("unexpected answer"),
+            },
+        }
     } else {
         let err: AdminError = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
             AdminError::new("internal", format!("the daemon answered {status}"))

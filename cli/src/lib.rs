@@ -35,6 +35,11 @@ pub struct Global {
     /// `users create` start one anyway; other commands refuse a missing store).
     #[arg(long, global = true)]
     pub create: bool,
+    /// How long an admin command waits for a running daemon that sends nothing (it sends
+    /// a keep-alive byte while it works, so long imports are not cut short): `30s`, `2m`.
+    #[arg(long, global = true, env = "RADAR_ADMIN_TIMEOUT", default_value = "30s",
+          value_parser = radar_daemon::ingest::parse_duration)]
+    pub admin_timeout: std::time::Duration,
 }
 
 impl Global {
@@ -137,6 +142,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         ))
         .into());
     }
+    admin_client::set_silence_limit(cli.global.admin_timeout);
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Command::Serve(config) = &cli.command {
         radar_daemon::memory::tune_allocator();

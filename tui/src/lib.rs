@@ -24,8 +24,9 @@
 //!   is never shown ([`api`]).
 //! - Keys can be changed in `keys.toml` next to the session ([`keyfile`]); a file with
 //!   a mistake is refused with every problem and its line, and the reader does not start.
-//! - The session file holds the auth service's session answer as JSON (mode 0600, in a
-//!   0700 directory); it is refreshed within a quarter of the token's lifetime (at most
+//! - The session file holds the auth service's session answer as JSON with the origin of
+//!   the server that gave it (mode 0600, in a 0700 directory of that origin's own, with
+//!   its waiting marks: [`session`]); it is refreshed within a quarter of the token's lifetime (at most
 //!   a minute) of expiry, and at once after a 401, whose mark change is then sent again.
 //!   A refresh the server refuses ends the session; one that gets no answer is retried
 //!   after 30 s.
@@ -68,17 +69,17 @@ use crate::app::{Action, App};
 
 /// `radar tui`'s arguments.
 ///
-/// The session is kept in `$RADAR_CONFIG_DIR/session.json` (default
+/// The session is kept per server in
+/// `$RADAR_CONFIG_DIR/servers/<scheme>_<host>_<port>/session.json` (default
 /// `$XDG_CONFIG_HOME/radar` or `~/.config/radar`); links open with `$BROWSER`;
 /// `NO_COLOR` turns colours off. Press `?` in the reader for its keys; change them in
-/// `keys.toml` in the same directory.
+/// `keys.toml` in the config directory.
 #[derive(Debug, Clone, clap::Args)]
-#[command(
-    after_help = "The session is kept in $RADAR_CONFIG_DIR/session.json (default \
-    $XDG_CONFIG_HOME/radar or ~/.config/radar). Links open with $BROWSER (else xdg-open). \
-    NO_COLOR turns colours off. Press ? in the reader for its keys; change them in \
-    keys.toml in the same directory (see the README)."
-)]
+#[command(after_help = "Each server's session is kept in \
+    $RADAR_CONFIG_DIR/servers/<scheme>_<host>_<port>/session.json (default \
+    $XDG_CONFIG_HOME/radar or ~/.config/radar) and sent to that server only. Links open \
+    with $BROWSER (else xdg-open). NO_COLOR turns colours off. Press ? in the reader for \
+    its keys; change them in keys.toml in $RADAR_CONFIG_DIR (see the README).")]
 pub struct Args {
     /// Address of the Radar daemon.
     #[arg(long, env = "RADAR_SERVER", default_value = "http://127.0.0.1:8080")]
@@ -102,12 +103,22 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             args.server
         );
     }
+    let origin = session::Origin::of(&args.server)
+        .ok_or_else(|| anyhow::anyhow!("--server {:?} has no origin", args.server))?;
     let api = Arc::new(api::Api::new(&args.server)?);
     let config = session::config_dir();
     // A bad key file stops the reader before it takes the terminal, so the message stays.
     let keys = keyfile::load(config.as_deref())?;
-    let session_file = config.as_deref().map(session::SessionFile::in_dir);
-    let pending_file = config.as_deref().map(pending::PendingFile::in_dir);
+    if let Some(config) = &config {
+        session::retire_unkeyed(config);
+    }
+    // Only this server's session and marks: a token is never sent to another origin.
+    let session_file = config
+        .as_deref()
+        .map(|c| session::SessionFile::of(c, &origin));
+    let pending_file = config
+        .as_deref()
+        .map(|c| pending::PendingFile::of(c, &origin));
     let saved = session_file.as_ref().and_then(|f| f.load());
     let mut app = App::new(&args.server, saved, theme::Theme::from_env());
     app.keys = keys;

@@ -1,13 +1,17 @@
 //! Marks the server has not stored yet (spec sections 4 and 8: local state stays and is
 //! merged with the server's lists). A mark change that gets no answer, or a failing
-//! one, is kept here and in `pending-marks.json` beside the session (mode 0600), so it
-//! survives a restart of the reader too; it is sent again when the server answers, and
-//! dropped only once the server stored it or refused it with a reason that is shown.
+//! one, is kept here and in `pending-marks.json` beside the session of its server
+//! (mode 0600; [`crate::session`] says where), so it survives a restart of the reader
+//! too; it is sent again when that server answers, and dropped only once the server
+//! stored it or refused it with a reason that is shown. The file names its server's
+//! origin: marks are never sent to another server, even one holding the same account.
 
 use std::path::{Path, PathBuf};
 
 use radar_api::{Mark, NewsItem};
 use serde::{Deserialize, Serialize};
+
+use crate::session::Origin;
 
 /// One mark change waiting for the server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -60,17 +64,26 @@ impl PendingMarks {
     }
 }
 
-/// Where the waiting marks are kept.
+/// The file's content: the marks and the origin of the server they are for.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    origin: String,
+    marks: Vec<PendingMark>,
+}
+
+/// Where the marks waiting for one server are kept.
 #[derive(Debug, Clone)]
 pub struct PendingFile {
     path: PathBuf,
+    origin: String,
 }
 
 impl PendingFile {
-    /// The file in `dir` (the session's directory).
-    pub fn in_dir(dir: &Path) -> Self {
+    /// The file of `origin` in the config directory `config` (beside its session).
+    pub fn of(config: &Path, origin: &Origin) -> Self {
         Self {
-            path: dir.join("pending-marks.json"),
+            path: origin.dir_in(config).join("pending-marks.json"),
+            origin: origin.to_string(),
         }
     }
 
@@ -79,13 +92,20 @@ impl PendingFile {
         &self.path
     }
 
-    /// The kept marks; none when there is no file. A file that cannot be read is an
-    /// error the reader shows rather than a silent loss.
+    /// The kept marks; none when there is no file. A file that cannot be read, or one
+    /// kept for another server, is an error the reader shows rather than a silent loss.
     pub fn load(&self) -> std::io::Result<PendingMarks> {
         match std::fs::read(&self.path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map(|marks| PendingMarks { marks })
-                .map_err(std::io::Error::other),
+            Ok(bytes) => {
+                let saved: Saved = serde_json::from_slice(&bytes).map_err(std::io::Error::other)?;
+                if saved.origin != self.origin {
+                    return Err(std::io::Error::other(format!(
+                        "the marks are for {}, not {}",
+                        saved.origin, self.origin
+                    )));
+                }
+                Ok(PendingMarks { marks: saved.marks })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(PendingMarks::default()),
             Err(e) => Err(e),
         }
@@ -99,7 +119,11 @@ impl PendingFile {
                 _ => Ok(()),
             };
         }
-        let bytes = serde_json::to_vec_pretty(&pending.marks).expect("marks serialise");
+        let saved = Saved {
+            origin: self.origin.clone(),
+            marks: pending.marks.clone(),
+        };
+        let bytes = serde_json::to_vec_pretty(&saved).expect("marks serialise");
         crate::session::write_private(&self.path, &bytes)
     }
 }
@@ -133,9 +157,40 @@ mod tests {
     }
 
     #[test]
+    fn each_server_keeps_its_own_marks() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = Origin::of("http://127.0.0.1:8080").unwrap();
+        let b = Origin::of("http://127.0.0.1:9090").unwrap();
+        let (file_a, file_b) = (
+            PendingFile::of(dir.path(), &a),
+            PendingFile::of(dir.path(), &b),
+        );
+        let mut p = PendingMarks::default();
+        p.add(change("u", Mark::Read, true, 1));
+        file_a.save(&p).unwrap();
+        // The same account on another server has nothing waiting.
+        assert_eq!(file_b.load().unwrap(), PendingMarks::default());
+        assert_eq!(file_a.load().unwrap(), p);
+        // A's file copied to B's place is refused, not sent to B.
+        std::fs::create_dir_all(file_b.path().parent().unwrap()).unwrap();
+        std::fs::copy(file_a.path(), file_b.path()).unwrap();
+        let e = file_b.load().unwrap_err().to_string();
+        assert!(
+            e.contains("for http://127.0.0.1:8080, not http://127.0.0.1:9090"),
+            "{e}"
+        );
+        // As earlier readers wrote it (a bare list) is not read as anyone's.
+        std::fs::write(file_a.path(), serde_json::to_vec(&p.marks).unwrap()).unwrap();
+        assert!(file_a.load().is_err());
+    }
+
+    #[test]
     fn kept_privately_and_removed_when_empty() {
         let dir = tempfile::tempdir().unwrap();
-        let file = PendingFile::in_dir(&dir.path().join("cfg"));
+        let file = PendingFile::of(
+            &dir.path().join("cfg"),
+            &Origin::of("http://127.0.0.1:1").unwrap(),
+        );
         assert_eq!(file.load().unwrap(), PendingMarks::default());
         let mut p = PendingMarks::default();
         p.add(change("u", Mark::Hidden, true, 2));

@@ -142,9 +142,15 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
         }
         AdminResponse::Fetch(reports) => {
             for r in reports {
+                // A fetch already running when this one was asked for was waited for.
+                let joined = if r.joined {
+                    " (the fetch already running)"
+                } else {
+                    ""
+                };
                 match r.status.as_str() {
                     "ok" => out!(
-                        "{}  ok: {} added, {} updated, {} unchanged{}  {}",
+                        "{}  ok{joined}: {} added, {} updated, {} unchanged{}  {}",
                         r.feed_id,
                         r.added,
                         r.updated,
@@ -156,10 +162,10 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
                         },
                         r.url
                     )?,
-                    "not_modified" => out!("{}  not modified  {}", r.feed_id, r.url)?,
+                    "not_modified" => out!("{}  not modified{joined}  {}", r.feed_id, r.url)?,
                     "busy" => out!("{}  skipped: already being fetched  {}", r.feed_id, r.url)?,
                     _ => out!(
-                        "{}  error: {}  {}",
+                        "{}  error{joined}: {}  {}",
                         r.feed_id,
                         r.error.as_deref().unwrap_or("unknown"),
                         r.url

@@ -239,6 +239,9 @@ pub(super) async fn feeds_fetch(
                     &id,
                     timeout,
                     ctx.feed_interval,
+                    // A fetch the scheduler started is waited for: when this command
+                    // returns, what the feed held is stored.
+                    ingest::IfRunning::Wait,
                 )
                 .await,
             )

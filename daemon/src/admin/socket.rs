@@ -1,15 +1,20 @@
 //! The daemon's side of the admin path: HTTP/1.1 on the Unix socket `DATA/admin.sock`
 //! (mode 0600, so only the data directory's owner connects), one route `POST /admin`
 //! taking an [`AdminRequest`] as JSON and answering an [`AdminResponse`], or an
-//! [`AdminError`] with a 4xx/5xx status. It also runs the background pipeline (feed
-//! polling, the summary schedule), which shares the admin context's in-flight set.
+//! [`AdminError`] with a 4xx/5xx status. A request still at work after [`KEEPALIVE`]
+//! answers 200 at once and sends a space every [`KEEPALIVE`] until its JSON (answer or
+//! error) follows, so the command line can tell a busy daemon from a stopped one. It also
+//! runs the background pipeline (feed polling, the summary schedule), which shares the
+//! admin context's in-flight set.
 
+use std::convert::Infallible;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -18,7 +23,7 @@ use radar_store::Store;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::{AdminCtx, AdminError, AdminRequest, execute};
+use super::{AdminCtx, AdminError, AdminRequest, AdminResponse, execute};
 use crate::ingest::{IngestConfig, scheduler};
 
 /// Largest admin request (an item import carries the whole file).
@@ -37,6 +42,11 @@ pub fn router(ctx: AdminCtx) -> Router {
         .with_state(ctx)
 }
 
+/// How often a request still being worked on sends a keep-alive space. The command line
+/// gives up on a daemon that sends nothing for its `--admin-timeout` (a stopped or hung
+/// daemon), so long work (an import, a reindex) must show it is alive.
+pub const KEEPALIVE: Duration = Duration::from_millis(250);
+
 async fn post_admin(State(ctx): State<AdminCtx>, body: Bytes) -> Response {
     let req: AdminRequest = match serde_json::from_slice(&body) {
         Ok(r) => r,
@@ -50,21 +60,72 @@ async fn post_admin(State(ctx): State<AdminCtx>, body: Bytes) -> Response {
             return (StatusCode::BAD_REQUEST, axum::Json(err)).into_response();
         }
     };
-    match execute(&ctx, req).await {
+    // In a task of its own, so a client that gives up does not cut the work short.
+    let mut work = tokio::spawn(async move { execute(&ctx, req).await });
+    // A quick answer keeps its status code.
+    if let Ok(done) = tokio::time::timeout(KEEPALIVE, &mut work).await {
+        return answer(flatten(done));
+    }
+    // A slow one answers 200 at once, then a space every KEEPALIVE while it works, then
+    // the JSON of the answer or of the error (leading spaces are valid JSON whitespace).
+    let ticks = tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
+    let frames = futures_util::stream::unfold(Some((work, ticks)), |state| async move {
+        let (mut work, mut ticks) = state?;
+        tokio::select! {
+            done = &mut work => {
+                let json = match flatten(done) {
+                    Ok(answer) => serde_json::to_vec(&answer),
+                    Err(e) => {
+                        log_failure(&e);
+                        serde_json::to_vec(&e)
+                    }
+                };
+                let json = json.unwrap_or_else(|e| {
+                    format!(r#"{{"error":"internal","message":"cannot write the answer: {e}"}}"#)
+                        .into_bytes()
+                });
+                Some((Ok::<_, Infallible>(Bytes::from(json)), None))
+            }
+            _ = ticks.tick() => Some((Ok(Bytes::from_static(b" ")), Some((work, ticks)))),
+        }
+    });
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        Body::from_stream(frames),
+    )
+        .into_response()
+}
+
+/// The outcome of the request's task (a panic in it is an internal error).
+fn flatten(
+    done: Result<Result<AdminResponse, AdminError>, tokio::task::JoinError>,
+) -> Result<AdminResponse, AdminError> {
+    done.unwrap_or_else(|e| Err(AdminError::new("internal", e.to_string())))
+}
+
+fn log_failure(e: &AdminError) {
+    if status_of(e).is_server_error() {
+        tracing::error!(error = %e, "admin request failed");
+    }
+}
+
+fn status_of(e: &AdminError) -> StatusCode {
+    match e.error.as_str() {
+        "not_found" => StatusCode::NOT_FOUND,
+        "invalid" => StatusCode::BAD_REQUEST,
+        "conflict" => StatusCode::CONFLICT,
+        "forbidden" => StatusCode::FORBIDDEN,
+        "empty_week" => StatusCode::UNPROCESSABLE_ENTITY,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+fn answer(done: Result<AdminResponse, AdminError>) -> Response {
+    match done {
         Ok(answer) => axum::Json(answer).into_response(),
         Err(e) => {
-            let status = match e.error.as_str() {
-                "not_found" => StatusCode::NOT_FOUND,
-                "invalid" => StatusCode::BAD_REQUEST,
-                "conflict" => StatusCode::CONFLICT,
-                "forbidden" => StatusCode::FORBIDDEN,
-                "empty_week" => StatusCode::UNPROCESSABLE_ENTITY,
-                _ => StatusCode::INTERNAL_SERVER_ERROR,
-            };
-            if status.is_server_error() {
-                tracing::error!(error = %e, "admin request failed");
-            }
-            (status, axum::Json(e)).into_response()
+            log_failure(&e);
+            (status_of(&e), axum::Json(e)).into_response()
         }
     }
 }
@@ -214,6 +275,47 @@ mod tests {
             (status, body["error"].as_str()),
             (StatusCode::UNPROCESSABLE_ENTITY, Some("empty_week"))
         );
+    }
+
+    #[tokio::test]
+    async fn a_slow_request_sends_keep_alive_spaces_then_its_answer() {
+        // A feed server that takes the connection and never answers: the fetch lasts
+        // its 1 s timeout, four keep-alive periods.
+        let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/feed.xml", silent.local_addr().unwrap());
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((conn, _)) = silent.accept().await {
+                held.push(conn);
+            }
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), Default::default()).unwrap();
+        let feed = store.add_feed(&url, None).unwrap();
+        let app = router(AdminCtx::new(store));
+        let body = json!({"op": "feeds_fetch", "ids": [feed.id], "timeout_secs": 1});
+        let req = Request::post("/admin")
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        let started = std::time::Instant::now();
+        let res = app.oneshot(req).await.unwrap();
+        assert!(
+            started.elapsed() < Duration::from_millis(900),
+            "the answer's head comes before the work is done"
+        );
+        assert_eq!(res.status(), StatusCode::OK);
+        let mut body = res.into_body();
+        let mut frames = Vec::new();
+        while let Some(frame) = body.frame().await {
+            frames.push(frame.unwrap().into_data().unwrap());
+        }
+        let spaces = frames.iter().filter(|f| f.as_ref() == b" ").count();
+        assert!(spaces >= 2, "{frames:?}");
+        let all: Vec<u8> = frames.concat();
+        let answer: Value = serde_json::from_slice(&all).unwrap();
+        assert_eq!(answer["kind"], "fetch", "{answer}");
+        assert_eq!(answer["data"][0]["status"], "error", "{answer}");
     }
 
     #[tokio::test]

@@ -10,13 +10,14 @@ pub mod opml;
 pub mod parse;
 pub mod scheduler;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::Utc;
 use radar_store::{ImportStatus, Store};
 use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
 
 use fetch::Fetched;
 
@@ -89,14 +90,27 @@ pub fn backoff(interval: Duration, failures: u32) -> Duration {
 }
 
 /// Feeds being fetched right now, shared by the scheduler and the admin commands so one
-/// feed is never fetched twice at once.
+/// feed is never fetched twice at once. Each entry carries the fetch's outcome once it is
+/// known, so `radar feeds fetch` on a feed the scheduler is fetching waits for that fetch
+/// and reports what it stored, instead of returning before the items are there.
 #[derive(Clone, Default)]
-pub struct InFlight(Arc<Mutex<HashSet<String>>>);
+pub struct InFlight(Arc<Mutex<HashMap<String, watch::Receiver<Option<FetchReport>>>>>);
 
-/// Holds a feed's place in [`InFlight`]; dropping it frees the feed.
+/// Holds a feed's place in [`InFlight`]; dropping it frees the feed. Those waiting for
+/// the fetch get its report from [`InFlightGuard::finish`].
 pub struct InFlightGuard {
     set: InFlight,
     id: String,
+    done: watch::Sender<Option<FetchReport>>,
+}
+
+/// What [`InFlight::claim`] found.
+pub enum Claim {
+    /// The feed was free and is ours to fetch now.
+    Mine(InFlightGuard),
+    /// Another task is fetching it: its report arrives here (the channel closes without
+    /// one when that fetch was abandoned).
+    Running(watch::Receiver<Option<FetchReport>>),
 }
 
 impl InFlight {
@@ -105,16 +119,29 @@ impl InFlight {
         self.0
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .contains(id)
+            .contains_key(id)
     }
 
-    /// Claims a feed; `None` when it is already being fetched.
-    pub fn claim(&self, id: &str) -> Option<InFlightGuard> {
+    /// Claims a feed, or answers where the running fetch's report will come.
+    pub fn claim(&self, id: &str) -> Claim {
         let mut set = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        set.insert(id.to_string()).then(|| InFlightGuard {
+        if let Some(running) = set.get(id) {
+            return Claim::Running(running.clone());
+        }
+        let (done, report) = watch::channel(None);
+        set.insert(id.to_string(), report);
+        Claim::Mine(InFlightGuard {
             set: self.clone(),
             id: id.to_string(),
+            done,
         })
+    }
+}
+
+impl InFlightGuard {
+    /// Hands the fetch's report to whoever waits for it, and frees the feed.
+    pub fn finish(self, report: &FetchReport) {
+        self.done.send_replace(Some(report.clone()));
     }
 }
 
@@ -128,6 +155,16 @@ impl Drop for InFlightGuard {
     }
 }
 
+/// What [`fetch_feed`] does when the feed is already being fetched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IfRunning {
+    /// Answer `busy` at once (the scheduler: the running fetch sets the next due time).
+    Skip,
+    /// Wait for the running fetch and answer its report, marked `joined` (an operator's
+    /// `radar feeds fetch`: when it returns, what the feed holds is stored).
+    Wait,
+}
+
 /// What one fetch of one feed did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FetchReport {
@@ -135,7 +172,8 @@ pub struct FetchReport {
     pub feed_id: String,
     /// Its URL.
     pub url: String,
-    /// `ok`, `not_modified`, `busy` (already being fetched) or `error`.
+    /// `ok`, `not_modified`, `busy` (already being fetched, for [`IfRunning::Skip`]) or
+    /// `error`.
     pub status: String,
     /// New items.
     pub added: usize,
@@ -148,10 +186,15 @@ pub struct FetchReport {
     /// What went wrong, for `error` (and the first invalid entry's reason otherwise).
     #[serde(default)]
     pub error: Option<String>,
+    /// This is the report of a fetch that was already running when this one was asked
+    /// for (by the scheduler or another command); it was waited for, not repeated.
+    #[serde(default)]
+    pub joined: bool,
 }
 
 /// Fetches one feed, stores its entries and records the outcome on the feed (validators,
-/// error, failures, next due time). Never fails: failures are in the report.
+/// error, failures, next due time). Never fails: failures are in the report. A feed
+/// already being fetched is skipped or waited for, as `if_running` says.
 pub async fn fetch_feed(
     store: &Store,
     http: &reqwest::Client,
@@ -159,6 +202,7 @@ pub async fn fetch_feed(
     feed_id: &str,
     timeout: Duration,
     interval: Duration,
+    if_running: IfRunning,
 ) -> FetchReport {
     let mut report = FetchReport {
         feed_id: feed_id.to_string(),
@@ -182,12 +226,28 @@ pub async fn fetch_feed(
         }
     };
     report.url = feed.url.clone();
-    let Some(_guard) = in_flight.claim(feed_id) else {
-        return FetchReport {
-            status: "busy".into(),
-            error: Some("already being fetched".into()),
-            ..report
-        };
+    let guard = loop {
+        match in_flight.claim(feed_id) {
+            Claim::Mine(guard) => break guard,
+            Claim::Running(_) if if_running == IfRunning::Skip => {
+                return FetchReport {
+                    status: "busy".into(),
+                    error: Some("already being fetched".into()),
+                    ..report
+                };
+            }
+            Claim::Running(mut running) => {
+                if let Ok(done) = running.wait_for(Option::is_some).await {
+                    if let Some(done) = done.clone() {
+                        return FetchReport {
+                            joined: true,
+                            ..done
+                        };
+                    }
+                }
+                // That fetch was abandoned without a report: claim the feed again.
+            }
+        }
     };
     let outcome = match fetch::fetch(http, &feed, timeout).await {
         Ok(Fetched::NotModified) => {
@@ -252,6 +312,7 @@ pub async fn fetch_feed(
     if let Err(e) = recorded {
         tracing::warn!(feed = feed_id, error = %e, "cannot record the fetch");
     }
+    guard.finish(&report);
     report
 }
 
@@ -320,13 +381,47 @@ mod tests {
         assert_eq!(backoff(week, 5), week);
     }
 
+    fn mine(claim: Claim) -> Option<InFlightGuard> {
+        match claim {
+            Claim::Mine(g) => Some(g),
+            Claim::Running(_) => None,
+        }
+    }
+
     #[test]
     fn a_feed_is_claimed_once_at_a_time() {
         let set = InFlight::default();
-        let g = set.claim("f1").unwrap();
-        assert!(set.claim("f1").is_none());
-        assert!(set.claim("f2").is_some());
+        let g = mine(set.claim("f1")).unwrap();
+        assert!(mine(set.claim("f1")).is_none());
+        assert!(mine(set.claim("f2")).is_some());
         drop(g);
-        assert!(set.claim("f1").is_some());
+        assert!(mine(set.claim("f1")).is_some());
+    }
+
+    #[tokio::test]
+    async fn those_waiting_for_a_running_fetch_get_its_report() {
+        let set = InFlight::default();
+        let g = mine(set.claim("f1")).unwrap();
+        let Claim::Running(mut waiting) = set.claim("f1") else {
+            panic!("the feed is being fetched");
+        };
+        let report = FetchReport {
+            feed_id: "f1".into(),
+            status: "ok".into(),
+            added: 2,
+            ..Default::default()
+        };
+        g.finish(&report);
+        let got = waiting.wait_for(Option::is_some).await.unwrap().clone();
+        assert_eq!(got, Some(report));
+        assert!(!set.contains("f1"), "finishing frees the feed");
+
+        // An abandoned fetch closes the channel without a report.
+        let g = mine(set.claim("f1")).unwrap();
+        let Claim::Running(mut waiting) = set.claim("f1") else {
+            panic!("the feed is being fetched");
+        };
+        drop(g);
+        assert!(waiting.wait_for(Option::is_some).await.is_err());
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! Each due feed is fetched in its own task so a slow feed does not hold up the others;
 //! the shared in-flight set keeps a feed that is still being fetched (by this loop or by
-//! `radar feeds fetch`) from being fetched again.
+//! `radar feeds fetch`) from being fetched again; this loop skips such a feed, while
+//! `radar feeds fetch` waits for the running fetch and reports its outcome.
 
 use std::time::Duration;
 
@@ -54,6 +55,7 @@ pub async fn run(
                                         &feed.id,
                                         ctx.feed_timeout,
                                         ctx.feed_interval,
+                                        crate::ingest::IfRunning::Skip,
                                     )
                                     .await;
                                     match r.status.as_str() {
