@@ -87,7 +87,7 @@ import_rate=$(python3 -c "print(f'{$ITEMS / ($end - $start):,.0f}')")
 
 # ---- Radar.
 RADAR_LOG=warn "$RADAR" --data "$WORK/data" serve --addr 127.0.0.1:0 --workers "$WORKERS" --no-demo --no-feed-polling \
-    --api-premium-quota 1000000000 --sign-in-rate 1000 >"$WORK/serve.out" 2>"$WORK/serve.err" &
+    --api-premium-quota 1000000000 --sign-in-rate 1000 --max-connections-per-peer 0 >"$WORK/serve.out" 2>"$WORK/serve.err" &
 DAEMON=$!
 for _ in $(seq 100); do grep -q "anon key" "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
 BASE=$(sed -n 's/^listening on //p' "$WORK/serve.out")

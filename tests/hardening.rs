@@ -15,7 +15,7 @@ use crate::util::{Daemon, answer, radar};
 
 /// A raw client socket to the daemon, with a read limit long enough that only a
 /// daemon which never closes makes it fail.
-fn connect(d: &Daemon) -> TcpStream {
+pub(crate) fn connect(d: &Daemon) -> TcpStream {
     let addr = d.base.trim_start_matches("http://");
     let s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
@@ -25,7 +25,7 @@ fn connect(d: &Daemon) -> TcpStream {
 /// Reads until the daemon closes the connection; answers what came before. Fails if
 /// the daemon keeps the connection open past the read limit.
 #[track_caller]
-fn read_until_closed(s: &mut TcpStream) -> String {
+pub(crate) fn read_until_closed(s: &mut TcpStream) -> String {
     let mut got = Vec::new();
     let mut buf = [0u8; 4096];
     loop {
@@ -43,7 +43,7 @@ fn read_until_closed(s: &mut TcpStream) -> String {
 }
 
 /// Reads one whole answer (head and Content-Length body) from a kept-alive connection.
-fn read_answer(s: &mut TcpStream) -> String {
+pub(crate) fn read_answer(s: &mut TcpStream) -> String {
     let mut got = Vec::new();
     let mut buf = [0u8; 4096];
     loop {
@@ -67,7 +67,7 @@ fn read_answer(s: &mut TcpStream) -> String {
     }
 }
 
-fn body_of(answer: &str) -> Value {
+pub(crate) fn body_of(answer: &str) -> Value {
     let body = &answer[answer.find("\r\n\r\n").unwrap() + 4..];
     serde_json::from_str(body).unwrap_or(Value::Null)
 }

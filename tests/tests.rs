@@ -41,5 +41,8 @@ mod summaries;
 /// Hardening: connection timeouts and cap, early 413, bounded hashing memory, private files, synced writes, one e-mail rule.
 mod hardening;
 
+/// Connections: the cap per client, JSON bodies of hyper's own refusals, a drain that answers every request sent before SIGTERM.
+mod connections;
+
 /// Full-text search: the query syntax, caps, hidden items, highlights, feed updates, reindex and rebuilds on start.
 mod search;
