@@ -35,6 +35,11 @@ pub struct Global {
     /// `users create` start one anyway; other commands refuse a missing store).
     #[arg(long, global = true)]
     pub create: bool,
+    /// Open the store even when its journal of marks and shares lacks changes it
+    /// acknowledged (a journal file deleted or lost): go on with what the store holds.
+    /// Without it such a start refuses, naming how many are missing.
+    #[arg(long, global = true, env = "RADAR_ACCEPT_JOURNAL_LOSS")]
+    pub accept_journal_loss: bool,
 }
 
 impl Global {
@@ -145,9 +150,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     let runtime = runtime.enable_all().build()?;
+    admin_client::accept_journal_loss(cli.global.accept_journal_loss);
     match cli.command {
         Command::Serve(mut config) => {
             config.data_dir = cli.global.data_dir();
+            config.accept_journal_loss = cli.global.accept_journal_loss;
             runtime.block_on(radar_daemon::serve(*config))
         }
         Command::Tui(args) => runtime.block_on(radar_tui::run(args)),
