@@ -38,7 +38,8 @@ pub struct Global {
     /// Open the store even when its journal of marks and shares lacks changes it
     /// acknowledged (a journal file deleted or lost): go on with what the store holds.
     /// Without it such a start refuses, naming how many are missing.
-    #[arg(long, global = true, env = "RADAR_ACCEPT_JOURNAL_LOSS")]
+    #[arg(long, global = true, env = "RADAR_ACCEPT_JOURNAL_LOSS",
+          value_parser = clap::builder::FalseyValueParser::new())]
     pub accept_journal_loss: bool,
 }
 

@@ -31,7 +31,7 @@ pub enum Error {
     /// gap in its records): opening refuses rather than go on without them silently.
     /// The message says which and how many.
     #[error(
-        "{0}. Nothing was changed. To open the store without them, start again with \
+        "{0}. The store was not opened; to open it without them, start again with \
          --accept-journal-loss (or RADAR_ACCEPT_JOURNAL_LOSS=1)"
     )]
     JournalLoss(String),
