@@ -103,7 +103,7 @@ async fn a_favourite_acknowledged_during_an_import_survives_kill_9_with_its_item
 
 /// Runs `radar serve` expecting it to refuse to start; answers its stderr.
 fn serve_refuses(data: &Path, args: &[&str]) -> String {
-    let mut child = std::process::Command::from(radar(data))
+    let mut child = radar(data)
         .args([
             "serve",
             "--addr",
