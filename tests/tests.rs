@@ -46,3 +46,6 @@ mod connections;
 
 /// Full-text search: the query syntax, caps, hidden items, highlights, feed updates, reindex and rebuilds on start.
 mod search;
+
+/// Nothing acknowledged is lost: marks on items of an import in progress survive kill -9, a deleted journal refuses the start.
+mod journal;

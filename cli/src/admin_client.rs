@@ -6,6 +6,7 @@
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow, bail};
@@ -118,6 +119,15 @@ fn is_lock_error(e: &radar_store::Error) -> bool {
     matches!(e, radar_store::Error::Locked(_))
 }
 
+/// The global `--accept-journal-loss`, for the store a command opens here.
+static ACCEPT_JOURNAL_LOSS: AtomicBool = AtomicBool::new(false);
+
+/// Sets whether a store opened here may go on without journal records it lacks (see
+/// `radar_store::Options::accept_journal_loss`); the command line's global flag.
+pub fn accept_journal_loss(accept: bool) {
+    ACCEPT_JOURNAL_LOSS.store(accept, Ordering::Relaxed);
+}
+
 fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
     // The same complimentary accounts as the daemon, so subscriber status reads the same.
     let complimentary = std::env::var("RADAR_COMPLIMENTARY")
@@ -134,6 +144,7 @@ fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
             complimentary,
             // `run` waits for a held store itself, showing that it does.
             lock_wait: std::time::Duration::ZERO,
+            accept_journal_loss: ACCEPT_JOURNAL_LOSS.load(Ordering::Relaxed),
             ..Default::default()
         },
     )

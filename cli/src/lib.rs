@@ -40,6 +40,12 @@ pub struct Global {
     #[arg(long, global = true, env = "RADAR_ADMIN_TIMEOUT", default_value = "30s",
           value_parser = radar_daemon::ingest::parse_duration)]
     pub admin_timeout: std::time::Duration,
+    /// Open the store even when its journal of marks and shares lacks changes it
+    /// acknowledged (a journal file deleted or lost): go on with what the store holds.
+    /// Without it such a start refuses, naming how many are missing.
+    #[arg(long, global = true, env = "RADAR_ACCEPT_JOURNAL_LOSS",
+          value_parser = clap::builder::FalseyValueParser::new())]
+    pub accept_journal_loss: bool,
 }
 
 impl Global {
@@ -151,9 +157,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
     }
     let runtime = runtime.enable_all().build()?;
+    admin_client::accept_journal_loss(cli.global.accept_journal_loss);
     match cli.command {
         Command::Serve(mut config) => {
             config.data_dir = cli.global.data_dir();
+            config.accept_journal_loss = cli.global.accept_journal_loss;
             runtime.block_on(radar_daemon::serve(*config))
         }
         Command::Tui(args) => runtime.block_on(radar_tui::run(args)),

@@ -62,6 +62,11 @@ pub struct Config {
     /// The data directory (set by the command line's global `--data`).
     #[arg(skip)]
     pub data_dir: PathBuf,
+
+    /// Open the store even when its journal lacks acknowledged changes (set by the
+    /// command line's global `--accept-journal-loss`).
+    #[arg(skip)]
+    pub accept_journal_loss: bool,
 }
 
 impl Config {

@@ -99,7 +99,10 @@ impl From<radar_store::Error> for ApiError {
             E::Invalid(m) => Self::bad_request("invalid_request", m),
             E::Conflict(m) => Self::new(StatusCode::CONFLICT, "conflict", m),
             E::Forbidden(m) => Self::subscription_required(m),
-            e @ (E::Locked(_) | E::Storage(_) | E::Corrupt(_) | E::Index(_)) => Self::internal(e),
+            e
+            @ (E::Locked(_) | E::Storage(_) | E::Corrupt(_) | E::Index(_) | E::JournalLoss(_)) => {
+                Self::internal(e)
+            }
         }
     }
 }

@@ -121,6 +121,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         radar_store::Options {
             cache_bytes: config.cache_mb * 1024 * 1024,
             complimentary: config.complimentary.clone(),
+            accept_journal_loss: config.accept_journal_loss,
             ..Default::default()
         },
     )

@@ -27,6 +27,14 @@ pub enum Error {
     /// A stored record no longer decodes.
     #[error("corrupt record: {0}")]
     Corrupt(#[from] serde_json::Error),
+    /// Changes the journal acknowledged are missing from it (a journal file deleted, a
+    /// gap in its records): opening refuses rather than go on without them silently.
+    /// The message says which and how many.
+    #[error(
+        "{0}. The store was not opened; to open it without them, start again with \
+         --accept-journal-loss (or RADAR_ACCEPT_JOURNAL_LOSS=1)"
+    )]
+    JournalLoss(String),
     /// The search index failed (I/O, a damaged file); `radar items reindex` rebuilds it.
     #[error("search index error: {0}")]
     Index(String),

@@ -13,6 +13,11 @@
 //! leads the next epoch for everybody who queued meanwhile. Under load one `fdatasync`
 //! thus covers every writer that arrived during the previous one.
 //!
+//! Item writes are counted here too (see [`GroupCommit::item_write`]): the journal of
+//! marks acknowledges a mark only once the item it names is on disk, and these counts
+//! tell it whether a sync is owed for that, so a mark costs no sled sync when no item
+//! write is in flight.
+//!
 //! A failed sync poisons the store: after an fsync error Linux may have dropped the
 //! dirty pages, so later syncs could report success for data that is gone. Every later
 //! write answers the error until the process restarts and recovers from the log.
@@ -35,6 +40,23 @@ pub(crate) struct GroupCommit {
     blobs: PathBuf,
     /// Syncs completed, for tests and measurements.
     syncs: AtomicU64,
+    /// Item writes begun: bumped before an item batch writes to sled...
+    items_begun: AtomicU64,
+    /// ...and item writes ended, bumped once the batch's writes are all done.
+    items_ended: AtomicU64,
+    /// `items_ended` as it was when the last finished sync started: the item writes that
+    /// sync has on disk.
+    items_synced: AtomicU64,
+}
+
+/// An item write in progress (see [`GroupCommit::item_write`]); it ends when dropped,
+/// also when the write stops half-way.
+pub(crate) struct ItemWrite<'a>(&'a GroupCommit);
+
+impl Drop for ItemWrite<'_> {
+    fn drop(&mut self) {
+        self.0.items_ended.fetch_add(1, Ordering::SeqCst);
+    }
 }
 
 #[derive(Default)]
@@ -63,7 +85,25 @@ impl GroupCommit {
             log,
             blobs: db_dir.join("blobs"),
             syncs: AtomicU64::new(0),
+            items_begun: AtomicU64::new(0),
+            items_ended: AtomicU64::new(0),
+            items_synced: AtomicU64::new(0),
         })
+    }
+
+    /// Counts an item write that begins now, before its first sled write; it ends when
+    /// the answer is dropped, after its last. A reader may see an item from its first
+    /// write on, before any sync: [`GroupCommit::items_unsynced`] says so meanwhile.
+    pub(crate) fn item_write(&self) -> ItemWrite<'_> {
+        self.items_begun.fetch_add(1, Ordering::SeqCst);
+        ItemWrite(self)
+    }
+
+    /// Whether an item write may not be on disk yet: one is in progress, or one ended
+    /// after the last finished sync started. When false, every item a reader can see
+    /// now is on disk, so a change that names one needs no sled sync for it.
+    pub(crate) fn items_unsynced(&self) -> bool {
+        self.items_begun.load(Ordering::SeqCst) > self.items_synced.load(Ordering::SeqCst)
     }
 
     /// Returns once everything written before the call is on disk.
@@ -100,6 +140,8 @@ impl GroupCommit {
         e.running = true;
         let blobs_seen = e.blobs_seen;
         drop(e);
+        // Item writes that ended before this sync starts are all in what it writes out.
+        let items_ended = self.items_ended.load(Ordering::SeqCst);
         let outcome = self.write_out(db, blobs_seen);
         let mut e = self.lock();
         e.running = false;
@@ -107,6 +149,7 @@ impl GroupCommit {
         let result = match outcome {
             Ok(seen) => {
                 e.blobs_seen = seen.or(e.blobs_seen);
+                self.items_synced.fetch_max(items_ended, Ordering::SeqCst);
                 self.syncs.fetch_add(1, Ordering::Relaxed);
                 Ok(())
             }

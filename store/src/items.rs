@@ -6,6 +6,13 @@
 //! and updates writes them in an order that a crash cannot leave wrong, only incomplete
 //! (see `upsert_unflushed`). Every write method updates the search index (see `search`)
 //! after sled has the write and before it returns.
+//!
+//! An item is visible to readers from its first sled write, before its batch is synced.
+//! Whatever durable record names an item must not outlive it: the sled writes that do
+//! (removals, feeds, summaries) end with a sync, which covers the item too, and the
+//! journal of marks and shares, which does not sync sled, syncs it first whenever an item
+//! write may not be on disk yet (`GroupCommit::item_write`, see `journal`). So a mark
+//! acknowledged on an item of an import in progress survives a crash with its item.
 
 use std::collections::HashMap;
 
@@ -265,6 +272,10 @@ impl Store {
             ids.extend_from_slice(item.id.as_bytes());
         }
         let ids = sled::IVec::from(ids);
+        // Readers see each item from its first write on, before the batch's flush: the
+        // journal of marks waits for a sync of it before it acknowledges a mark (see
+        // `journal`), so a mark acknowledged on a new item never outlives it.
+        let _writing = self.commit.item_write();
         t.search_pending
             .insert(pending_key.as_slice(), ids.clone())?;
         crash_point()?;
@@ -685,6 +696,54 @@ pub(crate) mod tests {
             cuts >= 10,
             "the batch has a write to cut after each step ({cuts})"
         );
+    }
+
+    #[test]
+    fn a_mark_acknowledged_on_an_item_whose_batch_was_cut_before_its_flush_survives_a_crash() {
+        crate::sled_open::NO_BACKGROUND_FLUSH.with(|f| f.set(true));
+        let dir = tempfile::tempdir().unwrap();
+        let live = dir.path().join("live");
+        let store = Store::open(&live, crate::Options::default()).unwrap();
+        let user = store
+            .create_user("m@example.com", "hash".into(), Default::default(), true)
+            .unwrap()
+            .id;
+        let url = "https://a.example/late";
+        // The batch writes the item and its four entries, and stops where its flush
+        // comes, as a crash there would stop it: the item is visible and not on disk.
+        CRASH_AFTER.with(|c| c.set(Some(4)));
+        let cut = store.upsert_items([new_item("Late", Some(url), "2026-03-01T00:00:00Z")]);
+        CRASH_AFTER.with(|c| c.set(None));
+        assert!(cut.is_err(), "the batch was cut before its flush");
+        let id = new_id(Some(url));
+        assert!(store.item_exists(&id).unwrap(), "readers see the item");
+        let syncs = store.syncs();
+        let marks = store.set_mark(&user, &id, crate::Mark::Favorite).unwrap();
+        assert!(marks.favorite);
+        assert_eq!(
+            store.syncs(),
+            syncs + 1,
+            "the mark waited for a sync of its item"
+        );
+        // With nothing in flight, the next mark costs no sled sync.
+        store.set_mark(&user, &id, crate::Mark::Favorite).unwrap();
+        assert_eq!(store.syncs(), syncs + 1);
+
+        // kill -9 now, and start again.
+        let crashed = dir.path().join("crashed");
+        crate::crash_copy(&live, &crashed);
+        let store = Store::open(&crashed, crate::Options::default()).unwrap();
+        crate::sled_open::NO_BACKGROUND_FLUSH.with(|f| f.set(false));
+        assert!(
+            store.item(&id).unwrap().is_some(),
+            "the marked item is lost"
+        );
+        assert!(store.has_mark(&user, &id, crate::Mark::Favorite).unwrap());
+        assert_eq!(
+            store.marked_items(&user, crate::Mark::Favorite).unwrap()[0].id,
+            id
+        );
+        assert_trees_agree(&store);
     }
 
     #[test]

@@ -10,25 +10,52 @@
 //! One thread, the journal's writer, does the rest in order. A change is checked by its
 //! caller (an unknown item is refused at once), appended to the journal's buffer, and
 //! waited for. The writer takes everything appended meanwhile, writes and syncs it, then
-//! applies the whole batch to sled in one transaction, in the order it was appended, and
-//! tells each waiter its outcome. So 32 concurrent writers share one sync and one
-//! transaction, a write is answered only once it is on disk and visible to reads, and
-//! sled always holds a prefix of the journal.
+//! applies the whole batch to sled in the order it was appended, and tells each waiter
+//! its outcome. So 32 concurrent writers share one sync, a write is answered only once it
+//! is on disk and visible to reads, and sled always holds a prefix of the journal.
+//!
+//! **A change is durable with its item.** Readers see an item from its first sled write
+//! on, before the batch that writes it is synced (see `items`), so they can mark it then.
+//! The journal's record of the mark alone would not bring the item back after a crash, so
+//! before the writer writes a batch it asks the group commit whether an item write may
+//! not be on disk yet (`GroupCommit::items_unsynced`: one began and no sync started after
+//! it ended), and if so syncs sled first. Every change of the batch was checked against
+//! an item its caller could see, so that sync has the item. When no item write is in
+//! flight, which is nearly always, this costs nothing.
 //!
 //! sled writes its own state out in the background. After a crash it comes back as some
-//! prefix of its transactions, and opening the store replays the journal on top. Replay
-//! is safe on a state that already holds some of the records because each record is
-//! absolute: "set this mark" makes the item's marks exactly that one, "clear this mark"
-//! removes it if present, a share overwrites the share.
+//! prefix of its writes, and opening the store replays the journal on top. Every record
+//! carries a sequence number, and after applying each batch the writer stores the highest
+//! one in sled (meta `journal_applied`), after the records it covers, so sled's prefix
+//! never claims more than it holds. Replay applies only the records newer than that:
+//! records are absolute ("set this mark", "clear this mark", "this share"), so replaying
+//! an old one over a newer state would roll it back, while replaying the newer ones in
+//! order on top of any prefix that holds everything before them gives the state the
+//! journal describes.
 //!
 //! Journal files are numbered. When one passes `Options::journal_checkpoint_bytes`, the
-//! writer starts the next file, syncs sled (which holds every record of the old file) and
-//! deletes the old one. A clean shutdown does the same, so a store closed cleanly has
-//! nothing to replay.
+//! writer starts the next file, records in sled which file must exist now and the number
+//! of its first record (meta `journal_file`), syncs sled (which holds every record of the
+//! old file) and deletes the old one. Opening the store does the same for the file it
+//! starts. A clean shutdown syncs sled without a current file and deletes it, so a store
+//! closed cleanly has nothing to replay and expects no file.
 //!
-//! Records are framed as `len u32 | crc32 u32 | payload`. Replay stops at the first
-//! record that is cut short or fails its checksum: the tail a crash left half-written,
-//! which no caller was told was saved.
+//! **Recovery never goes backwards.** A file starts with [`FILE_MAGIC`]; a record is
+//! framed `FRAME_MAGIC u32 | len u32 | crc32 u32 | seq u64 | payload`, the checksum
+//! covering the length and everything after it. Reading skips a damaged record and goes
+//! on at the next intact frame (found by its magic and checksum); the sequence numbers
+//! say how many records were skipped and whether sled already held them. The damaged file
+//! is kept aside as `journal-N.damaged-<unix time>` and a warning names it and the count;
+//! what sled holds is kept and every intact newer record replayed. Only bytes cut short
+//! at the very end of the last file, the tail of a write a crash interrupted, which no
+//! caller was told was saved, are dropped quietly. A file that should exist and does not,
+//! or a gap in the numbers with no damage to explain it, means acknowledged changes are
+//! gone: opening refuses ([`Error::JournalLoss`], naming how many) unless
+//! `Options::accept_journal_loss` says to go on without them.
+//!
+//! Files of the first format (no file magic, records `len | crc | payload` without a
+//! sequence number) are still read: the first open by this version replays them whole,
+//! as that version did, and from then on sled holds them.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -41,7 +68,7 @@ use crate::group_commit::{GroupCommit, off_the_runtime};
 use radar_api::ItemMarks;
 
 use crate::marks::apply_change;
-use crate::{Error, FILE_MODE, Memory, Result, Store, Trees};
+use crate::{Error, FILE_MODE, Memory, Result, Store, Trees, keys};
 
 /// One journaled change. Each is absolute, so replaying it twice does no harm.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,11 +92,38 @@ pub(crate) enum Record {
 const MARK: u8 = 1;
 const SHARE: u8 = 2;
 
+/// The first bytes of a journal file of this format. The first format had none: its
+/// files start with a record's small length, never with these bytes.
+const FILE_MAGIC: &[u8; 8] = b"RDRJNL2\n";
+/// The first bytes of every record, so that reading finds the next record after damage.
+const FRAME_MAGIC: [u8; 4] = [0xd5, 0x52, 0x4a, 0x7e];
+/// Bytes before a record's payload: magic, length, checksum.
+const HEAD: usize = 12;
+/// Longest payload a record can have (three fields under 64 KB and a few bytes): a longer
+/// length is damage, not a record.
+const MAX_PAYLOAD: usize = 4 << 16;
+
+/// sled meta key: sequence number of the last record applied to sled (big-endian u64).
+const APPLIED: &str = "journal_applied";
+/// sled meta key: the journal file that must exist and the sequence number of its first
+/// record (two big-endian u64); absent after a clean close.
+const CURRENT_FILE: &str = "journal_file";
+
 impl Record {
-    /// Appends the framed record to `out`.
-    fn encode(&self, out: &mut Vec<u8>) {
+    /// Appends the record, framed, with sequence number `seq`, to `out`.
+    fn encode(&self, seq: u64, out: &mut Vec<u8>) {
         let start = out.len();
+        out.extend_from_slice(&FRAME_MAGIC);
         out.extend_from_slice(&[0; 8]);
+        out.extend_from_slice(&seq.to_le_bytes());
+        self.encode_body(out);
+        let len = u32::try_from(out.len() - start - HEAD).expect("a journal record is small");
+        out[start + 4..start + 8].copy_from_slice(&len.to_le_bytes());
+        let crc = frame_crc(&out[start + 4..start + 8], &out[start + HEAD..]);
+        out[start + 8..start + 12].copy_from_slice(&crc.to_le_bytes());
+    }
+
+    fn encode_body(&self, out: &mut Vec<u8>) {
         match self {
             Record::Mark {
                 user,
@@ -90,11 +144,6 @@ impl Record {
                 field(out, value);
             }
         }
-        let payload = &out[start + 8..];
-        let len = u32::try_from(payload.len()).expect("a journal record is small");
-        let crc = crc32fast::hash(payload);
-        out[start..start + 4].copy_from_slice(&len.to_le_bytes());
-        out[start + 4..start + 8].copy_from_slice(&crc.to_le_bytes());
     }
 
     fn decode(payload: &[u8]) -> Option<Self> {
@@ -120,6 +169,25 @@ impl Record {
         };
         rest.is_empty().then_some(record)
     }
+
+    /// The record in the first format (`len u32 | crc32 u32 | payload`, no sequence
+    /// number), as the previous version wrote it: for tests of reading its files.
+    #[cfg(test)]
+    fn encode_first_format(&self, out: &mut Vec<u8>) {
+        let mut payload = Vec::new();
+        self.encode_body(&mut payload);
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+    }
+}
+
+/// The checksum of a frame: its length field and its payload.
+fn frame_crc(len: &[u8], payload: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(len);
+    h.update(payload);
+    h.finalize()
 }
 
 /// A length-prefixed byte string (ids and small values: under 64 KB).
@@ -141,38 +209,126 @@ fn text(rest: &mut &[u8]) -> Option<String> {
     String::from_utf8(take(rest)?.to_vec()).ok()
 }
 
-/// The records of one journal file, up to the first damaged one.
-fn read_records(path: &Path) -> Result<Vec<Record>> {
-    let bytes = std::fs::read(path).map_err(io)?;
-    let mut records = Vec::new();
-    let mut rest = &bytes[..];
-    while !rest.is_empty() {
-        let Some(record) = next_record(&mut rest) else {
-            tracing::warn!(
-                file = %path.display(),
-                lost_bytes = rest.len(),
-                "the journal ends with a record cut short; it was never acknowledged"
-            );
-            break;
+/// What reading one journal file found, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    /// An intact record and its sequence number (none in the first format).
+    Record(Option<u64>, Record),
+    /// This many bytes that are no intact record, with intact ones after them, or at the
+    /// end of the file in full-length frames (not merely cut short).
+    Damaged(usize),
+}
+
+/// The contents of one journal file.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct FileContents {
+    entries: Vec<Entry>,
+    /// Bytes at the end that begin a record and stop short: a write a crash cut.
+    cut_short: usize,
+}
+
+/// What the frame at the start of `bytes` is.
+enum Frame {
+    /// An intact record, its sequence number, and the frame's length.
+    Intact(Option<u64>, Record, usize),
+    /// A frame whose header or length runs past the end of `bytes`.
+    Short,
+    /// Anything else: wrong magic, checksum or contents.
+    Bad,
+}
+
+fn frame(bytes: &[u8], first_format: bool) -> Frame {
+    if first_format {
+        let Some(head) = bytes.get(..8) else {
+            return Frame::Short;
         };
-        records.push(record);
+        let len = u32::from_le_bytes(head[..4].try_into().expect("4 bytes")) as usize;
+        if len > MAX_PAYLOAD {
+            return Frame::Bad;
+        }
+        let Some(payload) = bytes.get(8..8 + len) else {
+            return Frame::Short;
+        };
+        let crc = u32::from_le_bytes(head[4..].try_into().expect("4 bytes"));
+        return match Record::decode(payload) {
+            Some(r) if crc32fast::hash(payload) == crc => Frame::Intact(None, r, 8 + len),
+            _ => Frame::Bad,
+        };
     }
-    Ok(records)
+    let magic = &bytes[..bytes.len().min(4)];
+    if magic != &FRAME_MAGIC[..magic.len()] {
+        return Frame::Bad;
+    }
+    let Some(head) = bytes.get(..HEAD) else {
+        return Frame::Short;
+    };
+    let len = u32::from_le_bytes(head[4..8].try_into().expect("4 bytes")) as usize;
+    if !(8..=MAX_PAYLOAD).contains(&len) {
+        return Frame::Bad;
+    }
+    let Some(payload) = bytes.get(HEAD..HEAD + len) else {
+        return Frame::Short;
+    };
+    let crc = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
+    if frame_crc(&head[4..8], payload) != crc {
+        return Frame::Bad;
+    }
+    let seq = u64::from_le_bytes(payload[..8].try_into().expect("8 bytes"));
+    match Record::decode(&payload[8..]) {
+        Some(r) => Frame::Intact(Some(seq), r, HEAD + len),
+        None => Frame::Bad,
+    }
 }
 
-fn next_record(rest: &mut &[u8]) -> Option<Record> {
-    let (head, tail) = rest.split_at_checked(8)?;
-    let len = u32::from_le_bytes(head[..4].try_into().ok()?) as usize;
-    let crc = u32::from_le_bytes(head[4..].try_into().ok()?);
-    let (payload, tail) = tail.split_at_checked(len)?;
-    if crc32fast::hash(payload) != crc {
-        return None;
-    }
-    *rest = tail;
-    Record::decode(payload)
+/// Where the next intact frame after a damaged one starts, searched from `from`.
+fn next_intact(bytes: &[u8], from: usize, first_format: bool) -> Option<usize> {
+    (from..bytes.len()).find(|&at| {
+        (first_format || bytes[at..].starts_with(&FRAME_MAGIC))
+            && matches!(frame(&bytes[at..], first_format), Frame::Intact(..))
+    })
 }
 
-/// The journal files in `dir`, oldest first, with their numbers.
+/// Reads the records of a journal file's bytes, skipping damage.
+fn parse(bytes: &[u8]) -> FileContents {
+    let mut out = FileContents::default();
+    let (first_format, mut at) = if bytes.starts_with(FILE_MAGIC) {
+        (false, FILE_MAGIC.len())
+    } else if FILE_MAGIC.starts_with(bytes) {
+        // Created, and cut before its magic was on disk: nothing was written in it.
+        return out;
+    } else {
+        (true, 0)
+    };
+    while at < bytes.len() {
+        let short = match frame(&bytes[at..], first_format) {
+            Frame::Intact(seq, record, len) => {
+                out.entries.push(Entry::Record(seq, record));
+                at += len;
+                continue;
+            }
+            Frame::Short => true,
+            Frame::Bad => false,
+        };
+        match next_intact(bytes, at + 1, first_format) {
+            Some(next) => {
+                out.entries.push(Entry::Damaged(next - at));
+                at = next;
+            }
+            None if short => {
+                out.cut_short = bytes.len() - at;
+                break;
+            }
+            None => {
+                out.entries.push(Entry::Damaged(bytes.len() - at));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The journal files in `dir`, oldest first, with their numbers. Files kept aside
+/// (`journal-N.damaged-T`) are not journal files.
 fn journal_files(dir: &Path) -> Result<Vec<(u64, PathBuf)>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io)? {
@@ -190,32 +346,231 @@ fn journal_files(dir: &Path) -> Result<Vec<(u64, PathBuf)>> {
     Ok(files)
 }
 
-/// What an earlier run left to replay: its records in order, and the files holding them,
-/// to delete once they are applied and sled is synced.
+/// The value of [`CURRENT_FILE`].
+fn current_file_value(number: u64, first_seq: u64) -> [u8; 16] {
+    let mut v = [0; 16];
+    v[..8].copy_from_slice(&keys::u64_value(number));
+    v[8..].copy_from_slice(&keys::u64_value(first_seq));
+    v
+}
+
+/// The entry of `damaged` for the file at `path` (`this_file`, added when none yet),
+/// with `bytes` more damaged bytes.
+fn damage_in(
+    damaged: &mut Vec<DamagedFile>,
+    this_file: &mut Option<usize>,
+    path: &Path,
+    bytes: usize,
+) -> usize {
+    let i = *this_file.get_or_insert_with(|| {
+        damaged.push(DamagedFile {
+            path: path.to_path_buf(),
+            bytes: 0,
+            skipped: 0,
+            held: 0,
+            at_the_end: false,
+        });
+        damaged.len() - 1
+    });
+    damaged[i].bytes += bytes;
+    i
+}
+
+/// A journal file with damaged records in it, to keep aside.
+struct DamagedFile {
+    path: PathBuf,
+    /// Damaged bytes in it.
+    bytes: usize,
+    /// Records that could not be read, known from the sequence numbers around them...
+    skipped: u64,
+    /// ...of which sled already held this many.
+    held: u64,
+    /// No intact numbered record follows the damage (it runs to the end of the journal,
+    /// or the file is of the first format): how many records it held is unknown.
+    at_the_end: bool,
+}
+
+/// What an earlier run left to replay: the records newer than what sled holds, in order,
+/// the files holding them, to delete once they are applied and sled is synced, and the
+/// damaged ones, to keep aside.
 pub(crate) struct Leftover {
     pub records: Vec<Record>,
-    pub files: Vec<PathBuf>,
+    files: Vec<PathBuf>,
+    damaged: Vec<DamagedFile>,
+    /// Number of the file the journal starts now.
     next_number: u64,
+    /// Sequence number of the last record known, replayed or held by sled.
+    last_seq: u64,
 }
 
 impl Leftover {
-    /// Reads the journal files in `dir` (created if missing).
-    pub(crate) fn read(dir: &Path) -> Result<Self> {
+    /// Reads the journal files in `dir` (created if missing), given what sled's `meta`
+    /// tree says it holds. Refuses with [`Error::JournalLoss`] when records are missing,
+    /// unless `accept_loss`.
+    pub(crate) fn read(dir: &Path, meta: &sled::Tree, accept_loss: bool) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(io)?;
         let files = journal_files(dir)?;
+        let applied = meta.get(APPLIED)?.map(|v| keys::u64_from(Some(&v)));
+        let held = applied.unwrap_or(0);
+        let expected = meta.get(CURRENT_FILE)?.map(|v| {
+            (
+                keys::u64_from(v.get(..8)),
+                keys::u64_from(v.get(8..)).max(1),
+            )
+        });
         let mut records = Vec::new();
-        for (_, path) in &files {
-            records.extend(read_records(path)?);
+        let mut damaged: Vec<DamagedFile> = Vec::new();
+        let mut loss = Vec::new();
+        // The last sequence number seen, and the damaged file read since, if any.
+        let mut prev = expected.map(|(_, first)| first - 1);
+        let mut damage_since: Option<usize> = None;
+        let mut last_seq = held;
+        for (i, (number, path)) in files.iter().enumerate() {
+            // Older than the file a checkpoint started: sled held all of it when it synced.
+            if expected.is_some_and(|(current, _)| *number < current) {
+                continue;
+            }
+            let contents = parse(&std::fs::read(path).map_err(io)?);
+            let mut this_file = None;
+            for entry in contents.entries {
+                let (seq, record) = match entry {
+                    Entry::Damaged(bytes) => {
+                        damage_since = Some(damage_in(&mut damaged, &mut this_file, path, bytes));
+                        continue;
+                    }
+                    // The first format: replayed whole by the first open of this version,
+                    // which then records what sled holds; after that sled has them.
+                    Entry::Record(None, record) => {
+                        if applied.is_none() {
+                            records.push(record);
+                        }
+                        continue;
+                    }
+                    Entry::Record(Some(seq), record) => (seq, record),
+                };
+                if prev.is_some_and(|p| seq <= p) {
+                    continue;
+                }
+                if let Some(p) = prev
+                    && seq > p + 1
+                {
+                    let gap = seq - p - 1;
+                    // Those of the gap that sled does not hold.
+                    let newer = seq - (p + 1).max(held + 1).min(seq);
+                    match damage_since {
+                        Some(d) => {
+                            damaged[d].skipped += gap;
+                            damaged[d].held += gap - newer;
+                        }
+                        None if newer > 0 => loss.push(format!(
+                            "{newer} changes (#{} to #{}) are in no journal file before {}",
+                            seq - newer,
+                            seq - 1,
+                            path.display()
+                        )),
+                        None => {}
+                    }
+                }
+                damage_since = None;
+                prev = Some(seq);
+                last_seq = last_seq.max(seq);
+                if seq > held {
+                    records.push(record);
+                }
+            }
+            // A cut-short tail is a crash's only in the last file: the others were
+            // synced whole before the next one was started.
+            if contents.cut_short == 0 {
+            } else if i + 1 < files.len() {
+                damage_since = Some(damage_in(
+                    &mut damaged,
+                    &mut this_file,
+                    path,
+                    contents.cut_short,
+                ));
+            } else {
+                tracing::info!(
+                    file = %path.display(),
+                    bytes = contents.cut_short,
+                    "the journal ends with a record cut short by a crash; it was never acknowledged"
+                );
+            }
+        }
+        if let Some(d) = damage_since {
+            damaged[d].at_the_end = true;
+        }
+        // The file a checkpoint or the last open started is gone, and no later record
+        // tells how many it held (when one does, the gap above counted them).
+        if let Some((current, first)) = expected
+            && !files.iter().any(|(n, _)| *n == current)
+            && prev == Some(first - 1)
+        {
+            let known = held.saturating_sub(first - 1);
+            loss.push(format!(
+                "{} is missing: it held every change from #{first} on; sled holds {known} of them \
+                 (up to #{held}), and any acknowledged after #{held} are lost",
+                file_path(dir, current).display()
+            ));
+        }
+        if !loss.is_empty() {
+            let why = format!("the marks journal is incomplete: {}", loss.join("; "));
+            if !accept_loss {
+                return Err(Error::JournalLoss(why));
+            }
+            tracing::warn!("{why}; going on without them (--accept-journal-loss)");
         }
         Ok(Self {
             records,
             next_number: files.last().map_or(1, |(n, _)| n + 1),
             files: files.into_iter().map(|(_, p)| p).collect(),
+            damaged,
+            last_seq,
         })
     }
 
+    /// Keeps each damaged file aside under a name of its own, saying so; call before
+    /// sled records that their records are replayed, so the evidence is never lost.
+    fn keep_damaged(&self) -> Result<()> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        for d in &self.damaged {
+            let mut aside = d.path.clone().into_os_string();
+            aside.push(format!(".damaged-{now}"));
+            let aside = PathBuf::from(aside);
+            // A link, so the journal file stays whole until sled has what it replayed.
+            if !aside.exists() {
+                std::fs::hard_link(&d.path, &aside).map_err(io)?;
+            }
+            let newer = d.skipped - d.held;
+            if d.at_the_end {
+                tracing::warn!(
+                    file = %d.path.display(),
+                    kept_as = %aside.display(),
+                    damaged_bytes = d.bytes,
+                    "damaged journal records with no numbered record after them: how many changes \
+                     they held is unknown; every intact record was replayed"
+                );
+            } else {
+                tracing::warn!(
+                    file = %d.path.display(),
+                    kept_as = %aside.display(),
+                    damaged_bytes = d.bytes,
+                    skipped = d.skipped,
+                    already_in_store = d.held,
+                    lost = newer,
+                    "skipped {} damaged journal records ({} of them the store already held, {newer} lost); \
+                     every intact record after them was replayed",
+                    d.skipped,
+                    d.held
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// Deletes the replayed files; call after sled holds their records on disk.
-    pub(crate) fn remove(self) -> Result<()> {
+    fn remove(self) -> Result<()> {
         for f in &self.files {
             std::fs::remove_file(f).map_err(io)?;
         }
@@ -264,12 +619,10 @@ impl<T> Durable<T> {
 }
 
 impl Store {
-    /// Applies what an earlier run journaled and sled may not have written, syncs sled,
-    /// and deletes the old journal files.
+    /// Applies what an earlier run journaled and sled may not hold, records in sled the
+    /// last sequence number and the journal file started now, syncs sled, and deletes the
+    /// old journal files (keeping damaged ones aside first).
     pub(crate) fn replay_journal(&self, leftover: Leftover) -> Result<()> {
-        if leftover.files.is_empty() {
-            return Ok(());
-        }
         let replayed = leftover.records.len();
         let mut touched = Vec::new();
         for record in &leftover.records {
@@ -287,9 +640,20 @@ impl Store {
             }
         }
         self.repair_marks(touched)?;
+        leftover.keep_damaged()?;
+        self.t
+            .meta
+            .insert(APPLIED, &keys::u64_value(leftover.last_seq))?;
+        self.t.meta.insert(
+            CURRENT_FILE,
+            &current_file_value(leftover.next_number, leftover.last_seq + 1),
+        )?;
         self.flush()?;
+        let files = leftover.files.len();
         leftover.remove()?;
-        tracing::info!(records = replayed, "replayed the journal");
+        if files > 0 {
+            tracing::info!(records = replayed, "replayed the journal");
+        }
         Ok(())
     }
 }
@@ -316,9 +680,9 @@ struct State {
     buf: Vec<u8>,
     /// ...and as they are, with where their outcomes go.
     pending: Vec<(Record, Arc<Outcome>)>,
-    /// Number of the last record appended.
+    /// Sequence number of the last record appended.
     appended: u64,
-    /// Number of the last record on disk and applied.
+    /// Sequence number of the last record on disk and applied.
     durable: u64,
     /// Why the journal can no longer promise durability.
     poisoned: Option<String>,
@@ -352,6 +716,7 @@ impl Journal {
         memory: Arc<Memory>,
     ) -> Result<Self> {
         let number = leftover.next_number;
+        let last = leftover.last_seq;
         let writer = Writer {
             file: create_file(dir, number)?,
             dir: dir.to_path_buf(),
@@ -363,11 +728,16 @@ impl Journal {
             trees,
             memory,
         };
+        // Numbers go on after every record an earlier run may have acknowledged.
         let shared = Arc::new(Shared {
-            state: Mutex::new(State::default()),
+            state: Mutex::new(State {
+                appended: last,
+                durable: last,
+                ..State::default()
+            }),
             appended: Condvar::new(),
             synced: Condvar::new(),
-            durable_watch: tokio::sync::watch::Sender::new(0),
+            durable_watch: tokio::sync::watch::Sender::new(last),
         });
         let thread = {
             let shared = shared.clone();
@@ -403,10 +773,11 @@ impl Journal {
     ) -> Durable<T> {
         let outcome = Arc::new(Outcome::default());
         let mut s = self.shared.lock();
-        record.encode(&mut s.buf);
-        s.pending.push((record, outcome.clone()));
         s.appended += 1;
-        let record = s.appended;
+        let seq = s.appended;
+        record.encode(seq, &mut s.buf);
+        s.pending.push((record, outcome.clone()));
+        let record = seq;
         drop(s);
         self.shared.appended.notify_one();
         Durable {
@@ -490,7 +861,10 @@ impl Writer {
                 std::mem::swap(&mut s.pending, &mut batch);
                 s.appended
             };
-            let outcome = self.write(&bytes).and_then(|()| self.apply(&batch));
+            let outcome = self
+                .sync_items()
+                .and_then(|()| self.write(&bytes))
+                .and_then(|()| self.apply(&batch, upto));
             bytes.clear();
             batch.clear();
             if let Err(why) = outcome {
@@ -505,24 +879,50 @@ impl Writer {
             shared.durable_watch.send_replace(upto);
             shared.synced.notify_all();
             if self.len >= self.checkpoint_bytes
-                && let Err(why) = self.checkpoint(true)
+                && let Err(why) = self.checkpoint(Some(upto + 1))
             {
                 shared.poison(why);
                 return;
             }
         }
-        if let Err(why) = self.checkpoint(false) {
+        if let Err(why) = self.checkpoint(None) {
             tracing::warn!(error = %why, "the journal was not checkpointed on close; it is replayed on the next open");
         }
     }
 
-    /// Applies a synced batch to sled in order and hands each change its outcome.
-    fn apply(&self, batch: &[(Record, Arc<Outcome>)]) -> std::result::Result<(), String> {
-        for (record, slot) in batch {
-            let outcome = match apply_change(&self.trees, &self.memory.out_of_feed, record) {
-                Err(Error::Storage(e)) => return Err(format!("applying a change: {e}")),
-                outcome => outcome,
-            };
+    /// Syncs sled when an item a change of this batch names may not be on disk yet (see
+    /// the module's docs): called after the batch was taken, so after every change of it
+    /// was checked against its item.
+    fn sync_items(&self) -> std::result::Result<(), String> {
+        if self.commit.items_unsynced() {
+            self.commit
+                .sync(&self.db)
+                .map_err(|e| format!("syncing the items marked: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Applies a synced batch to sled in order, records in sled the sequence number
+    /// `upto` of its last record after them, and hands each change its outcome.
+    fn apply(
+        &self,
+        batch: &[(Record, Arc<Outcome>)],
+        upto: u64,
+    ) -> std::result::Result<(), String> {
+        let mut outcomes = Vec::with_capacity(batch.len());
+        for (record, _) in batch {
+            outcomes.push(
+                match apply_change(&self.trees, &self.memory.out_of_feed, record) {
+                    Err(Error::Storage(e)) => return Err(format!("applying a change: {e}")),
+                    outcome => outcome,
+                },
+            );
+        }
+        self.trees
+            .meta
+            .insert(APPLIED, &keys::u64_value(upto))
+            .map_err(|e| format!("applying a change: {e}"))?;
+        for ((_, slot), outcome) in batch.iter().zip(outcomes) {
             *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
         }
         Ok(())
@@ -535,15 +935,25 @@ impl Writer {
         Ok(())
     }
 
-    /// Syncs sled, which holds every record written so far, and drops the current file;
-    /// with `go_on`, later records go to a new file created first.
-    fn checkpoint(&mut self, go_on: bool) -> std::result::Result<(), String> {
+    /// Syncs sled, which holds every record written so far, and drops the current file.
+    /// With `next`, the sequence number of the next record, later records go to a new
+    /// file created first, which sled records as the one that must exist; without, sled
+    /// records that none must (a clean close).
+    fn checkpoint(&mut self, next: Option<u64>) -> std::result::Result<(), String> {
         let old = file_path(&self.dir, self.number);
-        if go_on {
-            self.number += 1;
-            self.file = create_file(&self.dir, self.number).map_err(|e| e.to_string())?;
-            self.len = 0;
-        }
+        let recorded = match next {
+            Some(first) => {
+                self.number += 1;
+                self.file = create_file(&self.dir, self.number).map_err(|e| e.to_string())?;
+                self.len = 0;
+                self.trees
+                    .meta
+                    .insert(CURRENT_FILE, &current_file_value(self.number, first))
+                    .map(drop)
+            }
+            None => self.trees.meta.remove(CURRENT_FILE).map(drop),
+        };
+        recorded.map_err(|e| format!("recording the journal file: {e}"))?;
         self.commit
             .sync(&self.db)
             .map_err(|e| format!("syncing the store: {e}"))?;
@@ -555,14 +965,16 @@ fn file_path(dir: &Path, number: u64) -> PathBuf {
     dir.join(format!("journal-{number:020}"))
 }
 
-/// Creates journal file `number`, private, with its folder entry on disk.
+/// Creates journal file `number`, private, beginning with [`FILE_MAGIC`], with its
+/// folder entry on disk. The magic is synced with the first records written after it.
 fn create_file(dir: &Path, number: u64) -> Result<File> {
-    let file = OpenOptions::new()
-        .create(true)
+    let mut file = OpenOptions::new()
+        .create_new(true)
         .append(true)
         .mode(FILE_MODE)
         .open(file_path(dir, number))
         .map_err(io)?;
+    file.write_all(FILE_MAGIC).map_err(io)?;
     File::open(dir).and_then(|d| d.sync_all()).map_err(io)?;
     Ok(file)
 }
@@ -591,58 +1003,184 @@ mod tests {
         }
     }
 
-    #[test]
-    fn records_round_trip_and_a_cut_or_damaged_tail_is_dropped() {
-        let dir = tempfile::tempdir().unwrap();
-        let share = Record::Share {
+    fn share() -> Record {
+        Record::Share {
             user: "u".into(),
             item: "i".into(),
             value: br#"{"platform":"x"}"#.to_vec(),
-        };
-        let mut bytes = Vec::new();
-        for r in [mark("a", true), share.clone(), mark("b", false)] {
-            r.encode(&mut bytes);
         }
-        let path = dir.path().join("journal-1");
-        std::fs::write(&path, &bytes).unwrap();
-        assert_eq!(
-            read_records(&path).unwrap(),
-            vec![mark("a", true), share.clone(), mark("b", false)]
-        );
+    }
+
+    /// A journal file of this format holding `records` numbered from `first`, and where
+    /// each record starts in it.
+    fn file_of(first: u64, records: &[Record]) -> (Vec<u8>, Vec<usize>) {
+        let mut bytes = FILE_MAGIC.to_vec();
+        let mut starts = Vec::new();
+        for (i, r) in records.iter().enumerate() {
+            starts.push(bytes.len());
+            r.encode(first + i as u64, &mut bytes);
+        }
+        (bytes, starts)
+    }
+
+    fn numbered(first: u64, records: &[Record]) -> Vec<Entry> {
+        (first..)
+            .zip(records)
+            .map(|(n, r)| Entry::Record(Some(n), r.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn records_round_trip_a_cut_tail_is_dropped_and_damage_is_skipped() {
+        let records = [mark("a", true), share(), mark("b", false), mark("c", true)];
+        let (bytes, starts) = file_of(5, &records);
+        let got = parse(&bytes);
+        assert_eq!(got.entries, numbered(5, &records));
+        assert_eq!(got.cut_short, 0);
 
         // A crash in the middle of the last record.
-        std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-        assert_eq!(
-            read_records(&path).unwrap(),
-            vec![mark("a", true), share.clone()]
-        );
+        let got = parse(&bytes[..bytes.len() - 3]);
+        assert_eq!(got.entries, numbered(5, &records[..3]));
+        assert_eq!(got.cut_short, bytes.len() - 3 - starts[3]);
 
-        // A flipped byte in the second record: it and what follows are not trusted.
+        // A flipped byte in the second record's payload, and in the third one's length:
+        // each is skipped alone, the records after it are read.
+        for at in [starts[1] + HEAD + 10, starts[2] + 5] {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x40;
+            let hit = starts.iter().rposition(|s| *s <= at).unwrap();
+            let mut want = numbered(5, &records);
+            want[hit] = Entry::Damaged(starts[hit + 1] - starts[hit]);
+            assert_eq!(parse(&damaged).entries, want, "byte {at}");
+        }
+
+        // A flipped byte in the last record: damage, not a cut tail.
         let mut damaged = bytes.clone();
-        let second = {
-            let mut first = Vec::new();
-            mark("a", true).encode(&mut first);
-            first.len()
-        };
-        damaged[second + 10] ^= 0x40;
-        std::fs::write(&path, &damaged).unwrap();
-        assert_eq!(read_records(&path).unwrap(), vec![mark("a", true)]);
+        damaged[starts[3] + HEAD + 2] ^= 1;
+        let got = parse(&damaged);
+        assert_eq!(
+            got.entries.last(),
+            Some(&Entry::Damaged(bytes.len() - starts[3]))
+        );
+        assert_eq!(got.cut_short, 0);
+
+        // A file created and cut before its magic was written holds nothing.
+        assert_eq!(parse(&FILE_MAGIC[..3]), FileContents::default());
+    }
+
+    #[test]
+    fn files_of_the_first_format_are_read_with_its_framing() {
+        let records = [mark("a", true), share(), mark("b", false)];
+        let mut bytes = Vec::new();
+        let mut starts = Vec::new();
+        for r in &records {
+            starts.push(bytes.len());
+            r.encode_first_format(&mut bytes);
+        }
+        let all: Vec<_> = records
+            .iter()
+            .map(|r| Entry::Record(None, r.clone()))
+            .collect();
+        assert_eq!(parse(&bytes).entries, all);
+        let mut damaged = bytes.clone();
+        damaged[starts[1] + 9] ^= 0x40;
+        assert_eq!(
+            parse(&damaged).entries,
+            vec![
+                all[0].clone(),
+                Entry::Damaged(starts[2] - starts[1]),
+                all[2].clone()
+            ]
+        );
+    }
+
+    fn meta() -> sled::Tree {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        db.open_tree("meta").unwrap()
     }
 
     #[test]
     fn leftover_files_are_read_in_order_and_the_next_number_follows_them() {
         let dir = tempfile::tempdir().unwrap();
-        for (n, user) in [(10, "ten"), (9, "nine")] {
-            let mut bytes = Vec::new();
-            mark(user, true).encode(&mut bytes);
-            std::fs::write(file_path(dir.path(), n), bytes).unwrap();
+        for (n, user, seq) in [(10, "ten", 2), (9, "nine", 1)] {
+            std::fs::write(
+                file_path(dir.path(), n),
+                file_of(seq, &[mark(user, true)]).0,
+            )
+            .unwrap();
         }
         std::fs::write(dir.path().join("unrelated"), b"x").unwrap();
-        let left = Leftover::read(dir.path()).unwrap();
+        let left = Leftover::read(dir.path(), &meta(), false).unwrap();
         assert_eq!(left.records, vec![mark("nine", true), mark("ten", true)]);
         assert_eq!(left.next_number, 11);
+        assert_eq!(left.last_seq, 2);
         left.remove().unwrap();
         assert_eq!(journal_files(dir.path()).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn only_records_newer_than_sled_are_replayed_and_damage_is_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let meta = meta();
+        let records: Vec<_> = (0..10).map(|i| mark(&format!("u{i}"), true)).collect();
+        let (mut bytes, starts) = file_of(1, &records);
+        // Record 4 is damaged; sled holds up to record 2.
+        bytes[starts[3] + HEAD + 3] ^= 0x10;
+        std::fs::write(file_path(dir.path(), 3), &bytes).unwrap();
+        meta.insert(APPLIED, &keys::u64_value(2)).unwrap();
+        meta.insert(CURRENT_FILE, &current_file_value(3, 1))
+            .unwrap();
+        let left = Leftover::read(dir.path(), &meta, false).unwrap();
+        let mut want = records[2..].to_vec();
+        want.remove(1);
+        assert_eq!(left.records, want);
+        assert_eq!(left.last_seq, 10);
+        assert_eq!(left.damaged.len(), 1);
+        let d = &left.damaged[0];
+        assert_eq!((d.skipped, d.held, d.at_the_end), (1, 0, false));
+
+        // Sled already holds the damaged record: nothing of it is lost.
+        meta.insert(APPLIED, &keys::u64_value(6)).unwrap();
+        let left = Leftover::read(dir.path(), &meta, false).unwrap();
+        assert_eq!(left.records, records[6..].to_vec());
+        assert_eq!((left.damaged[0].skipped, left.damaged[0].held), (1, 1));
+    }
+
+    #[test]
+    fn a_missing_journal_file_refuses_unless_the_loss_is_accepted() {
+        let dir = tempfile::tempdir().unwrap();
+        let meta = meta();
+        meta.insert(APPLIED, &keys::u64_value(12)).unwrap();
+        meta.insert(CURRENT_FILE, &current_file_value(4, 10))
+            .unwrap();
+        // File 4 is gone, and nothing after it.
+        let Err(Error::JournalLoss(why)) = Leftover::read(dir.path(), &meta, false) else {
+            panic!("a missing journal file was not noticed");
+        };
+        assert!(
+            why.contains("journal-00000000000000000004 is missing"),
+            "{why}"
+        );
+        assert!(why.contains("sled holds 3 of them (up to #12)"), "{why}");
+        let text = Error::JournalLoss(why).to_string();
+        assert!(text.contains("--accept-journal-loss"), "{text}");
+        let left = Leftover::read(dir.path(), &meta, true).unwrap();
+        assert!(left.records.is_empty());
+        assert_eq!(left.last_seq, 12);
+
+        // File 4 is gone and file 5 follows: the gap is counted exactly.
+        let (bytes, _) = file_of(20, &[mark("a", true)]);
+        std::fs::write(file_path(dir.path(), 5), bytes).unwrap();
+        let Err(Error::JournalLoss(why)) = Leftover::read(dir.path(), &meta, false) else {
+            panic!("a gap in the journal was not noticed");
+        };
+        assert!(
+            why.contains("7 changes (#13 to #19) are in no journal file"),
+            "{why}"
+        );
+        let left = Leftover::read(dir.path(), &meta, true).unwrap();
+        assert_eq!(left.records, vec![mark("a", true)]);
+        assert_eq!(left.last_seq, 20);
     }
 
     mod store {
@@ -668,13 +1206,16 @@ mod tests {
             (user.id, ids.into_iter().map(|u| u.id).collect())
         }
 
-        /// Writes records as an earlier run that crashed would have left them.
-        fn leave_journal(dir: &Path, records: &[Record]) {
-            let mut bytes = Vec::new();
-            for r in records {
-                r.encode(&mut bytes);
-            }
+        /// Writes records numbered from `first` as an earlier run that crashed would
+        /// have left them.
+        fn leave_journal(dir: &Path, first: u64, records: &[Record]) {
+            let (bytes, _) = super::file_of(first, records);
             std::fs::write(file_path(&dir.join("journal"), 7), bytes).unwrap();
+        }
+
+        /// Sequence number of the last change the store journaled.
+        fn last_seq(store: &Store) -> u64 {
+            store.journal.shared.lock().durable
         }
 
         fn mark(user: &str, item: &str, m: Mark, on: bool) -> Record {
@@ -698,11 +1239,13 @@ mod tests {
             assert_eq!(store.syncs(), syncs, "marks and shares do not sync sled");
             let files = journal_files(&dir.path().join("journal")).unwrap();
             assert_eq!(files.len(), 1);
-            let records = read_records(&files[0].1).unwrap();
+            let records = parse(&std::fs::read(&files[0].1).unwrap()).entries;
             assert!(
-                matches!(&records[0], Record::Mark { item, on: true, .. } if *item == items[0])
+                matches!(&records[0], Entry::Record(Some(_), Record::Mark { item, on: true, .. }) if *item == items[0])
             );
-            assert!(matches!(&records[1], Record::Share { item, .. } if *item == items[1]));
+            assert!(
+                matches!(&records[1], Entry::Record(Some(_), Record::Share { item, .. }) if *item == items[1])
+            );
 
             // A clean close folds the journal into sled.
             drop(store);
@@ -716,17 +1259,19 @@ mod tests {
         #[test]
         fn replay_restores_lost_changes_and_does_not_count_applied_ones_twice() {
             let dir = tempfile::tempdir().unwrap();
-            let (user, items) = {
+            let (user, items, first) = {
                 let store = open(dir.path());
                 let r = reader(&store);
+                let first = last_seq(&store) + 1;
                 // Applied and synced before the crash: favourite, then read.
                 store.set_mark(&r.0, &r.1[0], Mark::Favorite).unwrap();
                 store.set_mark(&r.0, &r.1[0], Mark::Read).unwrap();
-                r
+                (r.0, r.1, first)
             };
             // The crash left in the journal the two changes sled had, and two it lost.
             leave_journal(
                 dir.path(),
+                first,
                 &[
                     mark(&user, &items[0], Mark::Favorite, true),
                     mark(&user, &items[0], Mark::Read, true),
@@ -764,10 +1309,11 @@ mod tests {
         #[test]
         fn a_change_sled_kept_in_part_is_completed_and_recounted() {
             let dir = tempfile::tempdir().unwrap();
-            let (user, items) = {
+            let (user, items, next) = {
                 let store = open(dir.path());
                 let r = reader(&store);
                 store.set_mark(&r.0, &r.1[0], Mark::Hidden).unwrap();
+                let next = last_seq(&store) + 1;
                 // "Read" on item 1 reached the mark tree, and neither the reverse index
                 // nor the counts, when the process died.
                 let key = crate::keys::join(r.0.as_bytes(), r.1[1].as_bytes());
@@ -776,10 +1322,11 @@ mod tests {
                 let key = crate::keys::join(r.0.as_bytes(), r.1[0].as_bytes());
                 store.t.userid_hidden.remove(key).unwrap();
                 store.flush().unwrap();
-                r
+                (r.0, r.1, next)
             };
             leave_journal(
                 dir.path(),
+                next,
                 &[
                     mark(&user, &items[1], Mark::Read, true),
                     mark(&user, &items[0], Mark::Favorite, true),
@@ -839,6 +1386,199 @@ mod tests {
                 assert_eq!(&store.item_marks(&user, i).unwrap(), m);
             }
             assert_eq!(store.mark_counts(&user).unwrap(), counts);
+        }
+
+        /// 300 changes of a reader's marks on ten items, the 150th the only one on an
+        /// eleventh; with `sync_after` changes done sled is synced, and the process is
+        /// killed after the last. Answers the crashed data directory, the user, the items
+        /// and their marks as acknowledged.
+        fn three_hundred_changes_then_a_crash(
+            dir: &Path,
+            sync_after: usize,
+        ) -> (PathBuf, String, Vec<String>, Vec<ItemMarks>) {
+            crate::sled_open::NO_BACKGROUND_FLUSH.with(|f| f.set(true));
+            let live = dir.join("live");
+            let store = open(&live);
+            let user = store
+                .create_user("j@example.com", "hash".into(), Default::default(), true)
+                .unwrap()
+                .id;
+            let items: Vec<String> = store
+                .upsert_items(
+                    (0..11).map(|i| new_item(&format!("Item {i}"), None, "2026-03-01T00:00:00Z")),
+                )
+                .unwrap()
+                .into_iter()
+                .map(|u| u.id)
+                .collect();
+            for i in 0..300 {
+                let (item, mark, on) = if i == 149 {
+                    (&items[10], Mark::Favorite, true)
+                } else {
+                    (&items[i % 10], Mark::ALL[(i / 10) % 3], (i / 7) % 2 == 0)
+                };
+                store
+                    .change_mark(&user, item, mark, on)
+                    .unwrap()
+                    .wait()
+                    .unwrap();
+                if i + 1 == sync_after {
+                    store.flush().unwrap();
+                }
+            }
+            let marks = items
+                .iter()
+                .map(|i| store.item_marks(&user, i).unwrap())
+                .collect();
+            let crashed = dir.join("crashed");
+            crate::crash_copy(&live, &crashed);
+            crate::sled_open::NO_BACKGROUND_FLUSH.with(|f| f.set(false));
+            (crashed, user, items, marks)
+        }
+
+        /// Flips a byte in the payload of the `n`th record (from 1) of the only journal
+        /// file in `data`.
+        fn damage_record(data: &Path, n: usize) -> PathBuf {
+            let files = journal_files(&data.join("journal")).unwrap();
+            assert_eq!(files.len(), 1, "{files:?}");
+            let path = files[0].1.clone();
+            let mut bytes = std::fs::read(&path).unwrap();
+            let at = (0..bytes.len())
+                .filter(|&i| bytes[i..].starts_with(&FRAME_MAGIC))
+                .nth(n - 1)
+                .unwrap();
+            bytes[at + HEAD + 9] ^= 0x20;
+            std::fs::write(&path, bytes).unwrap();
+            path
+        }
+
+        fn kept_aside(data: &Path, damaged: &Path) -> Vec<PathBuf> {
+            let name = damaged.file_name().unwrap().to_str().unwrap().to_string();
+            std::fs::read_dir(data.join("journal"))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| {
+                    let n = p.file_name().unwrap().to_str().unwrap();
+                    n.starts_with(&format!("{name}.damaged-"))
+                })
+                .collect()
+        }
+
+        #[test]
+        fn a_damaged_record_in_the_middle_loses_nothing_sled_held_and_is_kept_aside() {
+            let dir = tempfile::tempdir().unwrap();
+            // sled holds the first 230 changes; record 150 of the journal is damaged.
+            let (data, user, items, marks) = three_hundred_changes_then_a_crash(dir.path(), 230);
+            let damaged = damage_record(&data, 150);
+            let store = open(&data);
+            for (item, want) in items.iter().zip(&marks) {
+                assert_eq!(&store.item_marks(&user, item).unwrap(), want, "{item}");
+            }
+            let aside = kept_aside(&data, &damaged);
+            assert_eq!(aside.len(), 1, "the damaged file is kept: {aside:?}");
+            assert!(!damaged.exists(), "and the journal goes on in a new file");
+            // The copy kept aside still holds the damage.
+            let contents = parse(&std::fs::read(&aside[0]).unwrap());
+            assert!(
+                contents
+                    .entries
+                    .iter()
+                    .any(|e| matches!(e, Entry::Damaged(_)))
+            );
+            drop(store);
+            // Opening again replays nothing old over the state.
+            let store = open(&data);
+            for (item, want) in items.iter().zip(&marks) {
+                assert_eq!(&store.item_marks(&user, item).unwrap(), want, "{item}");
+            }
+        }
+
+        #[test]
+        fn a_damaged_record_sled_did_not_hold_is_the_only_change_lost() {
+            let dir = tempfile::tempdir().unwrap();
+            let (data, user, items, mut marks) =
+                three_hundred_changes_then_a_crash(dir.path(), 100);
+            let damaged = damage_record(&data, 150);
+            let store = open(&data);
+            // Change 150, the eleventh item's favourite, is lost; every other one is kept.
+            marks[10] = ItemMarks::default();
+            for (item, want) in items.iter().zip(&marks) {
+                assert_eq!(&store.item_marks(&user, item).unwrap(), want, "{item}");
+            }
+            assert_eq!(kept_aside(&data, &damaged).len(), 1);
+        }
+
+        #[test]
+        fn damage_at_the_end_of_the_journal_does_not_roll_back_what_sled_held() {
+            let dir = tempfile::tempdir().unwrap();
+            // sled holds all 300 changes; records 200 to 300 are damaged. Replaying the
+            // 199 readable ones over it would take the marks back to change 199.
+            let (data, user, items, marks) = three_hundred_changes_then_a_crash(dir.path(), 300);
+            let mut damaged = PathBuf::new();
+            for n in 200..=300 {
+                damaged = damage_record(&data, n);
+            }
+            let store = open(&data);
+            for (item, want) in items.iter().zip(&marks) {
+                assert_eq!(&store.item_marks(&user, item).unwrap(), want, "{item}");
+            }
+            assert_eq!(kept_aside(&data, &damaged).len(), 1);
+        }
+
+        #[test]
+        fn a_deleted_journal_refuses_to_open_and_the_loss_can_be_accepted() {
+            let dir = tempfile::tempdir().unwrap();
+            let (data, user, items, marks) = three_hundred_changes_then_a_crash(dir.path(), 230);
+            std::fs::remove_dir_all(data.join("journal")).unwrap();
+            let Err(e) = Store::open(&data, Options::default()) else {
+                panic!("opened without its journal");
+            };
+            let text = e.to_string();
+            assert!(matches!(e, Error::JournalLoss(_)), "{e:?}");
+            assert!(text.contains("is missing"), "{text}");
+            assert!(text.contains("--accept-journal-loss"), "{text}");
+            let accept = Options {
+                accept_journal_loss: true,
+                ..Options::default()
+            };
+            let store = Store::open(&data, accept).unwrap();
+            // What sled held is there: the state after change 230.
+            assert_eq!(
+                store.item_marks(&user, &items[10]).unwrap(),
+                marks[10],
+                "change 150"
+            );
+            drop(store);
+            // From then on the store opens without the flag.
+            drop(open(&data));
+        }
+
+        #[test]
+        fn a_journal_of_the_first_format_is_replayed_on_upgrade() {
+            let dir = tempfile::tempdir().unwrap();
+            let (user, items) = {
+                let store = open(dir.path());
+                let r = reader(&store);
+                // As the previous version left its store: no sequence numbers in sled.
+                store.t.meta.remove(APPLIED).unwrap();
+                store.t.meta.remove(CURRENT_FILE).unwrap();
+                store.flush().unwrap();
+                r
+            };
+            let mut bytes = Vec::new();
+            for r in [
+                mark(&user, &items[0], Mark::Favorite, true),
+                mark(&user, &items[1], Mark::Read, true),
+            ] {
+                r.encode_first_format(&mut bytes);
+            }
+            std::fs::write(file_path(&dir.path().join("journal"), 3), bytes).unwrap();
+            let store = open(dir.path());
+            assert!(store.has_mark(&user, &items[0], Mark::Favorite).unwrap());
+            assert!(store.has_mark(&user, &items[1], Mark::Read).unwrap());
+            // New records are numbered after it and replayed after a crash.
+            store.set_mark(&user, &items[0], Mark::Hidden).unwrap();
+            assert!(last_seq(&store) >= 1);
         }
 
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

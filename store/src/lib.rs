@@ -94,6 +94,10 @@ pub struct Options {
     /// Size of the journal of marks and shares past which it is folded into sled and
     /// started anew (see `journal`): what a restart after a crash may have to replay.
     pub journal_checkpoint_bytes: u64,
+    /// Open the store even when the journal lacks changes it acknowledged (a deleted
+    /// journal file), keeping what sled and the rest of the journal hold; without it,
+    /// opening answers [`Error::JournalLoss`] (see `journal`).
+    pub accept_journal_loss: bool,
 }
 
 impl Default for Options {
@@ -104,6 +108,7 @@ impl Default for Options {
             out_of_feed_ids: 250_000,
             lock_wait: std::time::Duration::from_millis(500),
             journal_checkpoint_bytes: 8 << 20,
+            accept_journal_loss: false,
         }
     }
 }
@@ -289,7 +294,8 @@ impl Store {
             sessions: parsed::ParsedCache::new(PARSED_RECORDS),
         });
         let commit = Arc::new(group_commit::GroupCommit::new(&dir.join("db"))?);
-        let leftover = journal::Leftover::read(&dir.join("journal"))?;
+        let leftover =
+            journal::Leftover::read(&dir.join("journal"), &t.meta, opts.accept_journal_loss)?;
         let journal = journal::Journal::start(
             &dir.join("journal"),
             &leftover,
@@ -365,4 +371,22 @@ pub(crate) fn test_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), Options::default()).unwrap();
     (dir, store)
+}
+
+/// In tests: copies the data directory `from` of an open store to `to` as its files are
+/// now, which is what a `kill -9` of the process would leave on disk: whatever sled or
+/// the journal keep only in memory is not in the copy.
+#[cfg(test)]
+pub(crate) fn crash_copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let kind = entry.file_type().unwrap();
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            crash_copy(&entry.path(), &target);
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }

@@ -5,6 +5,14 @@ use std::time::{Duration, Instant};
 
 use crate::{Options, Result};
 
+#[cfg(test)]
+thread_local! {
+    /// In tests: sled writes its log out only when synced (or its buffer fills), so what a
+    /// crash would lose stays deterministic: no background flush every half second
+    /// writes it out meanwhile.
+    pub(crate) static NO_BACKGROUND_FLUSH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Opens sled in `path`; [`crate::Error::Locked`] when another process holds it.
 ///
 /// sled takes an exclusive `flock` on its log, and a dropped `sled::Db` lets go of it
@@ -16,11 +24,16 @@ pub(crate) fn open(path: &Path, opts: &Options) -> Result<sled::Db> {
     let deadline = Instant::now() + opts.lock_wait;
     let mut pause = Duration::from_millis(5);
     loop {
-        match sled::Config::new()
+        let config = sled::Config::new()
             .path(path)
-            .cache_capacity(opts.cache_bytes)
-            .open()
-        {
+            .cache_capacity(opts.cache_bytes);
+        #[cfg(test)]
+        let config = if NO_BACKGROUND_FLUSH.with(std::cell::Cell::get) {
+            config.flush_every_ms(None)
+        } else {
+            config
+        };
+        match config.open() {
             Err(e) if is_lock_contention(&e) => {
                 if Instant::now() >= deadline {
                     return Err(crate::Error::Locked(

@@ -309,7 +309,9 @@ impl From<radar_store::Error> for AdminError {
             E::Invalid(_) => "invalid",
             E::Conflict(_) => "conflict",
             E::Forbidden(_) => "forbidden",
-            E::Locked(_) | E::Storage(_) | E::Corrupt(_) | E::Index(_) => "storage",
+            E::Locked(_) | E::Storage(_) | E::Corrupt(_) | E::Index(_) | E::JournalLoss(_) => {
+                "storage"
+            }
         };
         // The operator owns the data: storage errors are shown in full.
         Self::new(code, e.to_string())
