@@ -195,6 +195,7 @@ impl Store {
     /// answers how many items it indexed. Searches answer from the previous index until
     /// the new one is committed. Only one rebuild runs at a time.
     pub fn reindex(&self, mut progress: impl FnMut()) -> Result<u64> {
+        self.writable()?;
         {
             let mut w = self.search.lock();
             if w.rebuilding {
