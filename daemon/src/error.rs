@@ -13,7 +13,7 @@ pub struct ApiError {
     pub code: &'static str,
     /// A sentence for people: what was wrong and what to do.
     pub message: String,
-    /// Seconds to wait, for 429 answers.
+    /// Seconds to wait, for 429, 503 and 507 answers.
     pub retry_after: Option<u64>,
 }
 
@@ -60,6 +60,33 @@ impl ApiError {
             ..Self::new(StatusCode::TOO_MANY_REQUESTS, code, message)
         }
     }
+    /// 507 `storage_full`: the server's disk is full, so the write was refused before it
+    /// changed anything; reads go on and writes resume by themselves once space is freed.
+    pub fn storage_full() -> Self {
+        Self {
+            retry_after: Some(radar_store::FULL_RETRY_AFTER),
+            ..Self::new(
+                StatusCode::INSUFFICIENT_STORAGE,
+                "storage_full",
+                "The server's disk is full, so nothing can be saved right now; reading still \
+                 works. Please try again later.",
+            )
+        }
+    }
+    /// 503 `storage_failed`: the store cannot write until its operator restarts it. The
+    /// detail (what failed, and that a restart recovers) is logged here and never sent.
+    pub fn storage_failed(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "the store cannot write: restart radar to recover");
+        Self {
+            retry_after: Some(60),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage_failed",
+                "The server cannot save anything until its operator restarts it; reading may \
+                 still work. Please try again later.",
+            )
+        }
+    }
     /// 500: our fault. The detail is logged here and never sent.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(error = %detail, "internal error");
@@ -99,7 +126,14 @@ impl From<radar_store::Error> for ApiError {
             E::Invalid(m) => Self::bad_request("invalid_request", m),
             E::Conflict(m) => Self::new(StatusCode::CONFLICT, "conflict", m),
             E::Forbidden(m) => Self::subscription_required(m),
-            e @ (E::Locked(_) | E::Storage(_) | E::Corrupt(_) | E::Index(_)) => Self::internal(e),
+            E::StorageFull(_) => Self::storage_full(),
+            e @ E::Unavailable(_) => Self::storage_failed(e),
+            // sled met a full disk the guard did not foresee: it refuses writes from now
+            // on, until a restart.
+            e if e.met_full_disk() => Self::storage_failed(e),
+            e @ (E::Locked(_) | E::Open(_) | E::Storage(_) | E::Corrupt(_) | E::Index(_)) => {
+                Self::internal(e)
+            }
         }
     }
 }

@@ -59,6 +59,7 @@ async fn post_admin(State(ctx): State<AdminCtx>, body: Bytes) -> Response {
                 "conflict" => StatusCode::CONFLICT,
                 "forbidden" => StatusCode::FORBIDDEN,
                 "empty_week" => StatusCode::UNPROCESSABLE_ENTITY,
+                "storage_full" => StatusCode::INSUFFICIENT_STORAGE,
                 _ => StatusCode::INTERNAL_SERVER_ERROR,
             };
             if status.is_server_error() {
