@@ -41,5 +41,9 @@ mod summaries;
 /// Hardening: connection timeouts and cap, early 413, bounded hashing memory, private files, synced writes, one e-mail rule.
 mod hardening;
 
+/// A full disk: 507 for writes while reads go on, writes resuming without a restart, a start
+/// on a full disk, and start-up errors that name their real cause.
+mod disk_full;
+
 /// Full-text search: the query syntax, caps, hidden items, highlights, feed updates, reindex and rebuilds on start.
 mod search;
