@@ -152,3 +152,36 @@ impl IntoResponse for ApiError {
         res
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_507_with_retry_after_and_a_store_that_cannot_write_503() {
+        let full = ApiError::from(radar_store::Error::StorageFull("/data".into()));
+        assert_eq!(full.status, StatusCode::INSUFFICIENT_STORAGE);
+        assert_eq!(full.code, "storage_full");
+        assert_eq!(full.retry_after, Some(radar_store::FULL_RETRY_AFTER));
+        assert!(
+            !full.message.contains("/data"),
+            "a path is not the client's business"
+        );
+
+        let auth =
+            crate::auth::error::AuthError::from(radar_store::Error::StorageFull("/data".into()))
+                .into_response();
+        assert_eq!(auth.status(), StatusCode::INSUFFICIENT_STORAGE);
+        assert!(auth.headers().contains_key(header::RETRY_AFTER));
+
+        let failed = ApiError::from(radar_store::Error::Unavailable(
+            "the journal could not sync to disk (EIO)".into(),
+        ));
+        assert_eq!(failed.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(failed.code, "storage_failed");
+        assert!(
+            !failed.message.contains("EIO"),
+            "the detail is logged, not sent"
+        );
+    }
+}
