@@ -43,6 +43,9 @@ mod hardening;
 
 /// Connections: the cap per client, JSON bodies of hyper's own refusals, a drain that answers every request sent before SIGTERM.
 mod connections;
+/// A full disk: 507 for writes while reads go on, writes resuming without a restart, a start
+/// on a full disk, and start-up errors that name their real cause.
+mod disk_full;
 
 /// Full-text search: the query syntax, caps, hidden items, highlights, feed updates, reindex and rebuilds on start.
 mod search;

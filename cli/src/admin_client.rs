@@ -73,6 +73,9 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
                 data.display(),
                 socket_path(data).display()
             ),
+            // Its message names the cause first (a full disk, a permission, a file where
+            // a folder belongs), with the path and what to do.
+            Err(e @ radar_store::Error::Open(_)) => return Err(anyhow!(e)),
             Err(e) => {
                 return Err(anyhow!(e))
                     .with_context(|| format!("cannot open the store in {}", data.display()));

@@ -35,6 +35,13 @@ pub struct Config {
     #[arg(long, env = "RADAR_CACHE_MB", default_value_t = 64)]
     pub cache_mb: u64,
 
+    /// Free disk space the store keeps, in MiB: below it writes are answered 507
+    /// `storage_full` (reads go on) until space is freed, and a quarter of it is held in
+    /// DATA/reserve for the store to finish its own work when the disk fills. 0 turns
+    /// the guard off.
+    #[arg(long, env = "RADAR_DISK_RESERVE_MB", default_value_t = 64)]
+    pub disk_reserve_mb: u64,
+
     /// Authentication settings.
     #[command(flatten)]
     pub auth: crate::auth::AuthConfig,

@@ -13,7 +13,7 @@ pub struct ApiError {
     pub code: &'static str,
     /// A sentence for people: what was wrong and what to do.
     pub message: String,
-    /// Seconds to wait, for 429 answers.
+    /// Seconds to wait, for 429, 503 and 507 answers.
     pub retry_after: Option<u64>,
 }
 
@@ -60,6 +60,33 @@ impl ApiError {
             ..Self::new(StatusCode::TOO_MANY_REQUESTS, code, message)
         }
     }
+    /// 507 `storage_full`: the server's disk is full, so the write was refused before it
+    /// changed anything; reads go on and writes resume by themselves once space is freed.
+    pub fn storage_full() -> Self {
+        Self {
+            retry_after: Some(radar_store::FULL_RETRY_AFTER),
+            ..Self::new(
+                StatusCode::INSUFFICIENT_STORAGE,
+                "storage_full",
+                "The server's disk is full, so nothing can be saved right now; reading still \
+                 works. Please try again later.",
+            )
+        }
+    }
+    /// 503 `storage_failed`: the store cannot write until its operator restarts it. The
+    /// detail (what failed, and that a restart recovers) is logged here and never sent.
+    pub fn storage_failed(detail: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %detail, "the store cannot write: restart radar to recover");
+        Self {
+            retry_after: Some(60),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage_failed",
+                "The server cannot save anything until its operator restarts it; reading may \
+                 still work. Please try again later.",
+            )
+        }
+    }
     /// 500: our fault. The detail is logged here and never sent.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(error = %detail, "internal error");
@@ -99,8 +126,18 @@ impl From<radar_store::Error> for ApiError {
             E::Invalid(m) => Self::bad_request("invalid_request", m),
             E::Conflict(m) => Self::new(StatusCode::CONFLICT, "conflict", m),
             E::Forbidden(m) => Self::subscription_required(m),
+            E::StorageFull(_) => Self::storage_full(),
+            e @ E::Unavailable(_) => Self::storage_failed(e),
+            // sled met a full disk the guard did not foresee: it refuses writes from now
+            // on, until a restart.
+            e if e.met_full_disk() => Self::storage_failed(e),
             e
-            @ (E::Locked(_) | E::Storage(_) | E::Corrupt(_) | E::Index(_) | E::JournalLoss(_)) => {
+            @ (E::Locked(_)
+            | E::Open(_)
+            | E::Storage(_)
+            | E::Corrupt(_)
+            | E::Index(_)
+            | E::JournalLoss(_)) => {
                 Self::internal(e)
             }
         }
@@ -119,5 +156,38 @@ impl IntoResponse for ApiError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_507_with_retry_after_and_a_store_that_cannot_write_503() {
+        let full = ApiError::from(radar_store::Error::StorageFull("/data".into()));
+        assert_eq!(full.status, StatusCode::INSUFFICIENT_STORAGE);
+        assert_eq!(full.code, "storage_full");
+        assert_eq!(full.retry_after, Some(radar_store::FULL_RETRY_AFTER));
+        assert!(
+            !full.message.contains("/data"),
+            "a path is not the client's business"
+        );
+
+        let auth =
+            crate::auth::error::AuthError::from(radar_store::Error::StorageFull("/data".into()))
+                .into_response();
+        assert_eq!(auth.status(), StatusCode::INSUFFICIENT_STORAGE);
+        assert!(auth.headers().contains_key(header::RETRY_AFTER));
+
+        let failed = ApiError::from(radar_store::Error::Unavailable(
+            "the journal could not sync to disk (EIO)".into(),
+        ));
+        assert_eq!(failed.status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(failed.code, "storage_failed");
+        assert!(
+            !failed.message.contains("EIO"),
+            "the detail is logged, not sent"
+        );
     }
 }

@@ -109,33 +109,25 @@ pub fn app(state: AppState) -> Router {
 /// flushed before returning.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
     config.payments.validate()?;
-    // Private from its first moment: 0700, and files 0600 whatever the umask.
-    radar_store::make_private(&config.data_dir).with_context(|| {
-        format!(
-            "cannot create the data directory {}",
-            config.data_dir.display()
-        )
-    })?;
+    // The store makes the data directory private (0700, files 0600) before anything in it.
     let store = radar_store::Store::open(
         &config.data_dir,
         radar_store::Options {
             cache_bytes: config.cache_mb * 1024 * 1024,
             complimentary: config.complimentary.clone(),
             accept_journal_loss: config.accept_journal_loss,
+            disk_reserve: config.disk_reserve_mb * 1024 * 1024,
             ..Default::default()
         },
     )
-    .with_context(|| {
-        format!(
-            "cannot open the store in {} (is another `radar serve` using this data directory? \
-             admin commands reach a running daemon by themselves)",
-            config.data_dir.display()
-        )
-    })?;
+    .map_err(|e| open_error(&config.data_dir, e))?;
     if !config.no_demo {
-        let n = store.load_demo_if_empty()?;
-        if n > 0 {
-            tracing::info!(items = n, "loaded the demo data set");
+        match store.load_demo_if_empty() {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(items = n, "loaded the demo data set"),
+            // Said in the store's log line; the demo loads on a later start with room.
+            Err(radar_store::Error::StorageFull(_)) => {}
+            Err(e) => return Err(e.into()),
         }
     }
     let tokens =
@@ -174,22 +166,51 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     .await;
     background.stop().await;
     quota_checkpoints.abort();
-    store.checkpoint_quotas(chrono::Utc::now())?;
-    store.flush()?;
-    tracing::info!("stopped; store flushed");
+    // Every acknowledged write was synced before its answer, so a failure here (a full
+    // disk, a store that met an I/O error) loses nothing acknowledged: it is logged and
+    // the exit stays clean. The quota counts of the last second are what may be lost.
+    if let Err(e) = store.checkpoint_quotas(chrono::Utc::now()) {
+        tracing::warn!(error = %e, "the API quota counts of the last moments were not saved");
+    }
+    match store.flush() {
+        Ok(()) => tracing::info!("stopped; store flushed"),
+        Err(e) => tracing::warn!(
+            error = %e,
+            "stopped; the final flush failed, but every acknowledged write was already on disk"
+        ),
+    }
     Ok(())
 }
 
+/// Why the store did not open, cause first. Only a held lock means another process
+/// uses the data directory; the store's own messages name the other causes (a full
+/// disk, a permission, a file where a folder belongs) with their paths and fixes.
+fn open_error(data: &std::path::Path, e: radar_store::Error) -> anyhow::Error {
+    match e {
+        radar_store::Error::Locked(_) => anyhow::anyhow!(
+            "{e}: is another `radar serve` using this data directory? Stop it, or pick another \
+             --data (admin commands reach a running daemon by themselves)"
+        ),
+        radar_store::Error::Open(_) => anyhow::anyhow!(e),
+        e => anyhow::anyhow!("{e} (while opening the store in {})", data.display()),
+    }
+}
+
 /// Writes the public API's quota counters to disk every few moments (the store counts in
-/// memory; see `radar_store::quotas`), on the blocking pool since it syncs.
+/// memory; see `radar_store::quotas`), on the blocking pool since it syncs. Each tick also
+/// looks at the free space (see `radar_store::space`), so a disk that fills while nobody
+/// writes gets the ballast back at once, and one with room again has writes resume.
 async fn checkpoint_quotas(store: radar_store::Store) {
     let mut tick = tokio::time::interval(radar_store::QUOTA_CHECKPOINT_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
         let store = store.clone();
-        match tokio::task::spawn_blocking(move || store.checkpoint_quotas(chrono::Utc::now())).await
-        {
+        let checkpoint = move || {
+            store.watch_space();
+            store.checkpoint_quotas(chrono::Utc::now())
+        };
+        match tokio::task::spawn_blocking(checkpoint).await {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => tracing::error!(error = %e, "cannot save the API quota counters"),
             Err(e) => tracing::error!(error = %e, "the quota checkpoint stopped"),

@@ -139,6 +139,7 @@ impl Store {
 
     /// Records that the schedule handled the summary of `week`. Durable on return.
     pub fn record_summary_scheduled(&self, week: &str) -> Result<()> {
+        self.writable()?;
         self.t
             .meta
             .insert(format!("summary_scheduled:{week}"), &[1])?;
@@ -188,6 +189,7 @@ impl Store {
     /// (through [`Store::delete_user`]) sessions, marks, shares and the account itself.
     /// The account goes last, so a purge cut short can simply be run again.
     pub fn purge_user(&self, id: &str) -> Result<User> {
+        self.writable()?;
         let user = self.user(id)?.ok_or(crate::Error::NotFound("user"))?;
         let t = &self.t;
         self.remove_api_key(id)?;

@@ -30,6 +30,7 @@ impl Store {
         if let Some(k) = self.t.userid_apikey.get(user_id)? {
             return Ok(String::from_utf8_lossy(&k).into_owned());
         }
+        self.writable()?;
         let fresh = new_key();
         let t = &self.t;
         // Two first requests at once must agree on one key: the check is inside the transaction.
@@ -47,6 +48,7 @@ impl Store {
 
     /// Replaces the user's API key with a new one; the old key stops working at once.
     pub fn rotate_api_key(&self, user_id: &str) -> Result<String> {
+        self.writable()?;
         let fresh = new_key();
         let t = &self.t;
         (&t.userid_apikey, &t.apikeyhash_userid).transaction(|(keys, hashes)| {
@@ -74,6 +76,7 @@ impl Store {
 
     /// Removes the user's API key (used when an account is deleted).
     pub fn remove_api_key(&self, user_id: &str) -> Result<()> {
+        self.writable()?;
         let t = &self.t;
         (&t.userid_apikey, &t.apikeyhash_userid).transaction(|(keys, hashes)| {
             if let Some(old) = keys.remove(user_id.as_bytes())? {

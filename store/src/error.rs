@@ -21,7 +21,22 @@ pub enum Error {
     /// Another process has the store open (a running daemon, a long command).
     #[error("the store in {0} is in use by another process")]
     Locked(std::path::PathBuf),
-    /// sled failed: disk full, I/O error, corruption.
+    /// The disk holding the data directory (named) is short of the space guard's reserve:
+    /// the write was refused before it changed anything, and writes resume by themselves
+    /// once space is freed (see `space`). Reads go on.
+    #[error("the disk holding {0} is full: writes are refused until space is freed there")]
+    StorageFull(std::path::PathBuf),
+    /// The store could not write to its disk and cannot go on writing until it is
+    /// restarted (sled or the journal met an I/O error); every acknowledged write is in
+    /// its log and comes back on restart. The message says what failed.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The store cannot be opened for a reason the operator can fix (a full disk, a
+    /// permission, a file where a folder belongs); the message names the cause first,
+    /// then the path and what to do.
+    #[error("{0}")]
+    Open(String),
+    /// sled failed: I/O error, corruption.
     #[error("storage error: {0}")]
     Storage(#[from] sled::Error),
     /// A stored record no longer decodes.
@@ -38,6 +53,15 @@ pub enum Error {
     /// The search index failed (I/O, a damaged file); `radar items reindex` rebuilds it.
     #[error("search index error: {0}")]
     Index(String),
+}
+
+impl Error {
+    /// Whether sled met a full disk the space guard did not foresee (another process
+    /// filled it between the check and the write): sled then refuses writes until the
+    /// store is opened again.
+    pub fn met_full_disk(&self) -> bool {
+        matches!(self, Error::Storage(sled::Error::Io(io)) if io.kind() == std::io::ErrorKind::StorageFull)
+    }
 }
 
 /// The store's result type.

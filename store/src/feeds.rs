@@ -69,6 +69,7 @@ pub fn validate_feed_url(url: &str) -> Result<String> {
 impl Store {
     /// Adds a feed; a URL already added is a conflict. Durable on return.
     pub fn add_feed(&self, url: &str, name: Option<String>) -> Result<Feed> {
+        self.writable()?;
         let url = validate_feed_url(url)?;
         let name = name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
         let feed = Feed {
@@ -127,6 +128,7 @@ impl Store {
 
     /// Removes a feed and its guid memory; the items it delivered stay. Durable on return.
     pub fn remove_feed(&self, id: &str) -> Result<Feed> {
+        self.writable()?;
         let feed = self.feed(id)?.ok_or(Error::NotFound("feed"))?;
         let guids: Vec<_> = self
             .t
@@ -153,6 +155,7 @@ impl Store {
 
     /// Applies `change` to a feed's record atomically (polling state, name) and returns it.
     pub fn update_feed(&self, id: &str, change: impl Fn(&mut Feed)) -> Result<Feed> {
+        self.writable()?;
         let updated = self.t.feeds.transaction(|feeds| {
             let Some(raw) = feeds.get(id.as_bytes())? else {
                 return Err(Error::NotFound("feed").into());
@@ -182,6 +185,7 @@ impl Store {
         mut item: NewItem,
         dated: bool,
     ) -> Result<ImportOutcome> {
+        self.writable()?;
         let guid_key = keys::join(feed_id.as_bytes(), guid.as_bytes());
         if item.id.is_none()
             && let Some(id) = self.t.feedguid_itemid.get(&guid_key)?

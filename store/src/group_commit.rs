@@ -216,9 +216,9 @@ fn io(e: std::io::Error) -> Error {
 }
 
 fn poisoned(why: &str) -> Error {
-    io(std::io::Error::other(format!(
+    Error::Unavailable(format!(
         "the store could not sync to disk ({why}); restart radar to recover from its log"
-    )))
+    ))
 }
 
 /// Runs a wait for the disk so that, on a multi-threaded tokio runtime, the worker

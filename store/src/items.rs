@@ -189,6 +189,7 @@ impl Store {
         &self,
         items: impl IntoIterator<Item = Result<NewItem>>,
     ) -> Result<Vec<Upserted>> {
+        self.writable()?;
         let mut index = self.search.lock();
         let mut done = Vec::new();
         let mut indexed = Vec::new();
@@ -416,6 +417,7 @@ impl Store {
 
     /// Removes an item and its index entries. Durable on return.
     pub fn remove_item(&self, id: &str) -> Result<()> {
+        self.writable()?;
         let t = &self.t;
         let marker = self.db.generate_id()?.to_be_bytes();
         // Batches write items without a transaction, under this lock (see

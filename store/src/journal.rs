@@ -984,9 +984,9 @@ fn io(e: std::io::Error) -> Error {
 }
 
 fn poisoned(why: &str) -> Error {
-    io(std::io::Error::other(format!(
+    Error::Unavailable(format!(
         "the journal could not sync to disk ({why}); restart radar to recover"
-    )))
+    ))
 }
 
 #[cfg(test)]

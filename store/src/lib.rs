@@ -13,6 +13,11 @@
 //! [`Durable`] has applied the change, and the change is on disk once that says so. The
 //! data directory and every file in it are private to the user running Radar (see
 //! [`make_private`]).
+//!
+//! A full disk is an answer, not an outage: every write method first asks the space
+//! guard (see `space`), which refuses it with [`Error::StorageFull`] while the disk holds
+//! less than [`Options::disk_reserve`] free, before sled, the journal or the index is
+//! touched; reads go on, and writes resume by themselves when space comes back.
 #![deny(missing_docs)]
 
 pub mod display;
@@ -29,6 +34,7 @@ mod group_commit;
 mod items;
 mod journal;
 mod marks;
+mod opening;
 mod out_of_feed;
 mod outbox;
 mod parsed;
@@ -37,6 +43,7 @@ mod private;
 mod search;
 mod sessions;
 mod sled_open;
+mod space;
 mod users;
 
 mod api_keys;
@@ -62,6 +69,7 @@ pub use private::{DIR_MODE, FILE_MODE, make_private};
 pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
+pub use space::{BALLAST_FILE, FULL_RETRY_AFTER};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 
 pub use api_keys::API_KEY_PREFIX;
@@ -98,6 +106,10 @@ pub struct Options {
     /// journal file), keeping what sled and the rest of the journal hold; without it,
     /// opening answers [`Error::JournalLoss`] (see `journal`).
     pub accept_journal_loss: bool,
+    /// Free space the store keeps on its disk: writes are refused below it, and a
+    /// quarter of it is held as the ballast file `DATA/reserve` (see `space`). Zero turns
+    /// the guard off.
+    pub disk_reserve: u64,
 }
 
 impl Default for Options {
@@ -109,6 +121,7 @@ impl Default for Options {
             lock_wait: std::time::Duration::from_millis(500),
             journal_checkpoint_bytes: 8 << 20,
             accept_journal_loss: false,
+            disk_reserve: 64 << 20,
         }
     }
 }
@@ -233,15 +246,38 @@ pub struct Store {
     mem: Arc<Memory>,
     search: Arc<search::SearchIndex>,
     quotas: Arc<quotas::QuotaCounters>,
+    space: Arc<space::SpaceGuard>,
 }
 
 impl Store {
     /// Opens (or creates) the store in `dir`, which it makes private first: sled in
     /// `dir/db`, the search index in `dir/search`, rebuilt here first when it is missing,
-    /// damaged or of an older format.
+    /// damaged or of an older format. On a disk short of the reserve it opens with writes
+    /// refused (see `space`). An error names its cause first (see `opening`).
     pub fn open(dir: &Path, opts: Options) -> Result<Self> {
-        make_private(dir)?;
-        let db = sled_open::open(&dir.join("db"), &opts)?;
+        opening::check_layout(dir)?;
+        let at = |part: &str| {
+            let path = dir.join(part);
+            move |e| opening::explain(dir, &path, e)
+        };
+        make_private(dir).map_err(at(""))?;
+        let space = space::SpaceGuard::open(dir, opts.disk_reserve).map_err(at(""))?;
+        let db = sled_open::open(&dir.join("db"), &opts).map_err(at("db"))?;
+        Self::open_parts(dir, opts, db, space).map_err(at("db"))
+    }
+
+    /// The rest of [`Store::open`] once sled is open; errors are explained by the caller,
+    /// and those of the journal and the index here, with their own paths.
+    fn open_parts(
+        dir: &Path,
+        opts: Options,
+        db: sled::Db,
+        space: space::SpaceGuard,
+    ) -> Result<Self> {
+        let at = |part: &str| {
+            let path = dir.join(part);
+            move |e| opening::explain(dir, &path, e)
+        };
         let tree = |name: &str| db.open_tree(name);
         let t = Trees {
             items: tree("items")?,
@@ -295,7 +331,8 @@ impl Store {
         });
         let commit = Arc::new(group_commit::GroupCommit::new(&dir.join("db"))?);
         let leftover =
-            journal::Leftover::read(&dir.join("journal"), &t.meta, opts.accept_journal_loss)?;
+            journal::Leftover::read(&dir.join("journal"), &t.meta, opts.accept_journal_loss)
+                .map_err(at("journal"))?;
         let journal = journal::Journal::start(
             &dir.join("journal"),
             &leftover,
@@ -304,8 +341,9 @@ impl Store {
             commit.clone(),
             t.clone(),
             mem.clone(),
-        )?;
-        let (search, rebuild) = search::SearchIndex::open(dir)?;
+        )
+        .map_err(at("journal"))?;
+        let (search, rebuild) = search::SearchIndex::open(dir).map_err(at("search"))?;
         let store = Self {
             db,
             commit,
@@ -315,10 +353,11 @@ impl Store {
             opts: Arc::new(opts),
             search: Arc::new(search),
             quotas: Arc::new(quotas::QuotaCounters::new()),
+            space: Arc::new(space),
         };
         store.index_marks_once()?;
-        store.replay_journal(leftover)?;
-        store.open_search(rebuild)?;
+        store.replay_journal(leftover).map_err(at("journal"))?;
+        store.open_search(rebuild).map_err(at("search"))?;
         Ok(store)
     }
 

@@ -107,6 +107,7 @@ impl Store {
         mark: Mark,
         on: bool,
     ) -> Result<Durable<ItemMarks>> {
+        self.writable()?;
         let record = Record::Mark {
             user: user.into(),
             item: item.into(),
@@ -193,6 +194,7 @@ impl Store {
 
     /// [`Store::record_share`] through the journal: done once it is on disk.
     pub fn share(&self, user: &str, item: &str, platform: &str) -> Result<Durable<()>> {
+        self.writable()?;
         let record = Record::Share {
             user: user.into(),
             item: item.into(),

@@ -31,6 +31,7 @@ pub struct Mail {
 impl Store {
     /// Keeps an e-mail in the outbox.
     pub fn outbox_add(&self, to: &str, subject: &str, text: &str, kind: &str) -> Result<Mail> {
+        self.writable()?;
         let mail = Mail {
             id: uuid::Uuid::new_v4().to_string(),
             to: to.to_string(),

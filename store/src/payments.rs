@@ -55,6 +55,7 @@ impl Store {
         user_id: &str,
         provider: &str,
     ) -> Result<CheckoutSession> {
+        self.writable()?;
         let session = CheckoutSession {
             id: id.to_string(),
             user_id: user_id.to_string(),
@@ -81,15 +82,18 @@ impl Store {
     }
 
     /// How many checkouts the user started since `since` (to bound how many one account
-    /// may start). Index entries older than `since` are dropped on the way.
+    /// may start). Index entries older than `since` are dropped on the way, unless the
+    /// disk is full: counting is a read, and the entries are dropped by a later count.
     pub fn count_checkouts_since(&self, user_id: &str, since: DateTime<Utc>) -> Result<usize> {
         let prefix = keys::prefix(user_id);
         let mut count = 0;
         let mut pruned = false;
+        let mut may_prune = None;
         for key in self.t.userid_checkouts.scan_prefix(&prefix).keys() {
             let key = key?;
             match keys::time_from(&key[prefix.len()..]) {
                 Some(at) if at >= since => count += 1,
+                _ if !*may_prune.get_or_insert_with(|| self.writable().is_ok()) => {}
                 _ => {
                     self.t.userid_checkouts.remove(&key)?;
                     pruned = true;
@@ -109,6 +113,7 @@ impl Store {
 
     /// Marks a session paid by `customer_id` (empty when unknown); paying twice keeps the first date.
     pub fn mark_checkout_paid(&self, id: &str, customer_id: &str) -> Result<CheckoutSession> {
+        self.writable()?;
         let now = Utc::now();
         let session = self.t.checkouts.transaction(|checkouts| {
             let Some(raw) = checkouts.get(id.as_bytes())? else {
@@ -133,6 +138,7 @@ impl Store {
     /// Another user's session is `NotFound` (its existence is not revealed); an unpaid one
     /// is `Invalid`. Activating twice is harmless.
     pub fn activate_checkout(&self, id: &str, user_id: &str) -> Result<User> {
+        self.writable()?;
         let now = Utc::now();
         let t = &self.t;
         let user = (&t.checkouts, &t.users, &t.customerid_userid).transaction(
@@ -198,6 +204,7 @@ impl Store {
     /// Ends the subscription of a provider's customer (the provider cancelled it); answers
     /// the user, or none for a customer this store does not know.
     pub fn end_customer_subscription(&self, customer_id: &str) -> Result<Option<User>> {
+        self.writable()?;
         match self.user_by_customer(customer_id)? {
             Some(user) => self.revoke_subscription(&user.id).map(Some),
             None => Ok(None),
@@ -206,6 +213,7 @@ impl Store {
 
     /// Grants a subscription without payment (operators), until a date or until revoked.
     pub fn grant_subscription(&self, user_id: &str, until: Option<DateTime<Utc>>) -> Result<User> {
+        self.writable()?;
         self.update_user(user_id, |u| {
             u.subscription.is_active = true;
             u.subscription.until = until;
@@ -215,6 +223,7 @@ impl Store {
     /// Ends a subscription now. The customer id is kept for the provider's records, but
     /// with `until` in the past the user is no longer a subscriber.
     pub fn revoke_subscription(&self, user_id: &str) -> Result<User> {
+        self.writable()?;
         let now = Utc::now();
         self.update_user(user_id, |u| {
             u.subscription.is_active = false;

@@ -105,6 +105,7 @@ impl Store {
         method: &str,
         challenge: PkceChallenge,
     ) -> Result<String> {
+        self.writable()?;
         let code = uuid::Uuid::new_v4().to_string();
         let hash = keys::secret(&code);
         let record = AuthCodeRecord {
@@ -133,6 +134,7 @@ impl Store {
         verifier: &str,
         ttl: Duration,
     ) -> Result<Exchanged> {
+        self.writable()?;
         let hash = keys::secret(code);
         let now = Utc::now();
         let out = (&self.t.authcodes, &self.t.userid_authcode).transaction(|(codes, slots)| {

@@ -35,6 +35,7 @@ impl Store {
 
     /// Saves the user's resume; longer than [`MAX_RESUME_CHARS`] is `Invalid`.
     pub fn set_resume(&self, user_id: &str, resume: &str) -> Result<Profile> {
+        self.writable()?;
         let chars = resume.chars().count();
         if chars > MAX_RESUME_CHARS {
             return Err(Error::Invalid(format!(

@@ -13,6 +13,10 @@
 //! the crash, never fewer. A counter is loaded from the tree on its owner's first request
 //! of the day; counters of past days are dropped from the tree by the first checkpoint of
 //! a new day and from memory once saved, so both hold about one counter per active key.
+//!
+//! While the disk is full (see `space`) a checkpoint writes nothing and the counts stay
+//! in memory: the public API goes on answering, its quotas still exact, and the first
+//! checkpoint once space is back saves them.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
@@ -140,8 +144,12 @@ impl Store {
     }
 
     /// Writes every changed counter to disk in one batch and one sync, and forgets saved
-    /// counters of days before `now`'s. Returns how many counters it wrote.
+    /// counters of days before `now`'s. Returns how many counters it wrote: none while
+    /// the disk is full, when the counters stay in memory for a later checkpoint.
     pub fn checkpoint_quotas(&self, now: DateTime<Utc>) -> Result<usize> {
+        if self.writable().is_err() {
+            return Ok(0);
+        }
         let _one = self.quotas.checkpoint.lock().expect("checkpoint lock");
         let today = now.date_naive();
         let mut changed = Vec::new();

@@ -162,6 +162,7 @@ impl Store {
     /// Starts a session with its first refresh token and records the sign-in time, all
     /// in one transaction. `method` is `password` or `otp`.
     pub fn sign_in(&self, user_id: &str, method: &str) -> Result<SessionGrant> {
+        self.writable()?;
         let now = Utc::now();
         let session = Session {
             id: uuid::Uuid::new_v4().to_string(),
@@ -213,6 +214,7 @@ impl Store {
     /// Spends a refresh token and issues the next one (see the module doc for the grace
     /// window and reuse detection).
     pub fn refresh_session(&self, token: &str, grace: Duration) -> Result<Refresh> {
+        self.writable()?;
         let hash = keys::secret(token);
         let Some(raw) = self.t.refresh_tokens.get(hash)? else {
             return Ok(Refresh::NotFound);
@@ -337,6 +339,7 @@ impl Store {
 
     /// Ends one session and every refresh token of it.
     pub fn revoke_session(&self, id: &str) -> Result<()> {
+        self.writable()?;
         let Some(session) = self.session(id)? else {
             return Ok(());
         };
@@ -364,6 +367,7 @@ impl Store {
     /// Signs out: ends the sessions `scope` names, relative to the caller's `current`
     /// session. Answers how many sessions ended.
     pub fn sign_out(&self, user_id: &str, current: &str, scope: LogoutScope) -> Result<usize> {
+        self.writable()?;
         let ids = match scope {
             LogoutScope::Local => vec![current.to_string()],
             LogoutScope::Global => self.user_session_ids(user_id)?,
@@ -444,6 +448,7 @@ impl Store {
         password_hash: String,
         keep: Option<&str>,
     ) -> Result<User> {
+        self.writable()?;
         let mut doomed = Vec::new();
         for id in self.user_session_ids(user_id)? {
             if Some(id.as_str()) == keep {

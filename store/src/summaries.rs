@@ -74,6 +74,7 @@ impl WeeklySummary {
 impl Store {
     /// Adds a summary, or replaces the one with the same id. Durable on return.
     pub fn put_summary(&self, summary: WeeklySummary) -> Result<()> {
+        self.writable()?;
         let summary = summary.validate()?;
         let t = &self.t;
         (&t.summaries, &t.start_summaryid).transaction(|(summaries, starts)| {
@@ -110,6 +111,7 @@ impl Store {
 
     /// Removes a summary; an unknown id is `NotFound`.
     pub fn remove_summary(&self, id: &str) -> Result<WeeklySummary> {
+        self.writable()?;
         let t = &self.t;
         let old = (&t.summaries, &t.start_summaryid).transaction(|(summaries, starts)| {
             let Some(old) = summaries.remove(id.as_bytes())? else {

@@ -69,6 +69,7 @@ impl Store {
         user_metadata: serde_json::Map<String, serde_json::Value>,
         confirmed: bool,
     ) -> Result<User> {
+        self.writable()?;
         let user = new_user(email, password_hash, user_metadata, confirmed)?;
         let email = &user.email;
         (&self.t.users, &self.t.email_userid).transaction(|(users, emails)| {
@@ -126,6 +127,7 @@ impl Store {
 
     /// Saves a changed user record (e-mail changes are not supported here).
     pub fn save_user(&self, user: &User) -> Result<()> {
+        self.writable()?;
         let mut user = user.clone();
         user.updated_at = Utc::now();
         if !self.t.users.contains_key(&user.id)? {
@@ -137,6 +139,7 @@ impl Store {
 
     /// Applies `change` to a user record atomically and returns the new record.
     pub fn update_user(&self, id: &str, change: impl Fn(&mut User)) -> Result<User> {
+        self.writable()?;
         let updated = self.t.users.transaction(|users| {
             let Some(raw) = users.get(id.as_bytes())? else {
                 return Err(Error::NotFound("user").into());
@@ -153,6 +156,7 @@ impl Store {
 
     /// Deletes an account and every record of it: sessions, marks and shares.
     pub fn delete_user(&self, id: &str) -> Result<User> {
+        self.writable()?;
         let user = self.user(id)?.ok_or(Error::NotFound("user"))?;
         for session in self.user_session_ids(id)? {
             self.revoke_session(&session)?;
@@ -240,6 +244,7 @@ impl Store {
         ttl: chrono::Duration,
         pkce: Option<PkceChallenge>,
     ) -> Result<String> {
+        self.writable()?;
         let secret = crate::sessions::new_secret();
         let token = match pkce {
             Some(_) => format!("{PKCE_PREFIX}{secret}"),
@@ -282,6 +287,7 @@ impl Store {
     /// Spends a one-time token of `kind`. A good one also confirms the user's e-mail
     /// (the link reached the mailbox).
     pub fn redeem_one_time_token(&self, token: &str, kind: OneTimeKind) -> Result<Redeemed> {
+        self.writable()?;
         let hash = keys::secret(token);
         let now = Utc::now();
         let out = (
@@ -333,6 +339,7 @@ impl Store {
         user_id: &str,
         data: serde_json::Map<String, serde_json::Value>,
     ) -> Result<User> {
+        self.writable()?;
         let mut merged = self
             .user(user_id)?
             .ok_or(Error::NotFound("user"))?

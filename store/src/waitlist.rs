@@ -41,6 +41,7 @@ impl WaitlistEntry {
 impl Store {
     /// Puts the user on the waitlist; joining again keeps the first date. Answers the entry.
     pub fn join_waitlist(&self, user: &User) -> Result<WaitlistEntry> {
+        self.writable()?;
         let fresh = WaitlistEntry {
             user_id: user.id.clone(),
             email: user.email.clone(),
@@ -94,6 +95,7 @@ impl Store {
 
     /// Takes a user off the waitlist; not being on it is `NotFound`.
     pub fn remove_from_waitlist(&self, user_id: &str) -> Result<WaitlistEntry> {
+        self.writable()?;
         let t = &self.t;
         let entry = (&t.waitlist, &t.joined_userid).transaction(|(waitlist, joined)| {
             let Some(old) = waitlist.remove(user_id.as_bytes())? else {
@@ -114,6 +116,7 @@ impl Store {
         user_id: &str,
         until: Option<DateTime<Utc>>,
     ) -> Result<WaitlistEntry> {
+        self.writable()?;
         let now = Utc::now();
         let t = &self.t;
         let entry = (&t.waitlist, &t.users).transaction(|(waitlist, users)| {

@@ -282,7 +282,7 @@ pub enum AdminResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[error("{message}")]
 pub struct AdminError {
-    /// `not_found`, `invalid`, `conflict`, `empty_week`, `storage`...
+    /// `not_found`, `invalid`, `conflict`, `empty_week`, `storage_full`, `storage`...
     pub error: String,
     /// For people.
     pub message: String,
@@ -309,9 +309,14 @@ impl From<radar_store::Error> for AdminError {
             E::Invalid(_) => "invalid",
             E::Conflict(_) => "conflict",
             E::Forbidden(_) => "forbidden",
-            E::Locked(_) | E::Storage(_) | E::Corrupt(_) | E::Index(_) | E::JournalLoss(_) => {
-                "storage"
-            }
+            E::StorageFull(_) => "storage_full",
+            E::Locked(_)
+            | E::Unavailable(_)
+            | E::Open(_)
+            | E::Storage(_)
+            | E::Corrupt(_)
+            | E::Index(_)
+            | E::JournalLoss(_) => "storage",
         };
         // The operator owns the data: storage errors are shown in full.
         Self::new(code, e.to_string())

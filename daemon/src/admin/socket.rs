@@ -116,6 +116,7 @@ fn status_of(e: &AdminError) -> StatusCode {
         "conflict" => StatusCode::CONFLICT,
         "forbidden" => StatusCode::FORBIDDEN,
         "empty_week" => StatusCode::UNPROCESSABLE_ENTITY,
+        "storage_full" => StatusCode::INSUFFICIENT_STORAGE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -88,7 +88,7 @@ impl Store {
         if let Some(why) = why {
             let started = std::time::Instant::now();
             tracing::info!(reason = %why, items = self.item_count()?, "rebuilding the search index");
-            let n = self.reindex(|| {})?;
+            let n = self.rebuild_index(|| {})?;
             tracing::info!(
                 items = n,
                 seconds = started.elapsed().as_secs_f64(),
@@ -193,8 +193,16 @@ impl Store {
 
     /// Rebuilds the search index from every item, calling `progress` after each one;
     /// answers how many items it indexed. Searches answer from the previous index until
-    /// the new one is committed. Only one rebuild runs at a time.
-    pub fn reindex(&self, mut progress: impl FnMut()) -> Result<u64> {
+    /// the new one is committed. Only one rebuild runs at a time. Refused on a full
+    /// disk, as any write (see `space`).
+    pub fn reindex(&self, progress: impl FnMut()) -> Result<u64> {
+        self.writable()?;
+        self.rebuild_index(progress)
+    }
+
+    /// [`Store::reindex`] without the space guard, for the rebuild when the store opens:
+    /// recovery may use the reserve (see `space`).
+    fn rebuild_index(&self, mut progress: impl FnMut()) -> Result<u64> {
         {
             let mut w = self.search.lock();
             if w.rebuilding {
