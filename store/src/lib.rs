@@ -22,6 +22,7 @@ pub mod keys;
 mod admin;
 mod demo;
 mod email;
+mod email_change;
 mod feed;
 mod feed_head;
 mod feeds;
@@ -34,6 +35,7 @@ mod outbox;
 mod parsed;
 mod pkce;
 mod private;
+mod reauthentication;
 mod search;
 mod sessions;
 mod sled_open;
@@ -49,6 +51,7 @@ mod takeaways;
 mod waitlist;
 
 pub use admin::{ImportOutcome, ImportStatus};
+pub use email_change::{EmailChangeLinks, EmailChangeStep};
 pub use email::{EmailProblem, MAX_EMAIL_LEN, check_email, normalize_email};
 pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
@@ -57,11 +60,12 @@ pub use items::{NewItem, Upserted};
 pub use journal::Durable;
 pub use outbox::Mail;
 pub use pkce::{ChallengeMethod, Exchanged, PkceChallenge};
+pub use reauthentication::MAX_NONCE_ATTEMPTS;
 pub use private::{DIR_MODE, FILE_MODE, make_private};
 /// The items, marks and pages the store keeps and returns are the API contract's own types.
 pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
-pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
+pub use sessions::{is_well_formed_secret, LogoutScope, Refresh, Session, SessionGrant};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 
 pub use api_keys::API_KEY_PREFIX;
@@ -170,7 +174,8 @@ pub(crate) struct Trees {
     pub refresh_tokens: sled::Tree,
     /// keys::join(session id, keys::secret(refresh token)) -> (), to end a session's tokens.
     pub sessionid_refresh: sled::Tree,
-    /// keys::secret(one-time token) -> OneTimeRecord JSON {user_id, kind, expires_at}.
+    /// keys::secret(one-time token) -> OneTimeRecord JSON {user_id, kind, expires_at};
+    /// a reauthentication code is keyed by the secret of the user id with it.
     pub onetime_tokens: sled::Tree,
     /// keys::join(user id, kind) -> keys::secret(token): the one live token per kind.
     pub userid_onetime: sled::Tree,
