@@ -31,7 +31,11 @@ impl Reply {
             self.headers.get("x-supabase-api-version").is_none(),
             "the version header is echoed only when asked for"
         );
-        assert_eq!(self.body["code"], status, "code is the status: {}", self.body);
+        assert_eq!(
+            self.body["code"], status,
+            "code is the status: {}",
+            self.body
+        );
         assert!(
             !self.body["msg"].as_str().unwrap_or_default().is_empty(),
             "error without msg: {}",

@@ -7,8 +7,8 @@
 use serde_json::{Value, json};
 
 use crate::auth::{
-    PASSWORD, Received, Reply, access, auth, exchange, fragment, grant, mailing_daemon,
-    next_mail, open_link, pkce_pair, query, refresh_token, sign_in,
+    PASSWORD, Received, Reply, access, auth, exchange, fragment, grant, mailing_daemon, next_mail,
+    open_link, pkce_pair, query, refresh_token, sign_in,
 };
 use crate::util::{Daemon, answer};
 
@@ -83,7 +83,10 @@ async fn error_bodies_follow_the_api_version_header() {
 
     // Unknown routes and rejected keys go through the same layer.
     let r = versioned(&d, "2024-01-01", "/no-such-thing", json!({})).await;
-    assert_eq!((r.status, r.body["code"].as_str()), (404, Some("not_found")));
+    assert_eq!(
+        (r.status, r.body["code"].as_str()),
+        (404, Some("not_found"))
+    );
     let settings = d
         .http
         .get(d.url("/auth/v1/settings"))
@@ -119,7 +122,7 @@ async fn lands_on(d: &Daemon, redirect_to: &str) -> String {
 #[tokio::test]
 async fn redirect_allow_list_entries_are_globs_and_loopback_waits_for_its_flag() {
     let dir = tempfile::tempdir().unwrap();
-    let allow = "http://localhost:4000/**,https://*.example.test/cb";
+    let allow = "http://localhost:4000/**,https://*.example.test/cb,http://127.0.0.1:8/**";
     let d = Daemon::start_with(
         &dir.path().join("data"),
         &["--no-demo", "--redirect-allow", allow],
@@ -134,6 +137,8 @@ async fn redirect_allow_list_entries_are_globs_and_loopback_waits_for_its_flag()
         ("https://a.b.example.test/cb", false),
         ("http://localhost:4001/a", false),
         ("https://evil.test/http://localhost:4000/a", false),
+        // A loopback IP is allowed by an entry (GoTrue allows any loopback IP).
+        ("http://127.0.0.1:8/cb", true),
     ] {
         let expected = if allowed { wanted } else { site.as_str() };
         assert_eq!(lands_on(&d, wanted).await, expected, "{wanted}");
@@ -157,11 +162,18 @@ async fn redirect_allow_list_entries_are_globs_and_loopback_waits_for_its_flag()
         lands_on(&d, "http://localhost:9/cb").await,
         "http://localhost:9/cb"
     );
-    assert_eq!(lands_on(&d, "http://10.1.2.3/cb").await, format!("{}/", d.base));
+    assert_eq!(
+        lands_on(&d, "http://10.1.2.3/cb").await,
+        format!("{}/", d.base)
+    );
 }
 
 /// Confirms a fresh sign-up of `email` through its mailed link.
-async fn confirmed(d: &Daemon, mails: &mut tokio::sync::mpsc::UnboundedReceiver<Received>, email: &str) {
+async fn confirmed(
+    d: &Daemon,
+    mails: &mut tokio::sync::mpsc::UnboundedReceiver<Received>,
+    email: &str,
+) {
     let up = auth(
         d,
         "POST",
@@ -195,7 +207,10 @@ async fn signing_up_again_with_a_confirmed_address_answers_no_identities() {
     assert_eq!(first.body["identities"].as_array().unwrap().len(), 1);
     let unconfirmed_again = auth(&d, "POST", "/signup", None, Some(fresh)).await;
     assert_eq!(
-        unconfirmed_again.body["identities"].as_array().unwrap().len(),
+        unconfirmed_again.body["identities"]
+            .as_array()
+            .unwrap()
+            .len(),
         1
     );
 }
@@ -228,7 +243,10 @@ async fn validation_answers_are_gotrues() {
     let r = auth(&d, "PUT", "/user", Some(&a), Some(admin)).await;
     assert_eq!(r.error(403), "not_admin");
     let me = auth(&d, "GET", "/user", Some(&a), None).await;
-    assert!(me.body["user_metadata"].get("name").is_none(), "nothing changed");
+    assert!(
+        me.body["user_metadata"].get("name").is_none(),
+        "nothing changed"
+    );
 
     for (q, msg) in [
         ("token=abc", "Verify requires a verification type"),
@@ -267,7 +285,10 @@ async fn validation_answers_are_gotrues() {
     ] {
         let r = auth(&d, "POST", "/verify", None, Some(body)).await;
         assert_eq!(r.error(400), "validation_failed");
-        assert_eq!(r.body["msg"], "Verify requires either a token or a token hash");
+        assert_eq!(
+            r.body["msg"],
+            "Verify requires either a token or a token hash"
+        );
     }
     let r = auth(
         &d,
@@ -333,7 +354,10 @@ async fn an_email_change_needs_both_addresses_and_keeps_sessions() {
     assert_eq!(fragment(&first)["message"], FIRST_OF_TWO);
     assert!(!first.contains("access_token"), "{first}");
     assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.status, 200);
-    assert_eq!(sign_in(&d, "ada.new@example.com", PASSWORD).await.status, 400);
+    assert_eq!(
+        sign_in(&d, "ada.new@example.com", PASSWORD).await.status,
+        400
+    );
 
     let last = crate::auth::follow(&to_current, &d.base).await;
     let f = fragment(&last);
@@ -344,14 +368,21 @@ async fn an_email_change_needs_both_addresses_and_keeps_sessions() {
 
     let notice = next_mail(&mut mails).await;
     assert_eq!(notice.to, "ada@example.com");
-    assert!(notice.body.contains("ada.new@example.com"), "{}", notice.body);
+    assert!(
+        notice.body.contains("ada.new@example.com"),
+        "{}",
+        notice.body
+    );
 
     for old in [&a, &b] {
         let me = auth(&d, "GET", "/user", Some(old), None).await;
         assert_eq!(me.status, 200, "sessions stay valid: {}", me.body);
         assert_eq!(me.body["email"], "ada.new@example.com");
     }
-    assert_eq!(sign_in(&d, "ada.new@example.com", PASSWORD).await.status, 200);
+    assert_eq!(
+        sign_in(&d, "ada.new@example.com", PASSWORD).await.status,
+        200
+    );
     assert_eq!(sign_in(&d, "ada@example.com", PASSWORD).await.status, 400);
     let again = crate::auth::follow(&to_current, &d.base).await;
     assert_eq!(fragment(&again)["error_code"], "otp_expired");
@@ -379,18 +410,27 @@ async fn a_single_confirmation_change_resends_and_verifies_by_post_or_pkce() {
     let (second, _) = change_mails(&mut mails, "ada2@example.com", false).await;
     let stale = json!({"type": "email_change", "token_hash": crate::auth::link_token(&first)});
     assert_eq!(
-        auth(&d, "POST", "/verify", None, Some(stale)).await.error(403),
+        auth(&d, "POST", "/verify", None, Some(stale))
+            .await
+            .error(403),
         "otp_expired"
     );
     let good = json!({"type": "email_change", "token_hash": crate::auth::link_token(&second)});
     let s = auth(&d, "POST", "/verify", None, Some(good)).await;
     assert_eq!(s.status, 200, "{}", s.body);
     assert_eq!(s.body["user"]["email"], "ada2@example.com");
-    assert_eq!(next_mail(&mut mails).await.to, "ada@example.com", "the notice");
+    assert_eq!(
+        next_mail(&mut mails).await.to,
+        "ada@example.com",
+        "the notice"
+    );
 
     // Nothing pending, or an unknown address: `{}` and no mail.
     let none = json!({"type": "email_change", "email": "nobody@example.com"});
-    assert_eq!(auth(&d, "POST", "/resend", None, Some(none)).await.status, 200);
+    assert_eq!(
+        auth(&d, "POST", "/resend", None, Some(none)).await.status,
+        200
+    );
 
     let (verifier, challenge) = pkce_pair("email-change");
     let pkce = json!({"email": "ada3@example.com", "code_challenge": challenge, "code_challenge_method": "s256"});
@@ -423,7 +463,10 @@ async fn an_address_taken_before_confirmation_is_refused() {
     );
 
     let later = json!({"email": "carol@example.com"});
-    assert_eq!(auth(&d, "PUT", "/user", Some(&a), Some(later)).await.status, 200);
+    assert_eq!(
+        auth(&d, "PUT", "/user", Some(&a), Some(later)).await.status,
+        200
+    );
     let (link, _) = change_mails(&mut mails, "carol@example.com", false).await;
     d.sign_up("carol@example.com", PASSWORD).await;
     let landed = crate::auth::follow(&link, &d.base).await;
@@ -467,17 +510,28 @@ async fn secure_password_change_wants_the_mailed_nonce() {
     let mail = next_mail(&mut mails).await;
     assert_eq!(mail.to, "ada@example.com");
     let nonce = nonce_of(&mail);
-    let wrong = if nonce == "123456" { "654321" } else { "123456" };
+    let wrong = if nonce == "123456" {
+        "654321"
+    } else {
+        "123456"
+    };
     let r = auth(&d, "PUT", "/user", Some(&a), Some(change(Some(wrong)))).await;
     assert_eq!(r.error(422), "reauthentication_not_valid");
     let r = auth(&d, "PUT", "/user", Some(&a), Some(change(Some(&nonce)))).await;
     assert_eq!(r.status, 200, "{}", r.body);
     let again = json!({"password": "yet another secret", "nonce": nonce});
     let r = auth(&d, "PUT", "/user", Some(&a), Some(again)).await;
-    assert_eq!(r.error(422), "reauthentication_not_valid", "a code works once");
+    assert_eq!(
+        r.error(422),
+        "reauthentication_not_valid",
+        "a code works once"
+    );
     // Without a password, nothing needs the code.
     let meta = json!({"data": {"name": "Ada"}});
-    assert_eq!(auth(&d, "PUT", "/user", Some(&a), Some(meta)).await.status, 200);
+    assert_eq!(
+        auth(&d, "PUT", "/user", Some(&a), Some(meta)).await.status,
+        200
+    );
     drop(d);
 
     // The default window (24 h, as GoTrue) lets a fresh session change it without one.
@@ -510,9 +564,23 @@ async fn recover_and_long_passwords_keep_radars_answers() {
     let up = json!({"email": "long@example.com", "password": long});
     let r = auth(&d, "POST", "/signup", None, Some(up)).await;
     assert_eq!(r.error(400), "validation_failed");
-    assert_eq!(r.body["msg"], "Password cannot be longer than 72 characters");
-    let r = auth(&d, "PUT", "/user", Some(&a), Some(json!({"password": long}))).await;
+    assert_eq!(
+        r.body["msg"],
+        "Password cannot be longer than 72 characters"
+    );
+    let r = auth(
+        &d,
+        "PUT",
+        "/user",
+        Some(&a),
+        Some(json!({"password": long})),
+    )
+    .await;
     assert_eq!(r.error(400), "validation_failed");
     let r = sign_in(&d, "ada@example.com", &long).await;
-    assert_eq!(r.error(400), "invalid_credentials", "sign-in checks no length");
+    assert_eq!(
+        r.error(400),
+        "invalid_credentials",
+        "sign-in checks no length"
+    );
 }

@@ -82,14 +82,21 @@ impl Store {
         let new_record = to_json(&record(OneTimeKind::EmailChangeNew));
         let current_record = to_json(&record(OneTimeKind::EmailChangeCurrent));
         let t = &self.t;
-        let user = (&t.users, &t.email_userid, &t.onetime_tokens, &t.userid_onetime)
+        let user = (
+            &t.users,
+            &t.email_userid,
+            &t.onetime_tokens,
+            &t.userid_onetime,
+        )
             .transaction(|(users, emails, tokens, slots)| {
                 let Some(raw) = users.get(user_id.as_bytes())? else {
                     return Err(Error::NotFound("user").into());
                 };
                 let mut user: User = from_json(&raw)?;
                 if user.email == new_email {
-                    return Err(Error::Invalid("That is the account's address already.".into()).into());
+                    return Err(
+                        Error::Invalid("That is the account's address already.".into()).into(),
+                    );
                 }
                 if emails.get(new_email.as_bytes())?.is_some() {
                     return Err(Error::Conflict(
@@ -139,7 +146,12 @@ impl Store {
         let hash = keys::secret(token);
         let now = Utc::now();
         let t = &self.t;
-        let step = (&t.users, &t.email_userid, &t.onetime_tokens, &t.userid_onetime)
+        let step = (
+            &t.users,
+            &t.email_userid,
+            &t.onetime_tokens,
+            &t.userid_onetime,
+        )
             .transaction(|(users, emails, tokens, slots)| {
                 let Some(raw) = tokens.get(hash)? else {
                     return Ok(EmailChangeStep::Invalid);
@@ -230,9 +242,15 @@ mod tests {
         else {
             panic!("the second link changes the address")
         };
-        assert_eq!((user.email.as_str(), old_email.as_str()), ("new@example.com", "old@example.com"));
+        assert_eq!(
+            (user.email.as_str(), old_email.as_str()),
+            ("new@example.com", "old@example.com")
+        );
         assert!(user.new_email.is_none());
-        assert_eq!(store.user_by_email("new@example.com").unwrap().unwrap().id, u.id);
+        assert_eq!(
+            store.user_by_email("new@example.com").unwrap().unwrap().id,
+            u.id
+        );
         assert!(store.user_by_email("old@example.com").unwrap().is_none());
         assert!(matches!(
             store.confirm_email_change(&current).unwrap(),
@@ -261,7 +279,10 @@ mod tests {
             EmailChangeStep::Taken
         ));
         let kept = store.user(&u.id).unwrap().unwrap();
-        assert_eq!((kept.email.as_str(), kept.new_email), ("a@example.com", None));
+        assert_eq!(
+            (kept.email.as_str(), kept.new_email),
+            ("a@example.com", None)
+        );
     }
 
     #[test]

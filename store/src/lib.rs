@@ -51,8 +51,8 @@ mod takeaways;
 mod waitlist;
 
 pub use admin::{ImportOutcome, ImportStatus};
-pub use email_change::{EmailChangeLinks, EmailChangeStep};
 pub use email::{EmailProblem, MAX_EMAIL_LEN, check_email, normalize_email};
+pub use email_change::{EmailChangeLinks, EmailChangeStep};
 pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
 pub use feeds::{Feed, validate_feed_url};
@@ -60,12 +60,12 @@ pub use items::{NewItem, Upserted};
 pub use journal::Durable;
 pub use outbox::Mail;
 pub use pkce::{ChallengeMethod, Exchanged, PkceChallenge};
-pub use reauthentication::MAX_NONCE_ATTEMPTS;
 pub use private::{DIR_MODE, FILE_MODE, make_private};
 /// The items, marks and pages the store keeps and returns are the API contract's own types.
 pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
+pub use reauthentication::MAX_NONCE_ATTEMPTS;
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
-pub use sessions::{is_well_formed_secret, LogoutScope, Refresh, Session, SessionGrant};
+pub use sessions::{LogoutScope, Refresh, Session, SessionGrant, is_well_formed_secret};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 
 pub use api_keys::API_KEY_PREFIX;

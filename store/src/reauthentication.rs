@@ -37,19 +37,21 @@ impl Store {
             kind_name(OneTimeKind::Reauthentication).as_bytes(),
         );
         let t = &self.t;
-        (&t.users, &t.onetime_tokens, &t.userid_onetime).transaction(|(users, tokens, slots)| {
-            let Some(raw) = users.get(user_id.as_bytes())? else {
-                return Err(Error::NotFound("user").into());
-            };
-            let mut user: User = from_json(&raw)?;
-            user.reauthentication_sent_at = Some(now);
-            users.insert(user_id.as_bytes(), to_json(&user))?;
-            if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
-                tokens.remove(old)?;
-            }
-            tokens.insert(&hash, record.as_slice())?;
-            Ok(())
-        })?;
+        (&t.users, &t.onetime_tokens, &t.userid_onetime).transaction(
+            |(users, tokens, slots)| {
+                let Some(raw) = users.get(user_id.as_bytes())? else {
+                    return Err(Error::NotFound("user").into());
+                };
+                let mut user: User = from_json(&raw)?;
+                user.reauthentication_sent_at = Some(now);
+                users.insert(user_id.as_bytes(), to_json(&user))?;
+                if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
+                    tokens.remove(old)?;
+                }
+                tokens.insert(&hash, record.as_slice())?;
+                Ok(())
+            },
+        )?;
         self.flush()?;
         Ok(nonce)
     }
@@ -63,25 +65,26 @@ impl Store {
             kind_name(OneTimeKind::Reauthentication).as_bytes(),
         );
         let now = Utc::now();
-        let ok = (&self.t.onetime_tokens, &self.t.userid_onetime).transaction(|(tokens, slots)| {
-            let Some(live) = slots.get(slot.as_slice())? else {
-                return Ok(false);
-            };
-            let Some(raw) = tokens.get(&live)? else {
-                slots.remove(slot.as_slice())?;
-                return Ok(false);
-            };
-            let mut record: OneTimeRecord = from_json(&raw)?;
-            let right = live.as_ref() == given.as_slice();
-            record.attempts += u32::from(!right);
-            if right || record.attempts > MAX_NONCE_ATTEMPTS || record.expires_at <= now {
-                tokens.remove(&live)?;
-                slots.remove(slot.as_slice())?;
-            } else {
-                tokens.insert(&live, to_json(&record))?;
-            }
-            Ok(right && record.expires_at > now)
-        })?;
+        let ok =
+            (&self.t.onetime_tokens, &self.t.userid_onetime).transaction(|(tokens, slots)| {
+                let Some(live) = slots.get(slot.as_slice())? else {
+                    return Ok(false);
+                };
+                let Some(raw) = tokens.get(&live)? else {
+                    slots.remove(slot.as_slice())?;
+                    return Ok(false);
+                };
+                let mut record: OneTimeRecord = from_json(&raw)?;
+                let right = live.as_ref() == given.as_slice();
+                record.attempts += u32::from(!right);
+                if right || record.attempts > MAX_NONCE_ATTEMPTS || record.expires_at <= now {
+                    tokens.remove(&live)?;
+                    slots.remove(slot.as_slice())?;
+                } else {
+                    tokens.insert(&live, to_json(&record))?;
+                }
+                Ok(right && record.expires_at > now)
+            })?;
         self.flush()?;
         Ok(ok)
     }
@@ -102,14 +105,25 @@ mod tests {
             .issue_reauthentication_nonce(&u.id, Duration::hours(1))
             .unwrap();
         assert_eq!(nonce.len(), 6);
-        assert!(store.user(&u.id).unwrap().unwrap().reauthentication_sent_at.is_some());
+        assert!(
+            store
+                .user(&u.id)
+                .unwrap()
+                .unwrap()
+                .reauthentication_sent_at
+                .is_some()
+        );
         assert!(store.spend_reauthentication_nonce(&u.id, &nonce).unwrap());
         assert!(!store.spend_reauthentication_nonce(&u.id, &nonce).unwrap());
 
         let nonce = store
             .issue_reauthentication_nonce(&u.id, Duration::hours(1))
             .unwrap();
-        let wrong = if nonce == "000000" { "000001" } else { "000000" };
+        let wrong = if nonce == "000000" {
+            "000001"
+        } else {
+            "000000"
+        };
         for _ in 0..=MAX_NONCE_ATTEMPTS {
             assert!(!store.spend_reauthentication_nonce(&u.id, wrong).unwrap());
         }

@@ -237,8 +237,8 @@ pub async fn put_user(
         user = state.store.merge_user_metadata(&user.id, data)?;
     }
     if let Some(new) = new_email {
-        user = super::email_change::start(&state, &user, &new, q.redirect_to.as_deref(), pkce)
-            .await?;
+        user =
+            super::email_change::start(&state, &user, &new, q.redirect_to.as_deref(), pkce).await?;
     }
     Ok(Json(state.store.auth_user(&user)))
 }

@@ -53,7 +53,13 @@ pub async fn start(
          If it was not you, ignore this message; nothing changes.\n",
         old = user.email,
     );
-    send(state, new_email, "Confirm your new Radar e-mail address", &text).await?;
+    send(
+        state,
+        new_email,
+        "Confirm your new Radar e-mail address",
+        &text,
+    )
+    .await?;
     if let Some(current) = &links.current {
         let link = link_to(state, current, "email_change", redirect_to);
         let text = format!(
@@ -62,7 +68,13 @@ pub async fn start(
              the new address must confirm it too:\n\n{link}\n\n\
              If it was not you, do not open it, and change your password.\n"
         );
-        send(state, &user.email, "Confirm your Radar e-mail address change", &text).await?;
+        send(
+            state,
+            &user.email,
+            "Confirm your Radar e-mail address change",
+            &text,
+        )
+        .await?;
     }
     Ok(links.user)
 }

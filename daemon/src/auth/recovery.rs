@@ -407,7 +407,9 @@ pub async fn get_verify(
             to.query_pairs_mut().append_pair("code", &code);
             Ok(see_other(to))
         }
-        Outcome::SignIn { user, pkce: None, .. } => {
+        Outcome::SignIn {
+            user, pkce: None, ..
+        } => {
             let grant = state.store.sign_in(&user.id, "otp")?;
             let s = session_answer(&state, &grant);
             let f = url::form_urlencoded::Serializer::new(String::new())

@@ -7,7 +7,7 @@
 //!   of characters without a separator, `**` any run, `?` one non-separator character;
 //!   an entry without wildcards must match exactly (`/cb` does not allow `/cbx`);
 //! - a host that is an IP address other than loopback, or has characters a host name
-//!   does not use, is never allowed;
+//!   does not use, is never allowed, even by the allow list;
 //! - loopback hosts (`localhost`, `127.0.0.0/8`, `::1`) on any port, and the site's host
 //!   on another port, only with `--redirect-loopback`: GoTrue allows them for native
 //!   apps, but with the implicit flow a session would reach whatever listens there.
@@ -64,7 +64,7 @@ fn check(site: &url::Url, allow: &[String], loopback: bool, raw: &str) -> Option
             return Some(wanted);
         }
     }
-    if ip.is_some() || (web && !regular_host(raw)) {
+    if ip.is_some_and(|ip| !ip.is_loopback()) || (web && !regular_host(raw)) {
         return None;
     }
     let without_fragment = raw.split('#').next().unwrap_or_default();
@@ -132,9 +132,7 @@ fn glob_match(pattern: &str, text: &str) -> bool {
                 Token::Char(c) => j > 0 && matched[j - 1] && text[j - 1] == c,
                 Token::One => j > 0 && matched[j - 1] && !is_separator(text[j - 1]),
                 Token::Super => matched[j] || (j > 0 && next[j - 1]),
-                Token::Star => {
-                    matched[j] || (j > 0 && next[j - 1] && !is_separator(text[j - 1]))
-                }
+                Token::Star => matched[j] || (j > 0 && next[j - 1] && !is_separator(text[j - 1])),
             };
         }
         matched = next;
@@ -255,13 +253,19 @@ mod tests {
             "http://localhost:4000/*",
             "http://localhost:4000/a/b"
         ));
-        assert!(glob_match("http://localhost:4000/cb", "http://localhost:4000/cb"));
+        assert!(glob_match(
+            "http://localhost:4000/cb",
+            "http://localhost:4000/cb"
+        ));
         assert!(!glob_match(
             "http://localhost:4000/cb",
             "http://localhost:4000/cbx"
         ));
         assert!(glob_match("https://?.example.com", "https://a.example.com"));
-        assert!(!glob_match("https://?.example.com", "https://ab.example.com"));
+        assert!(!glob_match(
+            "https://?.example.com",
+            "https://ab.example.com"
+        ));
         assert!(glob_match("**", ""));
     }
 
@@ -275,14 +279,21 @@ mod tests {
             ("http://localhost:3000/cb", true),
         ] {
             assert_eq!(check(&site, &[], false, raw).is_some(), alone, "{raw}");
-            assert!(check(&site, &[], true, raw).is_some(), "{raw} with the flag");
+            assert!(
+                check(&site, &[], true, raw).is_some(),
+                "{raw} with the flag"
+            );
         }
         let site = url::Url::parse("https://radar.example.com").unwrap();
         assert!(check(&site, &[], false, "https://radar.example.com:8443/").is_none());
         assert!(check(&site, &[], true, "https://radar.example.com:8443/").is_some());
         assert!(check(&site, &[], true, "http://radar.example.com/").is_none());
-        // Other IP addresses never, even allow-listed by a glob.
+        // Other IP addresses never, even allow-listed by a glob; a loopback one when
+        // allow-listed.
         let allow = vec!["http://**".to_string()];
         assert!(check(&site, &allow, true, "http://10.0.0.1/").is_none());
+        let allow = vec!["http://127.0.0.1:4000/**".to_string()];
+        assert!(check(&site, &allow, false, "http://127.0.0.1:4000/cb").is_some());
+        assert!(check(&site, &allow, false, "http://127.0.0.1:4001/cb").is_none());
     }
 }
