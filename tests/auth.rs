@@ -11,28 +11,29 @@ use tokio::sync::mpsc;
 
 use crate::util::{Daemon, answer};
 
-const PASSWORD: &str = "correct horse";
+pub(crate) const PASSWORD: &str = "correct horse";
 
 /// An answer with its headers.
-struct Reply {
-    status: u16,
-    body: Value,
-    headers: HeaderMap,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
+    pub(crate) body: Value,
+    pub(crate) headers: HeaderMap,
 }
 
 impl Reply {
-    /// Asserts the protocol's error form and status; answers the code.
-    fn error(&self, status: u16) -> &str {
+    /// Asserts the protocol's error form of a request without `X-Supabase-Api-Version`
+    /// (GoTrue errors.go, the initial version: `{"code": <status>, "error_code", "msg"}`,
+    /// the code in `x-sb-error-code` and no version header) and the status; answers the
+    /// error code.
+    pub(crate) fn error(&self, status: u16) -> &str {
         assert_eq!(self.status, status, "unexpected answer: {}", self.body);
-        assert_eq!(
-            self.headers
-                .get("x-supabase-api-version")
-                .map(|v| v.to_str().unwrap()),
-            Some("2024-01-01")
+        assert!(
+            self.headers.get("x-supabase-api-version").is_none(),
+            "the version header is echoed only when asked for"
         );
         assert_eq!(
-            self.body["code"], self.body["error_code"],
-            "both code fields: {}",
+            self.body["code"], status,
+            "code is the status: {}",
             self.body
         );
         assert!(
@@ -40,12 +41,19 @@ impl Reply {
             "error without msg: {}",
             self.body
         );
-        self.body["code"].as_str().unwrap()
+        let code = self.body["error_code"].as_str().expect("an error_code");
+        assert_eq!(
+            self.headers
+                .get("x-sb-error-code")
+                .map(|v| v.to_str().unwrap()),
+            Some(code)
+        );
+        code
     }
 }
 
 /// A request to `/auth/v1` with the anonymous key, an optional bearer token and body.
-async fn auth(
+pub(crate) async fn auth(
     d: &Daemon,
     method: &str,
     path: &str,
@@ -73,7 +81,7 @@ async fn auth(
 }
 
 /// Follows a mailed link: a 303 to a location starting with `prefix`, which it answers.
-async fn follow(link: &str, prefix: &str) -> String {
+pub(crate) async fn follow(link: &str, prefix: &str) -> String {
     let (status, location) = open_link(link).await;
     assert_eq!(status, 303);
     assert!(location.starts_with(prefix), "{location}");
@@ -81,34 +89,34 @@ async fn follow(link: &str, prefix: &str) -> String {
 }
 
 /// `POST /token?grant_type=...` with `body`.
-async fn grant(d: &Daemon, grant_type: &str, body: Value) -> Reply {
+pub(crate) async fn grant(d: &Daemon, grant_type: &str, body: Value) -> Reply {
     let path = format!("/token?grant_type={grant_type}");
     auth(d, "POST", &path, None, Some(body)).await
 }
 
-async fn sign_in(d: &Daemon, email: &str, password: &str) -> Reply {
+pub(crate) async fn sign_in(d: &Daemon, email: &str, password: &str) -> Reply {
     grant(d, "password", json!({"email": email, "password": password})).await
 }
 
-async fn refresh(d: &Daemon, refresh_token: &str) -> Reply {
+pub(crate) async fn refresh(d: &Daemon, refresh_token: &str) -> Reply {
     grant(d, "refresh_token", json!({"refresh_token": refresh_token})).await
 }
 
-fn access(session: &Value) -> &str {
+pub(crate) fn access(session: &Value) -> &str {
     session["access_token"].as_str().expect("a session")
 }
 
-fn refresh_token(session: &Value) -> &str {
+pub(crate) fn refresh_token(session: &Value) -> &str {
     session["refresh_token"].as_str().expect("a session")
 }
 
 /// Status of a signed-in `/api` call with this access token.
-async fn api_status(d: &Daemon, token: &str) -> u16 {
+pub(crate) async fn api_status(d: &Daemon, token: &str) -> u16 {
     d.get("/api/favorites", Some(token)).await.0
 }
 
 /// The JSON payload of a JWT (not checked: the daemon checks).
-fn jwt_payload(token: &str) -> Value {
+pub(crate) fn jwt_payload(token: &str) -> Value {
     let part = token.split('.').nth(1).unwrap();
     serde_json::from_slice(&base64url_decode(part)).unwrap()
 }
@@ -130,7 +138,7 @@ fn base64url_decode(s: &str) -> Vec<u8> {
 }
 
 /// A client that does not follow redirects, to read `GET /verify`'s answer.
-fn no_redirects() -> reqwest::Client {
+pub(crate) fn no_redirects() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -138,7 +146,7 @@ fn no_redirects() -> reqwest::Client {
 }
 
 /// Follows an e-mailed link once; answers the status and the Location header.
-async fn open_link(link: &str) -> (u16, String) {
+pub(crate) async fn open_link(link: &str) -> (u16, String) {
     let res = no_redirects().get(link).send().await.unwrap();
     let location = res
         .headers()
@@ -149,7 +157,7 @@ async fn open_link(link: &str) -> (u16, String) {
 }
 
 /// The `key=value` pairs of a URL's fragment.
-fn fragment(location: &str) -> std::collections::HashMap<String, String> {
+pub(crate) fn fragment(location: &str) -> std::collections::HashMap<String, String> {
     let url = reqwest::Url::parse(location).unwrap();
     let as_query =
         reqwest::Url::parse(&format!("http://x/?{}", url.fragment().unwrap_or_default())).unwrap();
@@ -157,7 +165,7 @@ fn fragment(location: &str) -> std::collections::HashMap<String, String> {
 }
 
 /// The `token` of an e-mailed link.
-fn link_token(link: &str) -> String {
+pub(crate) fn link_token(link: &str) -> String {
     reqwest::Url::parse(link)
         .unwrap()
         .query_pairs()
@@ -170,14 +178,14 @@ fn link_token(link: &str) -> String {
 // ---- A stand-in SMTP server: enough of the protocol for lettre, on 127.0.0.1. ----
 
 /// One message as received: the envelope recipient and the decoded body.
-struct Received {
-    to: String,
-    body: String,
+pub(crate) struct Received {
+    pub(crate) to: String,
+    pub(crate) body: String,
 }
 
 impl Received {
     /// The first link to the auth service's `/verify` in the body.
-    fn link(&self) -> String {
+    pub(crate) fn link(&self) -> String {
         let start = self.body.find("http").expect("a link in the mail");
         let link: String = self.body[start..]
             .chars()
@@ -189,7 +197,7 @@ impl Received {
 }
 
 /// Starts the stand-in; answers its `smtp://` URL and the stream of received messages.
-async fn smtp_server() -> (String, mpsc::UnboundedReceiver<Received>) {
+pub(crate) async fn smtp_server() -> (String, mpsc::UnboundedReceiver<Received>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("smtp://{}", listener.local_addr().unwrap());
     let (tx, rx) = mpsc::unbounded_channel();
@@ -277,7 +285,7 @@ fn decode_mail(lines: &[String]) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-async fn next_mail(rx: &mut mpsc::UnboundedReceiver<Received>) -> Received {
+pub(crate) async fn next_mail(rx: &mut mpsc::UnboundedReceiver<Received>) -> Received {
     tokio::time::timeout(Duration::from_secs(20), rx.recv())
         .await
         .expect("a mail within 20 s")
@@ -405,7 +413,7 @@ async fn sign_up_and_sign_in_answer_sessions_and_refuse_bad_credentials() {
         .await
         .unwrap();
     assert_eq!(res.status(), 401);
-    assert_eq!(answer(res).await.1["code"], "no_api_key");
+    assert_eq!(answer(res).await.1["error_code"], "no_api_key");
 }
 
 #[tokio::test]
@@ -523,8 +531,14 @@ async fn refresh_tokens_rotate_the_parent_of_the_active_one_gets_it_back_and_reu
         "session_not_found"
     );
 
+    // GoTrue token_refresh.go: a token that cannot be one is `validation_failed`; one of
+    // the right form that is unknown is `refresh_token_not_found`.
     assert_eq!(
         refresh(&d, "no-such-token").await.error(400),
+        "validation_failed"
+    );
+    assert_eq!(
+        refresh(&d, &"x".repeat(43)).await.error(400),
         "refresh_token_not_found"
     );
     let missing = auth(
@@ -714,7 +728,7 @@ async fn a_password_change_ends_the_other_sessions() {
 
 /// A daemon that mails through a fresh SMTP stand-in, with `extra` flags. The send
 /// interval is off: these tests ask for several links to one address on purpose.
-async fn mailing_daemon(
+pub(crate) async fn mailing_daemon(
     dir: &std::path::Path,
     extra: &[&str],
 ) -> (Daemon, mpsc::UnboundedReceiver<Received>) {
@@ -1194,6 +1208,7 @@ async fn settings_cors_and_unknown_endpoints() {
         .unwrap()
         .to_ascii_lowercase();
     assert!(exposed.contains("x-supabase-api-version"), "{exposed}");
+    assert!(exposed.contains("x-sb-error-code"), "{exposed}");
 }
 
 #[tokio::test]
@@ -1289,7 +1304,7 @@ async fn the_signing_secret_is_private_stable_and_configurable() {
 // ---- PKCE (GoTrue's flow for e-mailed links: flow state, `pkce_` tokens, `?code=`) ----
 
 /// A PKCE verifier and its S256 challenge, made the way auth-js makes them.
-fn pkce_pair(seed: &str) -> (String, String) {
+pub(crate) fn pkce_pair(seed: &str) -> (String, String) {
     use base64::Engine;
     use sha2::Digest;
     let verifier = format!("{seed}-{}", "0123456789".repeat(5));
@@ -1299,7 +1314,7 @@ fn pkce_pair(seed: &str) -> (String, String) {
 }
 
 /// The `key=value` pairs of a URL's query.
-fn query(location: &str) -> std::collections::HashMap<String, String> {
+pub(crate) fn query(location: &str) -> std::collections::HashMap<String, String> {
     reqwest::Url::parse(location)
         .unwrap()
         .query_pairs()
@@ -1308,7 +1323,7 @@ fn query(location: &str) -> std::collections::HashMap<String, String> {
 }
 
 /// `POST /token?grant_type=pkce`: exchanges a link's code and the verifier for a session.
-async fn exchange(d: &Daemon, code: &str, verifier: &str) -> Reply {
+pub(crate) async fn exchange(d: &Daemon, code: &str, verifier: &str) -> Reply {
     grant(
         d,
         "pkce",
@@ -1500,7 +1515,7 @@ async fn access_tokens_carry_phone_app_metadata_and_user_metadata_claims() {
 }
 
 /// The mails kept in the outbox (newest first), read with the admin command.
-fn outbox(d: &Daemon) -> Vec<Value> {
+pub(crate) fn outbox(d: &Daemon) -> Vec<Value> {
     let out = crate::util::radar(&d.data)
         .args(["outbox", "list", "--json"])
         .output()
@@ -1777,7 +1792,7 @@ async fn features_radar_lacks_answer_gotrues_disabled_errors() {
 
     // otp.go: signInWithOtp() by phone is GoTrue's phones-off answer; by e-mail Radar's
     // one-time sign-ins are off; both or neither is a validation error. token.go: a
-    // password grant with a phone is refused as phone logins.
+    // password grant with a phone is refused as phone logins, 422.
     let by_phone = post("/otp", None, json!({"phone": "+15555550100"})).await;
     expect(
         by_phone,
@@ -1811,7 +1826,7 @@ async fn features_radar_lacks_answer_gotrues_disabled_errors() {
     .await;
     expect(
         phone_login,
-        400,
+        422,
         "phone_provider_disabled",
         "Phone logins are disabled",
     );

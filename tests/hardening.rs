@@ -421,7 +421,7 @@ async fn concurrent_sign_ins_stay_within_the_hashing_bound_and_memory_goes_back(
         for t in tries {
             let (status, body, _) = t.await.unwrap();
             assert_eq!(
-                (status, body["code"].as_str()),
+                (status, body["error_code"].as_str()),
                 (400, Some("invalid_credentials"))
             );
         }
@@ -469,9 +469,9 @@ async fn past_the_hashing_queue_sign_ins_get_503_with_retry_after() {
     for t in tries {
         let (status, body, retry) = t.await.unwrap();
         match status {
-            400 => assert_eq!(body["code"], "invalid_credentials"),
+            400 => assert_eq!(body["error_code"], "invalid_credentials"),
             503 => {
-                assert_eq!(body["code"], "over_capacity", "{body}");
+                assert_eq!(body["error_code"], "over_capacity", "{body}");
                 assert!(retry.is_some(), "503 without Retry-After");
                 busy += 1;
             }
@@ -513,7 +513,7 @@ async fn a_flood_of_huge_emails_is_refused_before_counting_and_memory_stays_flat
         };
         let (status, body) = send(path).await;
         assert_eq!(status, 400, "{path}: {body}");
-        assert_eq!(body["code"], "validation_failed", "{path}: {body}");
+        assert_eq!(body["error_code"], "validation_failed", "{path}: {body}");
     }
     let (after, _) = memory_of(d.pid());
     assert!(
@@ -584,7 +584,7 @@ async fn every_route_refuses_malformed_invisible_and_look_alike_emails() {
             let (status, body) =
                 auth_post(&d, path, json!({"email": email, "password": "password1"})).await;
             assert_eq!(status, 400, "{path} {email:?}: {body}");
-            assert_eq!(body["code"], "validation_failed", "{path} {email:?}");
+            assert_eq!(body["error_code"], "validation_failed", "{path} {email:?}");
             assert!(
                 body["msg"]
                     .as_str()

@@ -25,6 +25,9 @@ mod public_api;
 /// The embedded auth service: the Supabase Auth protocol, tokens on /api, mailed links.
 mod auth;
 
+/// The auth service's last GoTrue differences: error forms per API version, redirect globs, e-mail change, reauthentication.
+mod auth_gotrue;
+
 /// The admin commands, live and offline: users, waitlist, subscribers, items, feeds, summaries, outbox.
 mod admin;
 

@@ -70,6 +70,16 @@ pub struct AuthUser {
     /// When the last password-reset link was mailed (absent before one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recovery_sent_at: Option<DateTime<Utc>>,
+    /// The address a pending e-mail change moves to once its links are followed
+    /// (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_email: Option<String>,
+    /// When the pending e-mail change's links were mailed (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email_change_sent_at: Option<DateTime<Utc>>,
+    /// When the last reauthentication code was mailed (absent before one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reauthentication_sent_at: Option<DateTime<Utc>>,
     /// `{provider: "email", providers: ["email"]}`.
     pub app_metadata: AuthAppMetadata,
     /// What the client stored (`data` of sign-up and `PUT /user`), plus `subscription`
@@ -147,15 +157,36 @@ pub struct AuthWeakPassword {
     pub reasons: Vec<String>,
 }
 
-/// An error answer of `/auth/v1`, in the protocol's form (API version 2024-01-01).
+/// The `code` of an auth error: the HTTP status in the initial API version, the error
+/// code from `2024-01-01` on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum AuthErrorCode {
+    /// The HTTP status (initial version).
+    Status(u16),
+    /// The error code (`2024-01-01`).
+    Code(String),
+}
+
+/// An error answer of `/auth/v1`, in the form the request's `X-Supabase-Api-Version`
+/// header asks for, as GoTrue's: without it (the initial version)
+/// `{"code": <HTTP status>, "error_code", "msg"}`; with `2024-01-01` or later
+/// `{"code": <error code>, "message"}`, and that version echoed in the response header.
+/// Either way the `x-sb-error-code` response header carries the error code.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct AuthErrorBody {
-    /// The error code (`invalid_credentials`, `refresh_token_already_used`...).
-    pub code: String,
-    /// The same code, for clients of older API versions.
-    pub error_code: String,
-    /// A sentence for people.
-    pub msg: String,
+    /// The HTTP status (initial version) or the error code (`2024-01-01`).
+    pub code: AuthErrorCode,
+    /// The error code (`invalid_credentials`, `refresh_token_already_used`...); initial
+    /// version only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_code: Option<String>,
+    /// A sentence for people; initial version only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msg: Option<String>,
+    /// A sentence for people; `2024-01-01` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
     /// Present on `weak_password` errors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weak_password: Option<AuthWeakPassword>,

@@ -27,6 +27,7 @@ pub mod keys;
 mod admin;
 mod demo;
 mod email;
+mod email_change;
 mod feed;
 mod feed_head;
 mod feeds;
@@ -40,6 +41,7 @@ mod outbox;
 mod parsed;
 mod pkce;
 mod private;
+mod reauthentication;
 mod search;
 mod sessions;
 mod sled_open;
@@ -57,6 +59,7 @@ mod waitlist;
 
 pub use admin::{ImportOutcome, ImportStatus};
 pub use email::{EmailProblem, MAX_EMAIL_LEN, check_email, normalize_email};
+pub use email_change::{EmailChangeLinks, EmailChangeStep};
 pub use error::{Error, Result};
 pub use feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
 pub use feeds::{Feed, validate_feed_url};
@@ -67,8 +70,9 @@ pub use pkce::{ChallengeMethod, Exchanged, PkceChallenge};
 pub use private::{DIR_MODE, FILE_MODE, make_private};
 /// The items, marks and pages the store keeps and returns are the API contract's own types.
 pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
+pub use reauthentication::MAX_NONCE_ATTEMPTS;
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
-pub use sessions::{LogoutScope, Refresh, Session, SessionGrant};
+pub use sessions::{LogoutScope, Refresh, Session, SessionGrant, is_well_formed_secret};
 pub use space::{BALLAST_FILE, FULL_RETRY_AFTER};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 
@@ -188,7 +192,8 @@ pub(crate) struct Trees {
     pub refresh_tokens: sled::Tree,
     /// keys::join(session id, keys::secret(refresh token)) -> (), to end a session's tokens.
     pub sessionid_refresh: sled::Tree,
-    /// keys::secret(one-time token) -> OneTimeRecord JSON {user_id, kind, expires_at}.
+    /// keys::secret(one-time token) -> OneTimeRecord JSON {user_id, kind, expires_at};
+    /// a reauthentication code is keyed by the secret of the user id with it.
     pub onetime_tokens: sled::Tree,
     /// keys::join(user id, kind) -> keys::secret(token): the one live token per kind.
     pub userid_onetime: sled::Tree,

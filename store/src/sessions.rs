@@ -124,6 +124,16 @@ pub enum LogoutScope {
 }
 
 /// A new random secret token: 32 bytes, base64url without padding.
+/// Whether `token` has the form of the tokens [`new_secret`] makes (43 base64url
+/// characters): anything else cannot be a refresh token, which GoTrue answers 400
+/// `validation_failed` rather than "not found".
+pub fn is_well_formed_secret(token: &str) -> bool {
+    token.len() == 43
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+}
+
 pub(crate) fn new_secret() -> String {
     use base64::Engine;
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>())

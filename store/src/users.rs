@@ -52,6 +52,16 @@ pub struct User {
     /// When the last password-reset link was issued.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recovery_sent_at: Option<DateTime<Utc>>,
+    /// The address an e-mail change waits to move to (GoTrue's `new_email`), until
+    /// its links are followed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_email: Option<String>,
+    /// When the links of the pending e-mail change were mailed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email_change_sent_at: Option<DateTime<Utc>>,
+    /// When the last reauthentication code was mailed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reauthentication_sent_at: Option<DateTime<Utc>>,
     /// Free-form metadata the client may set (avatar_url...).
     #[serde(default)]
     pub user_metadata: serde_json::Map<String, serde_json::Value>,
@@ -125,7 +135,8 @@ impl Store {
         }
     }
 
-    /// Saves a changed user record (e-mail changes are not supported here).
+    /// Saves a changed user record (an e-mail change goes through
+    /// [`Store::confirm_email_change`], which keeps the address index in step).
     pub fn save_user(&self, user: &User) -> Result<()> {
         self.writable()?;
         let mut user = user.clone();
@@ -195,17 +206,30 @@ pub enum OneTimeKind {
     Recovery,
     /// Confirming the e-mail after sign-up (`type=signup`).
     Confirmation,
+    /// An e-mail change, the link mailed to the current address (`type=email_change`).
+    EmailChangeCurrent,
+    /// An e-mail change, the link mailed to the new address (`type=email_change`).
+    EmailChangeNew,
+    /// The code `GET /reauthenticate` mails, which a password change may need.
+    Reauthentication,
 }
 
 /// A one-time token as stored under its hash.
 #[derive(Debug, Serialize, Deserialize)]
-struct OneTimeRecord {
-    user_id: String,
-    kind: OneTimeKind,
-    expires_at: DateTime<Utc>,
+pub(crate) struct OneTimeRecord {
+    pub(crate) user_id: String,
+    pub(crate) kind: OneTimeKind,
+    pub(crate) expires_at: DateTime<Utc>,
     /// The client's code challenge when it asked for a PKCE link.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pkce: Option<PkceChallenge>,
+    pub(crate) pkce: Option<PkceChallenge>,
+    /// Wrong guesses so far (reauthentication codes, which are short).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) attempts: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// What redeeming a one-time token gave.
@@ -256,6 +280,7 @@ impl Store {
             kind,
             expires_at: Utc::now() + ttl,
             pkce,
+            attempts: 0,
         };
         let slot = keys::join(user_id.as_bytes(), kind_name(kind).as_bytes());
         (
@@ -271,6 +296,10 @@ impl Store {
                 let sent_at = match kind {
                     OneTimeKind::Confirmation => &mut user.confirmation_sent_at,
                     OneTimeKind::Recovery => &mut user.recovery_sent_at,
+                    OneTimeKind::EmailChangeCurrent | OneTimeKind::EmailChangeNew => {
+                        &mut user.email_change_sent_at
+                    }
+                    OneTimeKind::Reauthentication => &mut user.reauthentication_sent_at,
                 };
                 *sent_at = Some(Utc::now());
                 users.insert(user_id.as_bytes(), to_json(&user))?;
@@ -287,6 +316,17 @@ impl Store {
     /// Spends a one-time token of `kind`. A good one also confirms the user's e-mail
     /// (the link reached the mailbox).
     pub fn redeem_one_time_token(&self, token: &str, kind: OneTimeKind) -> Result<Redeemed> {
+        self.redeem_link(token, &[kind]).map(|(_, r)| r)
+    }
+
+    /// Spends a one-time token of any of `kinds` (GoTrue's `type=email` takes a
+    /// confirmation or a recovery link alike) and says which kind it was. A good one
+    /// also confirms the user's e-mail (the link reached the mailbox).
+    pub fn redeem_link(
+        &self,
+        token: &str,
+        kinds: &[OneTimeKind],
+    ) -> Result<(Option<OneTimeKind>, Redeemed)> {
         self.writable()?;
         let hash = keys::secret(token);
         let now = Utc::now();
@@ -297,11 +337,12 @@ impl Store {
         )
             .transaction(|(users, tokens, slots)| {
                 let Some(raw) = tokens.get(hash)? else {
-                    return Ok(Redeemed::Invalid);
+                    return Ok((None, Redeemed::Invalid));
                 };
                 let record: OneTimeRecord = from_json(&raw)?;
-                if record.kind != kind {
-                    return Ok(Redeemed::Invalid);
+                let kind = record.kind;
+                if !kinds.contains(&kind) {
+                    return Ok((None, Redeemed::Invalid));
                 }
                 tokens.remove(&hash)?;
                 let slot = keys::join(record.user_id.as_bytes(), kind_name(kind).as_bytes());
@@ -312,10 +353,10 @@ impl Store {
                     slots.remove(slot.as_slice())?;
                 }
                 if record.expires_at <= now {
-                    return Ok(Redeemed::Expired);
+                    return Ok((Some(kind), Redeemed::Expired));
                 }
                 let Some(raw) = users.get(record.user_id.as_bytes())? else {
-                    return Ok(Redeemed::Invalid);
+                    return Ok((Some(kind), Redeemed::Invalid));
                 };
                 let mut user: User = from_json(&raw)?;
                 if user.email_confirmed_at.is_none() {
@@ -323,10 +364,13 @@ impl Store {
                     user.updated_at = now;
                     users.insert(record.user_id.as_bytes(), to_json(&user))?;
                 }
-                Ok(Redeemed::Valid {
-                    user: Box::new(user),
-                    pkce: record.pkce,
-                })
+                Ok((
+                    Some(kind),
+                    Redeemed::Valid {
+                        user: Box::new(user),
+                        pkce: record.pkce,
+                    },
+                ))
             })?;
         self.flush()?;
         Ok(out)
@@ -385,6 +429,9 @@ impl Store {
             last_sign_in_at: user.last_sign_in_at,
             confirmation_sent_at: user.confirmation_sent_at,
             recovery_sent_at: user.recovery_sent_at,
+            new_email: user.new_email.clone(),
+            email_change_sent_at: user.email_change_sent_at,
+            reauthentication_sent_at: user.reauthentication_sent_at,
             app_metadata: radar_api::auth::AuthAppMetadata {
                 provider: "email".into(),
                 providers: vec!["email".into()],
@@ -447,6 +494,9 @@ fn new_user(
         last_sign_in_at: None,
         confirmation_sent_at: None,
         recovery_sent_at: None,
+        new_email: None,
+        email_change_sent_at: None,
+        reauthentication_sent_at: None,
         user_metadata,
         subscription: Subscription::default(),
     })
@@ -461,10 +511,14 @@ fn check_metadata_size(meta: &serde_json::Map<String, serde_json::Value>) -> Res
     Ok(())
 }
 
-fn kind_name(kind: OneTimeKind) -> &'static str {
+/// The user's slot a one-time token of `kind` holds (one live token per slot).
+pub(crate) fn kind_name(kind: OneTimeKind) -> &'static str {
     match kind {
         OneTimeKind::Recovery => "recovery",
         OneTimeKind::Confirmation => "confirmation",
+        OneTimeKind::EmailChangeCurrent => "email_change_current",
+        OneTimeKind::EmailChangeNew => "email_change_new",
+        OneTimeKind::Reauthentication => "reauthentication",
     }
 }
 

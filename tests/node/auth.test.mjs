@@ -318,3 +318,75 @@ test("features Radar lacks answer GoTrue's \"disabled\" errors, as auth-js reads
   assert.equal(enroll.error?.message, 'MFA enroll is disabled for TOTP');
   await supabase.auth.signOut();
 });
+
+/** The `token` of the first /verify link in a mail. */
+function linkToken(mail) {
+  const link = mail.text.match(/https?:\/\/\S+/)[0];
+  return new URL(link).searchParams.get('token');
+}
+
+// GoTrue internal/api/user.go and verify.go (secure e-mail change): updateUser({email})
+// answers the user with new_email and mails both addresses; verifyOtp of the first
+// token answers no session (GoTrue's "Confirmation link accepted" message), the second
+// a session with the new address. The session from before stays valid.
+test('e-mail change: updateUser({email}) and verifyOtp({type: "email_change"}) for both links', async () => {
+  const { supabase } = client();
+  const email = 'change@example.com';
+  const next = 'changed@example.com';
+  assert.equal((await supabase.auth.signUp({ email, password: PASSWORD })).error, null);
+
+  const asked = await supabase.auth.updateUser({ email: next }, { emailRedirectTo: `${base}/auth/callback` });
+  assert.equal(asked.error, null);
+  assert.equal(asked.data.user.email, email);
+  assert.equal(asked.data.user.new_email, next);
+  const mails = [await smtp.next(), await smtp.next()];
+  const toNew = mails.find((m) => m.to === next);
+  const toCurrent = mails.find((m) => m.to === email);
+  assert.ok(toNew && toCurrent, 'a link to each address');
+
+  const first = await client().supabase.auth.verifyOtp({ type: 'email_change', token_hash: linkToken(toNew) });
+  assert.equal(first.error, null);
+  assert.equal(first.data.session, null, 'the first of two links signs nobody in');
+  const last = await client().supabase.auth.verifyOtp({ type: 'email_change', token_hash: linkToken(toCurrent) });
+  assert.equal(last.error, null);
+  assert.equal(last.data.user.email, next);
+  const notice = await smtp.next();
+  assert.equal(notice.to, email, 'the old address gets a notice');
+
+  const me = await supabase.auth.getUser();
+  assert.equal(me.error, null, 'the session from before stays valid');
+  assert.equal(me.data.user.email, next);
+  const taken = await supabase.auth.updateUser({ email: 'ada@example.com' });
+  assert.equal(taken.error?.code, 'email_exists');
+  assert.equal(taken.error?.status, 422);
+  await supabase.auth.signOut();
+});
+
+// GoTrue internal/api/reauthenticate.go and user.go: reauthenticate() mails a nonce that
+// updateUser({password, nonce}) needs while secure password change is on.
+test('reauthentication: reauthenticate() mails the nonce updateUser({password, nonce}) needs', async () => {
+  const secure = await startRadar(['--smtp-url', smtp.url, '--secure-password-change', '--reauthentication-window', '0']);
+  try {
+    const supabase = createClient(secure.base, secure.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: NoWebSocket },
+    });
+    const email = 'nonce@example.com';
+    assert.equal((await supabase.auth.signUp({ email, password: PASSWORD })).error, null);
+    const bare = await supabase.auth.updateUser({ password: 'another password' });
+    assert.equal(bare.error?.code, 'reauthentication_needed');
+    assert.equal(bare.error?.status, 400);
+
+    assert.equal((await supabase.auth.reauthenticate()).error, null);
+    const mail = await smtp.next();
+    assert.equal(mail.to, email);
+    const nonce = mail.text.match(/\b\d{6}\b/)[0];
+    const wrong = await supabase.auth.updateUser({ password: 'another password', nonce: nonce === '000000' ? '000001' : '000000' });
+    assert.equal(wrong.error?.code, 'reauthentication_not_valid');
+    assert.equal((await supabase.auth.updateUser({ password: 'another password', nonce })).error, null);
+    await supabase.auth.signOut();
+    assert.equal((await supabase.auth.signInWithPassword({ email, password: 'another password' })).error, null);
+  } finally {
+    await secure.stop();
+  }
+});

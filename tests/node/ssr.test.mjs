@@ -1,7 +1,8 @@
 // @supabase/ssr's createBrowserClient (which always uses PKCE, and keeps the session and
 // the code verifier in cookies) in Debian's Chromium, driven by playwright-core, against
 // the real radar daemon: sign-up, sign-out, sign-in, a password reset whose mailed link
-// (read from the daemon's outbox) lands on the page with ?code=, and sign-out.
+// (read from the daemon's outbox) lands on the page with ?code=, and sign-out; an e-mail
+// change confirmed from both addresses, and reauthentication.
 //
 // The page comes from a small static server started here on 127.0.0.1, another origin
 // than the daemon's (so the daemon runs with --cors-origin and --redirect-allow for it);
@@ -52,7 +53,9 @@ before(async () => {
   // The page is rendered per request, so the site can start (and name its origin for the
   // daemon's CORS and redirect allow-lists) before the daemon does.
   site = await startSite();
-  radar = await startRadar(['--cors-origin', site.url, '--redirect-allow', `${site.url}/`]);
+  // GoTrue's allow-list globs: `**` allows every path of the site (an entry without a
+  // wildcard would have to match exactly).
+  radar = await startRadar(['--cors-origin', site.url, '--redirect-allow', `${site.url}/**`]);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -119,6 +122,55 @@ test('createBrowserClient: sign-up, sign-in, reset by mailed link with PKCE, sig
     return { error: error?.message, email: data.user?.email };
   }, [EMAIL, 'a new password']);
   assert.deepEqual(again, { error: undefined, email: EMAIL });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The newest mailed /verify link to `to`. */
+function linkTo(to) {
+  const mail = radar.outbox().find((m) => m.to === to);
+  return mail.text.match(/https?:\/\/\S+/)[0];
+}
+
+// GoTrue internal/api/user.go, mail.go and verify.go: with PKCE, updateUser({email}) sends
+// the challenge; the first followed link lands with GoTrue's "Confirmation link accepted"
+// message, the second with ?code=, which the client exchanges for the changed account.
+// reauthenticate.go: reauthenticate() mails a six-digit nonce for updateUser.
+test('createBrowserClient: e-mail change from both addresses with PKCE, and reauthentication', async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${site.url}/`);
+  const call = (fn, arg) => page.evaluate(fn, arg);
+  const [from, to] = ['ssr-change@example.com', 'ssr-changed@example.com'];
+  const up = await call(async ([email, password]) => (await window.supabase.auth.signUp({ email, password })).error?.message, [from, PASSWORD]);
+  assert.equal(up, undefined);
+
+  const asked = await call(async ([email, emailRedirectTo]) => {
+    const { data, error } = await window.supabase.auth.updateUser({ email }, { emailRedirectTo });
+    return { error: error?.message, email: data.user?.email, next: data.user?.new_email };
+  }, [to, `${site.url}/profile`]);
+  assert.deepEqual(asked, { error: undefined, email: from, next: to });
+  const toNew = linkTo(to);
+  assert.ok(new URL(toNew).searchParams.get('token').startsWith('pkce_'), toNew);
+
+  await page.goto(toNew);
+  const first = new URL(page.url());
+  assert.equal(first.origin + first.pathname, `${site.url}/profile`);
+  assert.match(first.searchParams.get('message') ?? '', /^Confirmation link accepted/);
+  await page.goto(linkTo(from));
+  assert.ok(new URL(page.url()).searchParams.get('code'), page.url());
+  const changed = await call(async () => {
+    const { data, error } = await window.supabase.auth.getUser();
+    return { error: error?.message, email: data.user?.email };
+  });
+  assert.deepEqual(changed, { error: undefined, email: to });
+
+  assert.equal(await call(async () => (await window.supabase.auth.reauthenticate()).error?.message), undefined);
+  const nonce = radar.outbox().find((m) => m.to === to).text.match(/\b\d{6}\b/)[0];
+  const updated = await call(async (n) => (await window.supabase.auth.updateUser({ password: 'reauthenticated', nonce: n })).error?.message, nonce);
+  assert.equal(updated, undefined);
+  await call(async () => window.supabase.auth.signOut());
   assert.deepEqual(errors, []);
   await page.close();
 });

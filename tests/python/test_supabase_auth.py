@@ -26,12 +26,11 @@ RADAR_BIN = os.environ.get("RADAR_BIN", "target/debug/radar")
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture(scope="module")
-def daemon():
+def _serve(*args):
     assert os.path.exists(RADAR_BIN), f"no radar binary at {RADAR_BIN}: cargo build -p radar-cli"
     data = tempfile.mkdtemp(prefix="radar-python-")
     proc = subprocess.Popen(
-        [RADAR_BIN, "--data", data, "serve", "--addr", "127.0.0.1:0", "--no-demo", "--no-feed-polling"],
+        [RADAR_BIN, "--data", data, "serve", "--addr", "127.0.0.1:0", "--no-demo", "--no-feed-polling", *args],
         stdout=subprocess.PIPE,
         env={**os.environ, "RADAR_LOG": "warn"},
         text=True,
@@ -45,7 +44,22 @@ def daemon():
         if base and key:
             break
     assert base and key, "radar serve did not print its address and key"
-    yield {"base": base, "key": key, "data": data}
+    return proc, {"base": base, "key": key, "data": data}
+
+
+@pytest.fixture(scope="module")
+def daemon():
+    proc, d = _serve()
+    yield d
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def secure_daemon():
+    """A daemon whose password changes need the reauthentication nonce."""
+    proc, d = _serve("--secure-password-change", "--reauthentication-window", "0")
+    yield d
     proc.terminate()
     proc.wait(timeout=30)
 
@@ -69,15 +83,18 @@ def api_status(daemon, token):
         return e.code
 
 
-def last_link_to(daemon, email):
+def last_mail_to(daemon, email):
     out = subprocess.run(
         [RADAR_BIN, "--data", daemon["data"], "outbox", "list", "--json"],
         check=True,
         capture_output=True,
         text=True,
     )
-    mail = next(m for m in json.loads(out.stdout) if m["to"] == email)
-    return re.search(r"https?://\S+", mail["text"]).group(0)
+    return next(m for m in json.loads(out.stdout) if m["to"] == email)["text"]
+
+
+def last_link_to(daemon, email):
+    return re.search(r"https?://\S+", last_mail_to(daemon, email)).group(0)
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -145,3 +162,39 @@ def test_pkce_password_reset_through_the_mailed_link(daemon):
     with pytest.raises(AuthApiError) as spent:
         other.exchange_code_for_session({"auth_code": code, "code_verifier": "x" * 56})
     assert spent.value.code == "flow_state_not_found"
+
+
+def test_email_change_confirmed_from_both_addresses(daemon):
+    """GoTrue internal/api/user.go and verify.go: update_user({"email"}) answers
+    new_email; the first followed link lands with GoTrue's "Confirmation link accepted"
+    message, the second with a session of the changed account."""
+    auth = client(daemon, "implicit")
+    auth.sign_up({"email": "old@example.com", "password": PASSWORD})
+    user = auth.update_user({"email": "new@example.com"}).user
+    assert user.email == "old@example.com" and user.new_email == "new@example.com"
+
+    status, first = follow(last_link_to(daemon, "new@example.com"))
+    assert status == 303
+    assert "Confirmation link accepted" in urllib.parse.unquote_plus(urllib.parse.urlsplit(first).fragment)
+    status, last = follow(last_link_to(daemon, "old@example.com"))
+    fragment = urllib.parse.parse_qs(urllib.parse.urlsplit(last).fragment)
+    assert fragment["type"] == ["email_change"]
+    assert auth.get_user().user.email == "new@example.com", "the session from before stays valid"
+    assert "changed" in last_mail_to(daemon, "old@example.com"), "a notice to the old address"
+    auth.sign_out()
+    assert auth.sign_in_with_password({"email": "new@example.com", "password": PASSWORD}).session
+
+
+def test_reauthentication_nonce_guards_the_password_change(secure_daemon):
+    """GoTrue internal/api/reauthenticate.go and user.go: reauthenticate() mails a nonce
+    that update_user({"password", "nonce"}) needs with secure password change on."""
+    auth = client(secure_daemon, "implicit")
+    auth.sign_up({"email": "nonce@example.com", "password": PASSWORD})
+    with pytest.raises(AuthApiError) as needed:
+        auth.update_user({"password": "another password"})
+    assert needed.value.code == "reauthentication_needed"
+    auth.reauthenticate()
+    nonce = re.search(r"\b\d{6}\b", last_mail_to(secure_daemon, "nonce@example.com")).group(0)
+    auth.update_user({"password": "another password", "nonce": nonce})
+    auth.sign_out()
+    assert auth.sign_in_with_password({"email": "nonce@example.com", "password": "another password"}).session

@@ -211,6 +211,9 @@ pub(crate) mod tests {
                 last_sign_in_at: None,
                 confirmation_sent_at: None,
                 recovery_sent_at: None,
+                new_email: None,
+                email_change_sent_at: None,
+                reauthentication_sent_at: None,
                 app_metadata: AuthAppMetadata {
                     provider: "email".into(),
                     providers: vec!["email".into()],

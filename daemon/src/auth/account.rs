@@ -67,7 +67,14 @@ pub async fn post_signup(
     match (given(&body.email), given(&body.phone)) {
         (false, false) => return Err(disabled::anonymous_sign_ins()),
         (false, true) => return Err(disabled::phone_signups()),
-        _ => {}
+        // GoTrue signup.go: both addresses are a malformed request.
+        (true, true) => {
+            return Err(AuthError::bad_request(
+                "validation_failed",
+                "Only an email address or phone number should be provided on signup.",
+            ));
+        }
+        (true, false) => {}
     }
     let email = email_of(body.email.as_deref())?;
     let password = body.password.unwrap_or_default();
@@ -119,9 +126,10 @@ pub async fn post_signup(
 
 /// A sign-up with a registered address while confirmations are on, as GoTrue's
 /// signup.go answers it: the answer of a fresh sign-up (a stand-in user, never stored),
-/// and the confirmation mailed again while the account is unconfirmed, so nobody learns
-/// which addresses have accounts. The password is hashed before this, as for a new
-/// account, so the answer takes as long.
+/// with no identities for a confirmed address (GoTrue's `sanitizeUser`: apps read
+/// `identities: []` as "already registered"), and for an unconfirmed one with an
+/// identity, as a fresh sign-up has, and the confirmation mailed again. The password is
+/// hashed before this, as for a new account, so the answer takes as long.
 async fn registered_address(
     state: &AppState,
     email: &str,
@@ -129,15 +137,19 @@ async fn registered_address(
     redirect_to: Option<&str>,
     pkce: Option<radar_store::PkceChallenge>,
 ) -> AuthResult<Response> {
-    let unconfirmed = state
-        .store
-        .user_by_email(email)?
-        .filter(|u| u.email_confirmed_at.is_none());
-    if let Some(user) = unconfirmed {
+    let registered = state.store.user_by_email(email)?;
+    let confirmed = registered
+        .as_ref()
+        .is_some_and(|u| u.email_confirmed_at.is_some());
+    if let Some(user) = registered.filter(|_| !confirmed) {
         send_link(state, &user, OneTimeKind::Confirmation, redirect_to, pkce).await?;
     }
     let stand_in = state.store.stand_in_user(email, metadata)?;
-    Ok(Json(state.store.auth_user(&stand_in)).into_response())
+    let mut answer = state.store.auth_user(&stand_in);
+    if confirmed {
+        answer.identities.clear();
+    }
+    Ok(Json(answer).into_response())
 }
 
 /// `GET /user`: the signed-in user.
@@ -154,33 +166,58 @@ pub async fn get_user(
 /// Body of `PUT /user`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
 pub struct UpdateUserBody {
+    /// A new address: mails the links that confirm the change (see [`super::email_change`]).
     email: Option<String>,
     password: Option<String>,
+    /// The code `GET /reauthenticate` mailed, when `--secure-password-change` wants it.
+    nonce: Option<String>,
     /// Metadata to merge (a null value removes a key).
     data: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Only the service role may set it (GoTrue: 403 `not_admin`), which Radar never
+    /// hands out.
+    #[schema(value_type = Option<Object>)]
+    app_metadata: Option<serde_json::Value>,
+    /// With an e-mail change, a challenge makes its links PKCE ones.
+    #[serde(flatten)]
+    pkce: radar_api::auth::AuthCodeChallenge,
 }
 
-/// `PUT /user`: changes the password (ending the user's other sessions) and merges
-/// metadata.
-#[utoipa::path(put, path = "/user", tag = "auth", request_body = UpdateUserBody, responses(
-    (status = 200, body = AuthUser), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody)))]
+/// `PUT /user`: changes the password (ending the user's other sessions), merges
+/// metadata and starts an e-mail change. Everything is checked before anything
+/// changes, in GoTrue's order (user.go).
+#[utoipa::path(put, path = "/user", tag = "auth", params(super::recovery::RedirectQuery), request_body = UpdateUserBody, responses(
+    (status = 200, body = AuthUser), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody),
+    (status = 403, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn put_user(
     State(state): State<AppState>,
     _key: ApiKey,
     caller: Caller,
+    Query(q): Query<RedirectQuery>,
     Json(body): Json<UpdateUserBody>,
 ) -> AuthResult<Json<AuthUser>> {
     let mut user = std::sync::Arc::unwrap_or_clone(caller.user);
-    if let Some(email) = body.email.as_deref().filter(|e| !e.trim().is_empty())
-        && email_of(Some(email))? != user.email
-    {
-        return Err(AuthError::unprocessable(
-            "email_change_not_supported",
-            "Changing the e-mail address is not supported.",
+    let new_email = match body.email.as_deref().filter(|e| !e.trim().is_empty()) {
+        Some(raw) => Some(email_of(Some(raw))?).filter(|e| *e != user.email),
+        None => None,
+    };
+    if let Some(new) = &body.password {
+        password::check_strength(new)?;
+    }
+    if body.app_metadata.is_some() {
+        return Err(AuthError::forbidden(
+            "not_admin",
+            "Updating app_metadata requires admin privileges",
         ));
     }
+    let pkce = pkce_challenge(&body.pkce)?;
+    if let Some(new) = &new_email {
+        if state.store.user_by_email(new)?.is_some() {
+            return Err(super::email_change::email_exists());
+        }
+        super::pace_mail(&state, "email_change", &user.email)?;
+    }
     if let Some(new) = body.password {
-        password::check_strength(&new)?;
+        super::reauthenticate::check_nonce(&state, &user, &caller.claims, body.nonce.as_deref())?;
         if state
             .passwords
             .verify(new.clone(), Some(user.password_hash.clone()))
@@ -198,6 +235,10 @@ pub async fn put_user(
     }
     if let Some(data) = body.data {
         user = state.store.merge_user_metadata(&user.id, data)?;
+    }
+    if let Some(new) = new_email {
+        user =
+            super::email_change::start(&state, &user, &new, q.redirect_to.as_deref(), pkce).await?;
     }
     Ok(Json(state.store.auth_user(&user)))
 }

@@ -23,9 +23,10 @@ pub fn phone_signups() -> AuthError {
     AuthError::bad_request("phone_provider_disabled", "Phone signups are disabled")
 }
 
-/// `POST /token?grant_type=password` with a phone number (GoTrue token.go).
+/// `POST /token?grant_type=password` with a phone number: 422, as GoTrue token.go
+/// answers it with phones off.
 pub fn phone_logins() -> AuthError {
-    AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled")
+    AuthError::unprocessable("phone_provider_disabled", "Phone logins are disabled")
 }
 
 /// Body of `POST /otp`.

@@ -2,16 +2,18 @@
 //! `/auth/v1`, so `@supabase/auth-js` (and `supabase-js`) works against it unmodified.
 //!
 //! The subset is what that client calls for e-mail and password: `signup`, `token`
-//! (password, refresh and PKCE grants), `logout`, `user` (GET, PUT), `recover`, `resend`,
-//! `verify`, `settings`. Answers and errors have the shapes auth-js parses (its `lib/fetch.ts`);
-//! errors carry `X-Supabase-Api-Version: 2024-01-01` (see [`error`]). Every route but
-//! the e-mailed `GET /verify` link wants the install's anonymous key as `apikey`.
+//! (password, refresh and PKCE grants), `logout`, `user` (GET, PUT, with e-mail change),
+//! `recover`, `resend`, `verify`, `reauthenticate`, `settings`. Answers and errors have
+//! the shapes auth-js parses (its `lib/fetch.ts`); errors take the form the request's
+//! `X-Supabase-Api-Version` asks for (see [`error`]). Every route but the e-mailed
+//! `GET /verify` link wants the install's anonymous key as `apikey`.
 //!
 //! ## GoTrue's behaviours: what Radar implements, where it differs, what it leaves out
 //!
 //! Pinned against GoTrue's source (supabase/auth: `internal/api/token.go`, `signup.go`,
-//! `verify.go`, `mail.go`, `tokens/service.go`); each tested one is named in
-//! `tests/auth.rs`.
+//! `verify.go`, `mail.go`, `user.go`, `resend.go`, `reauthenticate.go`, `errors.go`,
+//! `utilities/request.go`, `tokens/service.go`); each tested one is named in
+//! `tests/auth.rs` or `tests/auth_gotrue.rs`.
 //!
 //! | GoTrue behaviour | Radar | Why |
 //! |---|---|---|
@@ -21,9 +23,16 @@
 //! | Access-token claims `aud`, `exp`, `iat`, `iss`, `sub`, `email`, `phone`, `role`, `aal`, `amr`, `session_id`, `is_anonymous`, `app_metadata`, `user_metadata` | implemented (`phone` always empty) | apps read metadata from the token |
 //! | E-mail send frequency (`SMTP_MAX_FREQUENCY`, 60 s): 429 `over_email_send_rate_limit` "For security purposes, you can only request this after N seconds." | implemented per address and kind (`--email-max-frequency`); differs: unknown addresses are timed too, and the clock is in memory (see [`pace`]) | GoTrue's 429 only for registered addresses tells them apart |
 //! | Refresh-token reuse (`token_refresh.go`): a spent token that is the parent of the session's active token gets that active token back, at any time; any other spent token gets a new token within the reuse interval; after it, 400 `refresh_token_already_used` and the session ends | implemented (`--refresh-reuse-interval`, 10 s); differs in storage: the store keeps token hashes only, and a spent token's record keeps its child sealed with a key derived from the spent token, so the active token can be sent again to whoever holds its parent | a copy of the database resumes no session |
-//! | Refresh grant without a token: 400 `invalid_request` "refresh_token required" (an OAuth-shaped error); an unknown or malformed token: 400 `refresh_token_not_found` "Invalid Refresh Token: Refresh Token Not Found" | implemented; differs for a missing token: 400 `validation_failed`, in the shape auth-js parses like every other error | one error shape under `/auth/v1` |
+//! | Refresh grant without a token: 400 `invalid_request` "refresh_token required" (an OAuth-shaped error); a malformed token 400 `validation_failed` "Refresh token is not valid"; an unknown one 400 `refresh_token_not_found` "Invalid Refresh Token: Refresh Token Not Found" | implemented; differs for a missing token: 400 `validation_failed`, in the shape auth-js parses like every other error | one error shape under `/auth/v1` |
+//! | Error bodies per `X-Supabase-Api-Version` (`errors.go`): none or before 2024-01-01 `{"code": <status>, "error_code", "msg"}`; 2024-01-01 on `{"code": <error code>, "message"}` and the version echoed; `x-sb-error-code` on both | implemented (see [`error`]) | |
+//! | E-mail change (`user.go`, `mail.go`, `verify.go`, `resend.go`): `PUT /user {"email"}` answers the user with `new_email`; secure change mails both addresses, the first link answers "Confirmation link accepted…", the last signs in; `/resend {"type":"email_change"}`; a notice to the old address; an address another account has 422 `email_exists` | implemented (see [`email_change`]; `--single-email-change-confirm` for the new address alone); also refused when the last link is followed if another account took the address since; sessions stay valid | |
+//! | Redirect allow-list (`utilities/request.go`, `conf/configuration.go`): globs with `.` and `/` as separators, exact otherwise; the site's host on any port for loopback hosts, any loopback IP | implemented (see [`redirect`]); differs: loopback hosts and the site's host on other ports only with `--redirect-loopback` | with the implicit flow a session would reach whatever listens there |
+//! | `/reauthenticate` mails a nonce; with `SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION` a password change in a session older than 24 h needs it: 400 `reauthentication_needed`, 422 `reauthentication_not_valid` | implemented (`--secure-password-change`, `--reauthentication-window`); a code is six digits, so five wrong guesses spend it | a stolen session could otherwise try every code |
+//! | `PUT /user` with `app_metadata`: 403 `not_admin`; sign-up or sign-in with both e-mail and phone: 400 `validation_failed`; phone sign-in with phones off: 422 `phone_provider_disabled`; `GET /verify` without type or token: 400 JSON; `POST /verify` with both or neither of `token` and `token_hash`: 400; `type=email` takes a confirmation or recovery link | implemented | |
+//! | `/recover` (`recover.go`): 429 for a registered address asked again within the send interval | differs: `{}` for every address, known or not, and every address is paced alike | GoTrue's 429 for known addresses tells an attacker which exist |
+//! | New passwords over 72 bytes (`password.go`, bcrypt's limit): 400 `validation_failed` | implemented for new passwords (sign-up, `PUT /user`, the admin commands); differs: sign-in does not check it | accounts made with a longer password before the limit keep signing in |
 //! | Request rate limits | Radar's own: a token bucket per e-mail and per client IP for sign-in, sign-up and mailed links (`--sign-in-rate`, see [`limiter`]), 429 `over_request_rate_limit` | limits guessing per account as well as per client |
-//! | Signing up again with a registered address while confirmations are on: 200 with an obfuscated user for a confirmed address; for an unconfirmed one the confirmation again and the real user | implemented (`--confirm-email`): a stand-in user as a fresh sign-up gets it, confirmation mailed again while unconfirmed; differs: the unconfirmed case answers the stand-in too. Without confirmations, 422 `user_already_exists` as GoTrue | the real user's id would tell the address is registered |
+//! | Signing up again with a registered address while confirmations are on: 200 with an obfuscated user with `identities: []` for a confirmed address; for an unconfirmed one the confirmation again and the real user | implemented (`--confirm-email`): a stand-in user (`identities: []` for a confirmed address), confirmation mailed again while unconfirmed; differs: the unconfirmed case answers a stand-in with an identity, as a fresh sign-up. Without confirmations, 422 `user_already_exists` as GoTrue | the real user's id would tell the address is registered |
 //! | Malformed e-mail (`validateEmail`): 400 `validation_failed` | implemented; Radar's rule is stricter (controls, invisible and look-alike characters refused; see `radar_store`'s e-mail rules) and the message names the rule broken | one strict check for every path |
 //! | Unknown or missing `grant_type`: 400 `invalid_credentials` | implemented, with a message naming the grants | |
 //! | `confirmation_sent_at`, `recovery_sent_at` on the user | implemented: set when a link is issued, absent before | |
@@ -32,7 +41,7 @@
 //! | A token of a deleted account: 403 `user_not_found` | implemented (the user is looked up before the session) | |
 //! | "Disabled" answers of switched-off features: anonymous sign-in (`/signup` without e-mail or phone) 422 `anonymous_provider_disabled`; phone sign-up 400 `phone_provider_disabled`; `grant_type=web3` 422 `web3_provider_disabled`; `POST /factors` 401 without a bearer, then 422 `mfa_*_enroll_not_enabled`; `GET /user/identities/authorize` 404 `manual_linking_disabled`; `POST /sso` 404 `saml_provider_disabled` | implemented (see [`disabled`]) | spec section 1: e-mail and password only |
 //! | `POST /otp` (`otp.go`): a phone with phones off 400 `phone_provider_disabled`; e-mail and phone both, or neither, 400 `validation_failed`; a password grant with a phone 400 `phone_provider_disabled` "Phone logins are disabled" | implemented; differs for an e-mail: 422 `otp_disabled` (GoTrue sends a magic link whenever e-mail sign-in is on) | spec section 1: e-mail and password only |
-//! | The other MFA routes (`/factors/{id}/...`), SSO/SAML metadata routes, invites, the admin API, e-mail change | left out: 404 `not_found`; `GET /authorize` 400 `provider_disabled`; an e-mail change in `PUT /user` 422 `email_change_not_supported` | they need an account to act on (factors) or the service role (admin, invites), which Radar never hands out |
+//! | The other MFA routes (`/factors/{id}/...`), SSO/SAML metadata routes, invites, the admin API | left out: 404 `not_found`; `GET /authorize` 400 `provider_disabled` | they need an account to act on (factors) or the service role (admin, invites), which Radar never hands out |
 //!
 //! Other decisions where the protocol or the spec leave room (tested in `tests/auth.rs`):
 //! - `apikey` is required (header or query), as the hosted service's gateway requires
@@ -44,18 +53,21 @@
 //! - A redeemed recovery link also confirms the e-mail (it reached the mailbox). Asking
 //!   for a new link invalidates the previous one. `POST /verify` answers a session for
 //!   either kind of link's token.
-//! - `PUT /user` changes the password and metadata; the same password again is 422
-//!   `same_password`. `subscription` and `has_active_subscription` in `data` are
+//! - `PUT /user` changes the password and metadata and starts an e-mail change; the
+//!   same password again is 422 `same_password`. `subscription` and `has_active_subscription` in `data` are
 //!   ignored: the server owns them.
 
 pub mod account;
 pub mod caller;
 pub mod disabled;
+pub mod email_change;
 pub mod error;
 pub mod limiter;
 pub mod pace;
 pub mod password;
+pub mod reauthenticate;
 pub mod recovery;
+pub mod redirect;
 pub mod session;
 pub mod tokens;
 
@@ -65,12 +77,11 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::extract::AuthJson as Json;
 use crate::state::AppState;
-use error::{API_VERSION, API_VERSION_HEADER, AuthError, AuthResult};
+use error::{API_VERSION_HEADER, AuthError, AuthResult, ERROR_CODE_HEADER};
 
 /// Authentication settings.
 #[derive(Debug, Clone, clap::Args)]
@@ -95,10 +106,35 @@ pub struct AuthConfig {
     #[arg(long, env = "RADAR_DISABLE_SIGNUP")]
     pub disable_signup: bool,
 
-    /// Other URLs that e-mailed links may redirect to (same origin and path prefix),
-    /// comma-separated. The site URL's origin is always allowed.
-    #[arg(long, env = "RADAR_REDIRECT_ALLOW", value_delimiter = ',')]
-    pub redirect_allow: Vec<url::Url>,
+    /// Other URLs that e-mailed links may redirect to, comma-separated, matched as
+    /// GoTrue's `URI_ALLOW_LIST`: `*` stands for any run of characters without `.` or
+    /// `/`, `**` for any run at all, and an entry without either must match exactly.
+    /// The site URL's origin is always allowed.
+    #[arg(long, env = "RADAR_REDIRECT_ALLOW", value_delimiter = ',', value_parser = redirect::parse_pattern)]
+    pub redirect_allow: Vec<String>,
+
+    /// Also let e-mailed links redirect to loopback addresses (localhost, 127.0.0.1,
+    /// ::1) on any port and to the site's host on other ports, as GoTrue does for native
+    /// apps. Off by default: with the implicit flow, a session would reach whatever
+    /// listens there.
+    #[arg(long, env = "RADAR_REDIRECT_LOOPBACK")]
+    pub redirect_loopback: bool,
+
+    /// An e-mail change needs only the link mailed to the new address. By default both
+    /// the current and the new address must confirm (GoTrue's secure e-mail change).
+    #[arg(long, env = "RADAR_SINGLE_EMAIL_CHANGE_CONFIRM")]
+    pub single_email_change_confirm: bool,
+
+    /// A new password through `PUT /auth/v1/user` needs the code mailed by
+    /// `GET /auth/v1/reauthenticate` (`nonce`) when the session is older than
+    /// `--reauthentication-window` (GoTrue's `SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION`).
+    #[arg(long, env = "RADAR_SECURE_PASSWORD_CHANGE")]
+    pub secure_password_change: bool,
+
+    /// With `--secure-password-change`: sessions younger than this many seconds change
+    /// the password without a code (GoTrue: 24 hours).
+    #[arg(long, env = "RADAR_REAUTHENTICATION_WINDOW", default_value_t = 86_400)]
+    pub reauthentication_window: i64,
 
     /// Send mail through this SMTP server as well as keeping it in the outbox:
     /// `smtps://user:pass@host:465`, `smtp://user:pass@host:587?tls=required`, or plain
@@ -155,6 +191,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(session::post_logout))
         .routes(routes!(account::get_user, account::put_user))
         .routes(routes!(recovery::post_recover))
+        .routes(routes!(reauthenticate::get_reauthenticate))
         .routes(routes!(recovery::post_resend))
         .routes(routes!(recovery::get_verify, recovery::post_verify))
         .routes(routes!(get_settings))
@@ -176,10 +213,7 @@ pub fn router() -> OpenApiRouter<AppState> {
                 "This endpoint does not accept that method.",
             )
         })
-        .layer(SetResponseHeaderLayer::overriding(
-            API_VERSION_HEADER,
-            API_VERSION,
-        ));
+        .layer(axum::middleware::from_fn(error::versioned_errors));
     let mut router = OpenApiRouter::from(routes);
     *router.get_openapi_mut() = doc;
     router
@@ -250,6 +284,7 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
         // The public news API's quota headers must be readable by browser clients too.
         .expose_headers([
             API_VERSION_HEADER,
+            ERROR_CODE_HEADER,
             HeaderName::from_static("x-ratelimit-limit"),
             HeaderName::from_static("x-ratelimit-remaining"),
             HeaderName::from_static("x-ratelimit-reset"),

@@ -153,22 +153,27 @@ fn busy(retry_after: u64) -> AuthError {
 
 /// The shortest password accepted, in characters.
 pub const MIN_LENGTH: usize = 6;
-/// The longest, so hashing cost stays bounded.
-pub const MAX_LENGTH: usize = 1024;
 
-/// Refuses passwords that break the rule, in the protocol's `weak_password` form.
+/// The longest new password, in bytes: GoTrue's `MaxPasswordLength` (bcrypt's limit,
+/// which GoTrue keeps for every store). It applies to new passwords only, so accounts
+/// whose password is longer keep signing in.
+pub const MAX_NEW_PASSWORD_BYTES: usize = 72;
+
+/// Refuses new passwords that break the rule: too short in the protocol's
+/// `weak_password` form; over [`MAX_NEW_PASSWORD_BYTES`] 400 `validation_failed`, as
+/// GoTrue's password.go.
 pub fn check_strength(password: &str) -> AuthResult<()> {
+    if password.len() > MAX_NEW_PASSWORD_BYTES {
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            format!("Password cannot be longer than {MAX_NEW_PASSWORD_BYTES} characters"),
+        ));
+    }
     let n = password.chars().count();
     if n < MIN_LENGTH {
         return Err(AuthError::weak_password(
             format!("Password should be at least {MIN_LENGTH} characters."),
             &["length"],
-        ));
-    }
-    if n > MAX_LENGTH {
-        return Err(AuthError::unprocessable(
-            "validation_failed",
-            format!("Password should be at most {MAX_LENGTH} characters."),
         ));
     }
     Ok(())
@@ -273,6 +278,12 @@ mod tests {
     fn strength_counts_characters() {
         assert!(check_strength("12345").is_err());
         assert!(check_strength("éééééé").is_ok());
+        assert!(check_strength(&"é".repeat(36)).is_ok());
+        assert_eq!(
+            check_strength(&"é".repeat(37)).unwrap_err().inner.code,
+            "validation_failed",
+            "72 bytes, not characters"
+        );
         assert_eq!(
             check_strength("abc").unwrap_err().weak_password,
             Some(vec!["length".to_string()])

@@ -37,37 +37,15 @@ pub struct RedirectQuery {
     pub redirect_to: Option<String>,
 }
 
-/// The redirect target to use: `requested` when its origin is the site's or it falls
-/// under an allow-list entry (same origin, path prefix); otherwise the site URL.
-pub fn allowed_redirect(state: &AppState, requested: Option<&str>) -> url::Url {
-    let site = state.site_url.as_ref();
-    let Some(raw) = requested.map(str::trim).filter(|r| !r.is_empty()) else {
-        return site.clone();
-    };
-    let Ok(wanted) = site.join(raw) else {
-        return site.clone();
-    };
-    if !matches!(wanted.scheme(), "http" | "https") {
-        return site.clone();
-    }
-    let same_origin = wanted.origin() == site.origin();
-    let allowed = state
-        .config
-        .auth
-        .redirect_allow
-        .iter()
-        .any(|a| a.origin() == wanted.origin() && wanted.path().starts_with(a.path()));
-    if same_origin || allowed {
-        wanted
-    } else {
-        site.clone()
-    }
-}
+pub use super::redirect::allowed_redirect;
 
+/// The link `type` of a one-time token of `kind` (and the purpose of its PKCE code).
 fn kind_name(kind: OneTimeKind) -> &'static str {
     match kind {
         OneTimeKind::Recovery => "recovery",
         OneTimeKind::Confirmation => "signup",
+        OneTimeKind::EmailChangeCurrent | OneTimeKind::EmailChangeNew => "email_change",
+        OneTimeKind::Reauthentication => "reauthentication",
     }
 }
 
@@ -76,7 +54,25 @@ fn pkce_method(kind: OneTimeKind) -> &'static str {
     match kind {
         OneTimeKind::Recovery => "recovery",
         OneTimeKind::Confirmation => "email/signup",
+        OneTimeKind::EmailChangeCurrent | OneTimeKind::EmailChangeNew => "email_change",
+        OneTimeKind::Reauthentication => "reauthentication",
     }
+}
+
+/// The `GET /verify` link for a one-time `token` of link type `kind`.
+pub fn link_to(state: &AppState, token: &str, kind: &str, redirect_to: Option<&str>) -> String {
+    let redirect = allowed_redirect(state, redirect_to);
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("token", token)
+        .append_pair("type", kind)
+        .append_pair("redirect_to", redirect.as_str())
+        .finish();
+    format!("{}/verify?{query}", super::auth_url(state))
+}
+
+/// How long mailed links work, in minutes, for the mails' texts.
+pub fn mail_minutes(state: &AppState) -> i64 {
+    (state.config.auth.otp_expiry / 60).max(1)
 }
 
 /// The challenge to keep with a mailed link; none for the implicit flow (no PKCE
@@ -126,14 +122,8 @@ pub async fn send_link(
     let token = state
         .store
         .issue_one_time_token(&user.id, kind, ttl, pkce)?;
-    let redirect = allowed_redirect(state, redirect_to);
-    let query = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("token", &token)
-        .append_pair("type", kind_name(kind))
-        .append_pair("redirect_to", redirect.as_str())
-        .finish();
-    let link = format!("{}/verify?{query}", super::auth_url(state));
-    let minutes = (state.config.auth.otp_expiry / 60).max(1);
+    let link = link_to(state, &token, kind_name(kind), redirect_to);
+    let minutes = mail_minutes(state);
     let (subject, text) = match kind {
         OneTimeKind::Recovery => (
             "Reset your Radar password",
@@ -149,6 +139,11 @@ pub async fn send_link(
                 "Welcome to Radar.\n\nTo confirm your e-mail address, open this link (it works once, for {minutes} minutes):\n\n{link}\n"
             ),
         ),
+        other => {
+            return Err(AuthError::internal(format!(
+                "send_link does not mail {other:?} tokens"
+            )));
+        }
     };
     state
         .mailer
@@ -208,8 +203,10 @@ pub struct ResendBody {
     pkce: AuthCodeChallenge,
 }
 
-/// `POST /resend` (`type: "signup"`): mails a new confirmation link to an address that
-/// signed up and is not confirmed yet; `{}` always, as `/recover`.
+/// `POST /resend`: `type: "signup"` mails a new confirmation link to an address that
+/// signed up and is not confirmed yet; `type: "email_change"` mails the links of the
+/// account's pending e-mail change again (`email` is the current address). `{}` always,
+/// as `/recover`.
 #[utoipa::path(post, path = "/resend", tag = "auth", params(RedirectQuery), request_body = ResendBody, responses(
     (status = 200, description = "`{}`, whether or not the address is registered"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_resend(
@@ -219,15 +216,35 @@ pub async fn post_resend(
     Query(q): Query<RedirectQuery>,
     Json(body): Json<ResendBody>,
 ) -> AuthResult<Json<serde_json::Value>> {
-    if !matches!(body.kind.as_deref(), Some("signup")) {
-        return Err(AuthError::bad_request(
-            "validation_failed",
-            "Only type \"signup\" can be resent.",
-        ));
-    }
+    let kind = match body.kind.as_deref() {
+        Some(k @ ("signup" | "email_change")) => k,
+        Some("sms" | "phone_change") => return Err(super::disabled::phone_signups()),
+        _ => {
+            return Err(AuthError::bad_request(
+                "validation_failed",
+                "Missing one of these types: signup, email_change, sms, phone_change",
+            ));
+        }
+    };
     let email = email_of(body.email.as_deref())?;
     let pkce = pkce_challenge(&body.pkce)?;
     super::limit(&state, "recover", &email, peer)?;
+    if kind == "email_change" {
+        // GoTrue resend.go: the current address asks; nothing pending answers `{}` too.
+        super::pace_mail(&state, "email_change", &email)?;
+        let user = state.store.user_by_email(&email)?;
+        if let Some((user, new)) = user.and_then(|u| u.new_email.clone().map(|n| (u, n))) {
+            // Taken since it was asked for: the last link will say so; `{}` here, so an
+            // unauthenticated caller learns nothing about either address.
+            match super::email_change::start(&state, &user, &new, q.redirect_to.as_deref(), pkce)
+                .await
+            {
+                Err(e) if e.inner.code != "email_exists" => return Err(e),
+                _ => {}
+            }
+        }
+        return Ok(Json(serde_json::json!({})));
+    }
     super::pace_mail(&state, "signup", &email)?;
     if let Some(user) = state
         .store
@@ -260,12 +277,16 @@ pub struct VerifyQuery {
     redirect_to: Option<String>,
 }
 
-fn parse_kind(kind: Option<&str>) -> Option<OneTimeKind> {
-    match kind? {
-        "recovery" => Some(OneTimeKind::Recovery),
-        "signup" | "email" => Some(OneTimeKind::Confirmation),
-        _ => None,
-    }
+/// The link kinds a verification `type` takes: `email` takes a confirmation or a
+/// recovery link alike (GoTrue verify.go's `verifyTokenHash`).
+fn parse_kind(kind: &str) -> Option<&'static [OneTimeKind]> {
+    Some(match kind {
+        "recovery" | "magiclink" => &[OneTimeKind::Recovery],
+        "signup" | "invite" => &[OneTimeKind::Confirmation],
+        "email" => &[OneTimeKind::Confirmation, OneTimeKind::Recovery],
+        "email_change" => &[OneTimeKind::EmailChangeCurrent, OneTimeKind::EmailChangeNew],
+        _ => return None,
+    })
 }
 
 fn see_other(to: url::Url) -> Response {
@@ -278,35 +299,68 @@ fn see_other(to: url::Url) -> Response {
     res
 }
 
-/// Redeems a link's token for a session (`POST /verify`, and implicit-flow links).
-fn redeem(state: &AppState, token: &str, kind: OneTimeKind) -> AuthResult<Option<AuthSession>> {
-    match state.store.redeem_one_time_token(token, kind)? {
-        Redeemed::Valid { user, .. } => {
-            let grant = state.store.sign_in(&user.id, "otp")?;
-            Ok(Some(session_answer(state, &grant)))
-        }
-        Redeemed::Invalid | Redeemed::Expired => Ok(None),
+/// What following a link gave, whichever kind it was.
+enum Outcome {
+    /// A session for the user (implicit flow), or a code for a PKCE challenge.
+    SignIn {
+        user: Box<User>,
+        pkce: Option<PkceChallenge>,
+        kind: OneTimeKind,
+    },
+    /// The first of an e-mail change's two links.
+    FirstOfTwo,
+}
+
+/// Spends a link's token of one of `kinds`; the errors are GoTrue's.
+async fn follow(state: &AppState, token: &str, kinds: &[OneTimeKind]) -> AuthResult<Outcome> {
+    if kinds.contains(&OneTimeKind::EmailChangeNew) {
+        return Ok(match super::email_change::follow(state, token).await? {
+            super::email_change::Followed::FirstOfTwo => Outcome::FirstOfTwo,
+            super::email_change::Followed::Changed(user, pkce) => Outcome::SignIn {
+                user,
+                pkce,
+                kind: OneTimeKind::EmailChangeNew,
+            },
+        });
+    }
+    match state.store.redeem_link(token, kinds)? {
+        (Some(kind), Redeemed::Valid { user, pkce }) => Ok(Outcome::SignIn { user, pkce, kind }),
+        _ => Err(AuthError::forbidden(
+            "otp_expired",
+            "Email link is invalid or has expired",
+        )),
     }
 }
 
 /// `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
 /// An implicit-flow link lands with the session in the fragment, a PKCE link with
-/// `?code=` for the client to exchange.
+/// `?code=` for the client to exchange, the first of an e-mail change's two links with
+/// GoTrue's message. Without a type or a token it is 400 JSON, as GoTrue's
+/// `VerifyParams.Validate`; every other failure lands with the error.
 #[utoipa::path(get, path = "/verify", tag = "auth", params(VerifyQuery), responses(
-    (status = 303, description = "To the redirect target, with the session in the fragment (implicit flow), `?code=` (PKCE) or the error")))]
+    (status = 303, description = "To the redirect target, with the session in the fragment (implicit flow), `?code=` (PKCE) or the error"),
+    (status = 400, body = radar_api::auth::AuthErrorBody, description = "No type or no token")))]
 pub async fn get_verify(
     State(state): State<AppState>,
     Query(q): Query<VerifyQuery>,
 ) -> AuthResult<Response> {
-    let mut to = allowed_redirect(&state, q.redirect_to.as_deref());
+    let kind_param = q.kind.as_deref().map(str::trim).unwrap_or_default();
+    if kind_param.is_empty() {
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "Verify requires a verification type",
+        ));
+    }
     let token = q.token.as_deref().map(str::trim).unwrap_or_default();
+    if token.is_empty() {
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "Verify requires a token or a token hash",
+        ));
+    }
+    let mut to = allowed_redirect(&state, q.redirect_to.as_deref());
     let pkce_link = token.starts_with(PKCE_PREFIX);
-    let error = |mut to: url::Url, code: &str, description: &str| {
-        let pairs = [
-            ("error", "access_denied"),
-            ("error_code", code),
-            ("error_description", description),
-        ];
+    let land = |mut to: url::Url, pairs: &[(&str, &str)]| {
         if pkce_link {
             to.query_pairs_mut().extend_pairs(pairs);
         }
@@ -316,22 +370,33 @@ pub async fn get_verify(
         to.set_fragment(Some(&f));
         see_other(to)
     };
-    let Some(kind) = parse_kind(q.kind.as_deref()) else {
-        return Ok(error(
+    let error = |to: url::Url, e: &AuthError| {
+        let code = e.inner.code;
+        let pairs = [
+            ("error", "access_denied"),
+            ("error_code", code),
+            ("error_description", e.inner.message.as_str()),
+        ];
+        land(to, &pairs)
+    };
+    let Some(kinds) = parse_kind(kind_param) else {
+        let e = AuthError::bad_request("validation_failed", "Unsupported verification type");
+        return Ok(error(to, &e));
+    };
+    let outcome = match follow(&state, token, kinds).await {
+        Ok(o) => o,
+        Err(e) if e.inner.status.is_client_error() => return Ok(error(to, &e)),
+        Err(e) => return Err(e),
+    };
+    match outcome {
+        Outcome::FirstOfTwo => Ok(land(
             to,
-            "validation_failed",
-            "Unsupported verification type",
-        ));
-    };
-    let redeemed = if token.is_empty() {
-        Redeemed::Invalid
-    } else {
-        state.store.redeem_one_time_token(token, kind)?
-    };
-    match redeemed {
-        Redeemed::Valid {
+            &[("message", super::email_change::FIRST_OF_TWO), ("sb", "")],
+        )),
+        Outcome::SignIn {
             user,
             pkce: Some(challenge),
+            kind,
         } => {
             let code = state.store.issue_auth_code(
                 &user.id,
@@ -342,7 +407,9 @@ pub async fn get_verify(
             to.query_pairs_mut().append_pair("code", &code);
             Ok(see_other(to))
         }
-        Redeemed::Valid { user, pkce: None } => {
+        Outcome::SignIn {
+            user, pkce: None, ..
+        } => {
             let grant = state.store.sign_in(&user.id, "otp")?;
             let s = session_answer(&state, &grant);
             let f = url::form_urlencoded::Serializer::new(String::new())
@@ -351,16 +418,11 @@ pub async fn get_verify(
                 .append_pair("expires_in", &s.expires_in.to_string())
                 .append_pair("refresh_token", &s.refresh_token)
                 .append_pair("token_type", &s.token_type)
-                .append_pair("type", q.kind.as_deref().unwrap_or_default())
+                .append_pair("type", kind_param)
                 .finish();
             to.set_fragment(Some(&f));
             Ok(see_other(to))
         }
-        Redeemed::Invalid | Redeemed::Expired => Ok(error(
-            to,
-            "otp_expired",
-            "Email link is invalid or has expired",
-        )),
     }
 }
 
@@ -369,27 +431,53 @@ pub async fn get_verify(
 pub struct VerifyBody {
     #[serde(rename = "type")]
     kind: Option<String>,
+    /// The link's token.
     token_hash: Option<String>,
+    /// The link's token too (Radar mails no short codes); not with `token_hash`.
     token: Option<String>,
 }
 
-/// `POST /verify`: redeems a link's token and answers the session as JSON.
+/// `POST /verify`: redeems a link's token and answers the session as JSON; the first
+/// of an e-mail change's two links answers GoTrue's `{"msg", "code": "200"}`.
 #[utoipa::path(post, path = "/verify", tag = "auth", request_body = VerifyBody, responses(
-    (status = 200, body = AuthSession), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 403, body = radar_api::auth::AuthErrorBody)))]
+    (status = 200, body = AuthSession, description = "A session, or the first of an e-mail change's two links accepted"), (status = 400, body = radar_api::auth::AuthErrorBody),
+    (status = 403, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody)))]
 pub async fn post_verify(
     State(state): State<AppState>,
     _key: ApiKey,
     Json(body): Json<VerifyBody>,
-) -> AuthResult<Json<AuthSession>> {
-    let kind = parse_kind(body.kind.as_deref()).ok_or_else(|| {
-        AuthError::bad_request("validation_failed", "Unsupported verification type.")
-    })?;
-    let token = body.token_hash.or(body.token).unwrap_or_default();
-    let expired = || AuthError::forbidden("otp_expired", "Token has expired or is invalid");
-    if token.trim().is_empty() {
-        return Err(expired());
+) -> AuthResult<Response> {
+    let kind = body.kind.as_deref().map(str::trim).unwrap_or_default();
+    if kind.is_empty() {
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "Verify requires a verification type",
+        ));
     }
-    redeem(&state, token.trim(), kind)?
-        .map(Json)
-        .ok_or_else(expired)
+    let present = |v: &Option<String>| v.as_deref().is_some_and(|t| !t.trim().is_empty());
+    // GoTrue VerifyParams.Validate: exactly one of the two.
+    let token = match (present(&body.token), present(&body.token_hash)) {
+        (true, false) => body.token.unwrap_or_default(),
+        (false, true) => body.token_hash.unwrap_or_default(),
+        _ => {
+            return Err(AuthError::bad_request(
+                "validation_failed",
+                "Verify requires either a token or a token hash",
+            ));
+        }
+    };
+    let kinds = parse_kind(kind).ok_or_else(|| {
+        AuthError::bad_request("validation_failed", "Unsupported verification type")
+    })?;
+    match follow(&state, token.trim(), kinds).await? {
+        Outcome::FirstOfTwo => Ok(Json(serde_json::json!({
+            "msg": super::email_change::FIRST_OF_TWO,
+            "code": "200",
+        }))
+        .into_response()),
+        Outcome::SignIn { user, .. } => {
+            let grant = state.store.sign_in(&user.id, "otp")?;
+            Ok(Json(session_answer(&state, &grant)).into_response())
+        }
+    }
 }

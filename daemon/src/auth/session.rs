@@ -115,8 +115,17 @@ async fn sign_in(
     body: TokenBody,
 ) -> AuthResult<Json<AuthSession>> {
     let password = body.password.unwrap_or_default();
-    if body.email.is_none() && body.phone.is_some() {
-        return Err(super::disabled::phone_logins());
+    let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.is_empty());
+    match (given(&body.email), given(&body.phone)) {
+        // GoTrue token.go: both addresses are a malformed request.
+        (true, true) => {
+            return Err(AuthError::bad_request(
+                "validation_failed",
+                "Only an email address or phone number should be provided on login.",
+            ));
+        }
+        (false, true) => return Err(super::disabled::phone_logins()),
+        _ => {}
     }
     if body.email.as_deref().is_none_or(|e| e.trim().is_empty()) || password.is_empty() {
         return Err(AuthError::bad_request(
@@ -195,6 +204,13 @@ fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
         return Err(AuthError::bad_request(
             "validation_failed",
             "refresh_token is required.",
+        ));
+    }
+    // GoTrue token_refresh.go: a token that cannot be one is a malformed request.
+    if !radar_store::is_well_formed_secret(token.trim()) {
+        return Err(AuthError::bad_request(
+            "validation_failed",
+            "Refresh token is not valid",
         ));
     }
     let grace = chrono::Duration::seconds(state.config.auth.refresh_reuse_interval);

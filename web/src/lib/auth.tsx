@@ -47,6 +47,8 @@ interface AuthContextValue {
   signOut(): Promise<AuthResult>;
   resetPassword(email: string): Promise<AuthResult>;
   updatePassword(password: string): Promise<AuthResult>;
+  /** Starts an e-mail change: the server mails the links that confirm it (both addresses by default). */
+  changeEmail(email: string): Promise<AuthResult>;
   refreshUser(): Promise<void>;
 }
 
@@ -247,6 +249,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [getClient],
   );
 
+  const changeEmail = useCallback(
+    (email: string) =>
+      guarded('Failed to change e-mail', async () => {
+        const { data, error } = await (await getClient()).updateUser(
+          { email },
+          { emailRedirectTo: `${window.location.origin}/auth/callback` },
+        );
+        if (!error && data.user) setUser(data.user as RadarUser);
+        return { error: error?.message ?? null };
+      }),
+    [getClient],
+  );
+
   const signInWithGoogle = useCallback(async () => ({ error: GOOGLE_DISABLED }), []);
 
   // After a subscription changes, the user object is read again so the header follows.
@@ -272,9 +287,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       signOut,
       resetPassword,
       updatePassword,
+      changeEmail,
       refreshUser,
     }),
-    [status, user, session, config, subscriber, metadata.isFetched, recheck, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, refreshUser],
+    [status, user, session, config, subscriber, metadata.isFetched, recheck, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, changeEmail, refreshUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

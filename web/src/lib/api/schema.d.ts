@@ -576,6 +576,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/v1/reauthenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /reauthenticate`: mails the signed-in user a reauthentication code; `{}`. */
+        get: operations["get_reauthenticate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/v1/recover": {
         parameters: {
             query?: never;
@@ -603,8 +620,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * `POST /resend` (`type: "signup"`): mails a new confirmation link to an address that
-         *     signed up and is not confirmed yet; `{}` always, as `/recover`.
+         * `POST /resend`: `type: "signup"` mails a new confirmation link to an address that
+         *     signed up and is not confirmed yet; `type: "email_change"` mails the links of the
+         *     account's pending e-mail change again (`email` is the current address). `{}` always,
+         *     as `/recover`.
          */
         post: operations["post_resend"];
         delete?: never;
@@ -697,8 +716,9 @@ export interface paths {
         /** `GET /user`: the signed-in user. */
         get: operations["get_user"];
         /**
-         * `PUT /user`: changes the password (ending the user's other sessions) and merges
-         *     metadata.
+         * `PUT /user`: changes the password (ending the user's other sessions), merges
+         *     metadata and starts an e-mail change. Everything is checked before anything
+         *     changes, in GoTrue's order (user.go).
          */
         put: operations["put_user"];
         post?: never;
@@ -738,11 +758,16 @@ export interface paths {
         /**
          * `GET /verify`: the e-mailed link. No `apikey`: people click it from their mail.
          *     An implicit-flow link lands with the session in the fragment, a PKCE link with
-         *     `?code=` for the client to exchange.
+         *     `?code=` for the client to exchange, the first of an e-mail change's two links with
+         *     GoTrue's message. Without a type or a token it is 400 JSON, as GoTrue's
+         *     `VerifyParams.Validate`; every other failure lands with the error.
          */
         get: operations["get_verify"];
         put?: never;
-        /** `POST /verify`: redeems a link's token and answers the session as JSON. */
+        /**
+         * `POST /verify`: redeems a link's token and answers the session as JSON; the first
+         *     of an e-mail change's two links answers GoTrue's `{"msg", "code": "200"}`.
+         */
         post: operations["post_verify"];
         delete?: never;
         options?: never;
@@ -799,16 +824,32 @@ export interface components {
             /** @description `s256` or `plain` (any case). */
             code_challenge_method?: string | null;
         };
-        /** @description An error answer of `/auth/v1`, in the protocol's form (API version 2024-01-01). */
+        /**
+         * @description An error answer of `/auth/v1`, in the form the request's `X-Supabase-Api-Version`
+         *     header asks for, as GoTrue's: without it (the initial version)
+         *     `{"code": <HTTP status>, "error_code", "msg"}`; with `2024-01-01` or later
+         *     `{"code": <error code>, "message"}`, and that version echoed in the response header.
+         *     Either way the `x-sb-error-code` response header carries the error code.
+         */
         AuthErrorBody: {
-            /** @description The error code (`invalid_credentials`, `refresh_token_already_used`...). */
-            code: string;
-            /** @description The same code, for clients of older API versions. */
-            error_code: string;
-            /** @description A sentence for people. */
-            msg: string;
+            /** @description The HTTP status (initial version) or the error code (`2024-01-01`). */
+            code: components["schemas"]["AuthErrorCode"];
+            /**
+             * @description The error code (`invalid_credentials`, `refresh_token_already_used`...); initial
+             *     version only.
+             */
+            error_code?: string | null;
+            /** @description A sentence for people; `2024-01-01` only. */
+            message?: string | null;
+            /** @description A sentence for people; initial version only. */
+            msg?: string | null;
             weak_password?: null | components["schemas"]["AuthWeakPassword"];
         };
+        /**
+         * @description The `code` of an auth error: the HTTP status in the initial API version, the error
+         *     code from `2024-01-01` on.
+         */
+        AuthErrorCode: number | string;
         /** @description One sign-in identity of an auth user (Radar has only the e-mail one). */
         AuthIdentity: {
             /**
@@ -892,6 +933,11 @@ export interface components {
             email: string;
             /**
              * Format: date-time
+             * @description When the pending e-mail change's links were mailed (absent without one).
+             */
+            email_change_sent_at?: string | null;
+            /**
+             * Format: date-time
              * @description When the e-mail was confirmed; null until then.
              */
             email_confirmed_at?: string | null;
@@ -908,8 +954,18 @@ export interface components {
              * @description Last successful sign-in.
              */
             last_sign_in_at?: string | null;
+            /**
+             * @description The address a pending e-mail change moves to once its links are followed
+             *     (absent without one).
+             */
+            new_email?: string | null;
             /** @description Always empty: no phone sign-in. */
             phone?: string;
+            /**
+             * Format: date-time
+             * @description When the last reauthentication code was mailed (absent before one).
+             */
+            reauthentication_sent_at?: string | null;
             /**
              * Format: date-time
              * @description When the last password-reset link was mailed (absent before one).
@@ -1263,12 +1319,20 @@ export interface components {
             refresh_token?: string | null;
         };
         /** @description Body of `PUT /user`. */
-        UpdateUserBody: {
+        UpdateUserBody: components["schemas"]["AuthCodeChallenge"] & {
+            /**
+             * @description Only the service role may set it (GoTrue: 403 `not_admin`), which Radar never
+             *     hands out.
+             */
+            app_metadata?: Record<string, never> | null;
             /** @description Metadata to merge (a null value removes a key). */
             data?: {
                 [key: string]: unknown;
             } | null;
+            /** @description A new address: mails the links that confirm the change (see [`super::email_change`]). */
             email?: string | null;
+            /** @description The code `GET /reauthenticate` mailed, when `--secure-password-change` wants it. */
+            nonce?: string | null;
             password?: string | null;
         };
         /** @description `GET /api/user/metadata`. */
@@ -1278,7 +1342,9 @@ export interface components {
         };
         /** @description Body of `POST /verify` (auth-js `verifyOtp({type, token_hash})`). */
         VerifyBody: {
+            /** @description The link's token too (Radar mails no short codes); not with `token_hash`. */
             token?: string | null;
+            /** @description The link's token. */
             token_hash?: string | null;
             type?: string | null;
         };
@@ -2873,6 +2939,56 @@ export interface operations {
             };
         };
     };
+    get_reauthenticate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{}`; the code is mailed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+        };
+    };
     post_recover: {
         parameters: {
             query?: {
@@ -3279,7 +3395,10 @@ export interface operations {
     };
     put_user: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Where the e-mailed link should land. */
+                redirect_to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3314,7 +3433,6 @@ export interface operations {
                     "application/json": components["schemas"]["AuthErrorBody"];
                 };
             };
-            /** @description The session has ended */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3342,6 +3460,14 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3419,7 +3545,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter is malformed */
+            /** @description No type or no token */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3443,6 +3569,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A session, or the first of an e-mail change's two links accepted */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3487,6 +3614,14 @@ export interface operations {
             };
             /** @description The body is not sent as application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
