@@ -131,15 +131,12 @@ impl From<radar_store::Error> for ApiError {
             // sled met a full disk the guard did not foresee: it refuses writes from now
             // on, until a restart.
             e if e.met_full_disk() => Self::storage_failed(e),
-            e
-            @ (E::Locked(_)
+            e @ (E::Locked(_)
             | E::Open(_)
             | E::Storage(_)
             | E::Corrupt(_)
             | E::Index(_)
-            | E::JournalLoss(_)) => {
-                Self::internal(e)
-            }
+            | E::JournalLoss(_)) => Self::internal(e),
         }
     }
 }

@@ -543,6 +543,11 @@ impl KeyMap {
         }
     }
 
+    /// Whether any binding holds Alt. None of the table's do; `keys.toml` may add some.
+    pub fn has_alt(&self) -> bool {
+        self.bindings.values().flatten().any(|k| k.alt)
+    }
+
     /// The keys of `command` in `context`, as the help writes them ("j ↓").
     pub fn keys_of(&self, context: Context, command: Command) -> String {
         self.bindings

@@ -154,7 +154,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let (mut terminal, _restore) = terminal::init()?;
     let size = terminal.size()?;
     app.update(Action::Resize(size.width, size.height), Instant::now());
-    terminal::spawn_input(tx);
+    terminal::spawn_input(tx, app.keys.has_alt());
     if std::env::var_os("RADAR_TUI_TEST_PANIC").is_some() {
         // For the end-to-end test of the panic hook: a task panics after the first frame.
         tokio::spawn(async {

@@ -7,7 +7,7 @@ use std::io::{Stdout, stdout};
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -78,18 +78,66 @@ pub fn suspend(terminal: &mut Tty) -> std::io::Result<()> {
 
 /// Reads terminal events on a thread of its own (not the runtime's blocking pool, which
 /// would hold up shutdown while the read blocks) and sends keys and resizes.
-pub fn spawn_input(tx: UnboundedSender<Action>) {
+///
+/// A terminal sends Alt+key as Esc followed by the key, so an Esc typed just before a key
+/// (Esc to close the help, then Enter) can arrive in one read and be decoded as Alt+key.
+/// Unless `alt_bound` (a `keys.toml` binds an Alt key), such an event is sent as what was
+/// typed: Esc, then the key.
+pub fn spawn_input(tx: UnboundedSender<Action>, alt_bound: bool) {
     std::thread::spawn(move || {
         loop {
-            let action = match event::read() {
-                Ok(Event::Key(key)) => Action::Key(key),
-                Ok(Event::Resize(w, h)) => Action::Resize(w, h),
+            let actions = match event::read() {
+                Ok(Event::Key(key)) if !alt_bound => {
+                    split_alt(key).into_iter().map(Action::Key).collect()
+                }
+                Ok(Event::Key(key)) => vec![Action::Key(key)],
+                Ok(Event::Resize(w, h)) => vec![Action::Resize(w, h)],
                 Ok(_) => continue,
                 Err(_) => break,
             };
-            if tx.send(action).is_err() {
+            if actions.into_iter().any(|a| tx.send(a).is_err()) {
                 break;
             }
         }
     });
+}
+
+/// An Alt+key event as the two keys a terminal sends for it, Esc and then the key; any
+/// other event as it is.
+fn split_alt(key: KeyEvent) -> Vec<KeyEvent> {
+    if !key.modifiers.contains(KeyModifiers::ALT) {
+        return vec![key];
+    }
+    vec![
+        KeyEvent::new_with_kind(KeyCode::Esc, KeyModifiers::NONE, key.kind),
+        KeyEvent::new_with_kind(key.code, key.modifiers - KeyModifiers::ALT, key.kind),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alt_and_a_key_is_esc_then_the_key() {
+        let alt_enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT);
+        let codes: Vec<_> = split_alt(alt_enter)
+            .into_iter()
+            .map(|k| (k.code, k.modifiers))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                (KeyCode::Esc, KeyModifiers::NONE),
+                (KeyCode::Enter, KeyModifiers::NONE)
+            ]
+        );
+        let ctrl_alt_x = KeyEvent::new(
+            KeyCode::Char('x'),
+            KeyModifiers::ALT | KeyModifiers::CONTROL,
+        );
+        assert_eq!(split_alt(ctrl_alt_x)[1].modifiers, KeyModifiers::CONTROL);
+        let j = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
+        assert_eq!(split_alt(j), [j]);
+    }
 }

@@ -237,13 +237,13 @@ pub async fn fetch_feed(
                 };
             }
             Claim::Running(mut running) => {
-                if let Ok(done) = running.wait_for(Option::is_some).await {
-                    if let Some(done) = done.clone() {
-                        return FetchReport {
-                            joined: true,
-                            ..done
-                        };
-                    }
+                if let Ok(done) = running.wait_for(Option::is_some).await
+                    && let Some(done) = done.clone()
+                {
+                    return FetchReport {
+                        joined: true,
+                        ..done
+                    };
                 }
                 // That fetch was abandoned without a report: claim the feed again.
             }
