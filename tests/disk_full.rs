@@ -121,11 +121,11 @@ async fn send(
 }
 
 /// Asserts a 507 `storage_full` with Retry-After, in the daemon's shape or the auth
-/// service's (`code`, `msg`).
+/// service's initial form (`error_code`, `msg`).
 fn assert_full(got: &(u16, Option<String>, Value)) {
     let (status, retry, body) = got;
     assert_eq!(*status, 507, "{body}");
-    let code = body["error"].as_str().or(body["code"].as_str());
+    let code = body["error"].as_str().or(body["error_code"].as_str());
     assert_eq!(code, Some("storage_full"), "{body}");
     let message = body["message"].as_str().or(body["msg"].as_str());
     assert!(

@@ -131,7 +131,8 @@ fn silent_half_sent_idle_and_stalled_connections_are_closed_after_their_timeouts
 }
 
 /// A 413 answer in its surface's error shape: `code_field` is `error` under `/api`,
-/// `code` under `/auth/v1`.
+/// `error_code` under `/auth/v1` (GoTrue's initial form, for a request without
+/// `X-Supabase-Api-Version`).
 #[track_caller]
 fn assert_payload_too_large(answer: &str, path: &str, code_field: &str) {
     assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
@@ -150,7 +151,7 @@ fn an_impossible_content_length_is_refused_at_once_in_each_surface_shape() {
     for (path, code_field) in [
         ("/api/profile", "error"),
         ("/api/stripe/webhook", "error"),
-        ("/auth/v1/signup", "code"),
+        ("/auth/v1/signup", "error_code"),
     ] {
         let mut s = connect(&d);
         s.write_all(
@@ -182,7 +183,7 @@ fn a_chunked_body_over_the_limit_is_refused_in_each_surface_shape() {
     for (method, path, code_field) in [
         ("PATCH", "/api/user/profile", "error"),
         ("POST", "/api/stripe/webhook", "error"),
-        ("POST", "/auth/v1/signup", "code"),
+        ("POST", "/auth/v1/signup", "error_code"),
     ] {
         let mut s = connect(&d);
         let chunk = format!("{{\"resume\":\"{}\"}}", "x".repeat(4096));
