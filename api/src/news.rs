@@ -90,6 +90,15 @@ impl Mark {
         }
     }
 
+    /// The mark's place in [`Mark::ALL`]: an index for tables of one entry per mark.
+    pub fn index(self) -> usize {
+        match self {
+            Mark::Favorite => 0,
+            Mark::Hidden => 1,
+            Mark::Read => 2,
+        }
+    }
+
     /// Whether an item with this mark is out of the feed.
     pub fn leaves_feed(self) -> bool {
         matches!(self, Mark::Hidden | Mark::Read)
@@ -114,6 +123,15 @@ impl ItemMarks {
             Mark::Favorite => self.favorite,
             Mark::Hidden => self.hidden,
             Mark::Read => self.read,
+        }
+    }
+
+    /// Removes `mark`.
+    pub fn unset(&mut self, mark: Mark) {
+        match mark {
+            Mark::Favorite => self.favorite = false,
+            Mark::Hidden => self.hidden = false,
+            Mark::Read => self.read = false,
         }
     }
 

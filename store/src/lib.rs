@@ -20,8 +20,11 @@
 //! touched; reads go on, and writes resume by themselves when space comes back.
 #![deny(missing_docs)]
 
+pub mod backend;
 pub mod display;
 mod error;
+pub mod rate;
+mod secrets;
 pub mod keys;
 
 mod admin;

@@ -53,17 +53,61 @@ fn password_method() -> String {
 }
 
 /// A refresh token as stored under its hash.
-#[derive(Debug, Serialize, Deserialize)]
-struct RefreshRecord {
-    session_id: String,
-    created_at: DateTime<Utc>,
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefreshRecord {
+    /// The session it belongs to.
+    pub session_id: String,
+    /// When it was issued.
+    pub created_at: DateTime<Utc>,
     /// When it was first spent; spent tokens stay for reuse detection until their
     /// session ends.
     #[serde(default)]
-    used_at: Option<DateTime<Utc>>,
+    pub used_at: Option<DateTime<Utc>>,
     /// The token its refresh handed out, sealed with this token (see [`seal_child`]).
     #[serde(default)]
-    child: Option<String>,
+    pub child: Option<String>,
+}
+
+/// What the refresh rule decides from: the token presented, its session with every
+/// token of it, and the account (see [`crate::backend::SessionStore::refresh`]).
+#[derive(Debug, Clone)]
+pub struct RefreshView {
+    /// The presented token's record.
+    pub presented: RefreshRecord,
+    /// Its session.
+    pub session: Session,
+    /// The session's account.
+    pub user: User,
+    /// Every token of the session, by hash (the presented one among them).
+    pub tokens: Vec<([u8; 32], RefreshRecord)>,
+}
+
+/// What the refresh rule answers: the outcome, and the writes that make it so, which
+/// the backend applies in the step in which it read the view.
+#[derive(Debug, Clone, Default)]
+pub struct RefreshPlan {
+    /// What the caller gets.
+    pub outcome: RefreshOutcome,
+    /// Token records to write (new or changed), by hash.
+    pub put: Vec<([u8; 32], RefreshRecord)>,
+    /// Token records to delete, by hash.
+    pub remove: Vec<[u8; 32]>,
+    /// The session record to write back (its refresh time).
+    pub session: Option<Session>,
+    /// End the session with every token of it.
+    pub end_session: bool,
+}
+
+/// The outcome of a refresh, before it becomes a [`Refresh`].
+#[derive(Debug, Clone, Default)]
+pub enum RefreshOutcome {
+    /// The session, its account, and the refresh token to hand out.
+    Rotated(Box<(Session, User, String)>),
+    /// Unknown token, or its session has ended.
+    #[default]
+    NotFound,
+    /// A spent token presented again outside the grace window: the session ends.
+    AlreadyUsed,
 }
 
 /// The pad that seals a token's child: SHA-256 of a label and the parent token, so only

@@ -1,0 +1,115 @@
+//! The backend interface: what the product's rules need from a place that keeps data.
+//!
+//! # Where the line is drawn, and why
+//!
+//! Above this interface sit the product's rules (the modules of this crate that are not
+//! a backend): which marks exclude which, the free cap, who is a subscriber, the quota
+//! limits, how a refresh token rotates and when its reuse ends a session, when a
+//! one-time link is spent, which waitlist entry a join keeps. Below it sit the backends
+//! (`sled` today, an in-memory one for tests, PostgreSQL next): they store records, find
+//! them by the lookups the rules need, and apply each change they are given atomically,
+//! enforcing the constraints they are handed (an e-mail registered once, one set of
+//! marks per reader and item, a counter that never passes its limit, one live secret per
+//! owner and purpose).
+//!
+//! The traits are cut by aggregate, the way the product's data is owned, and their
+//! methods are the rules' questions and changes, not reads and writes of keys:
+//! `newest(reader, after, limit)`, not "scan this tree from this key". That is the line
+//! Atuin's `Database` trait draws for its history (one trait of domain operations,
+//! implemented by SQLite and PostgreSQL alike), and that vaultwarden and Plume draw with
+//! their models over diesel; conduwuit's `KvTree` draws it lower, at key-value trees,
+//! which makes every backend a key-value store and leaves the indexes to the layer
+//! above. We keep the indexes below, because a SQL engine keeps them better itself (a
+//! unique constraint, an anti-join) than a layer above can keep them in key-value pairs.
+//!
+//! A change whose outcome depends on what is stored (rotate this refresh token, spend
+//! this link, update this account) is given as a rule: a plain function the backend
+//! calls with what it read, inside the same atomic step in which it then writes the
+//! rule's answer. The rule does no I/O, so a backend can run it inside a sled
+//! transaction (which may run it twice) or between a `SELECT ... FOR UPDATE` and the
+//! `UPDATE` of one database transaction. Where two changes of different aggregates need
+//! not be one step (a subscription granted, then its waitlist entry marked approved),
+//! the rules make them one after the other, in an order a crash between them leaves
+//! harmless and a retry completes.
+//!
+//! # Async
+//!
+//! Every method is async, so that a backend on a network (PostgreSQL) never blocks the
+//! daemon's request threads. The embedded sled backend answers from memory or its page
+//! cache in microseconds and does its work inline; its only waits, for a sync to disk,
+//! are awaited (the journal) or moved off the runtime (`group_commit`), never a hidden
+//! `block_on`. The traits are object-safe through `async_trait` (one boxed future per
+//! call, tens of nanoseconds), so [`crate::Store`] holds one `Arc<dyn Backend>` and the
+//! daemon is not generic over the engine.
+//!
+//! # State that assumes one process
+//!
+//! Everything the store or the daemon keeps in memory and that a second process would
+//! have to share goes through this interface too (see [`Coordination`] and the store's
+//! docs): the items' version that first pages are cached under, each reader's version,
+//! API quota counts, the sign-in limiter and mail pace, the feed scheduler's leases,
+//! jobs that must run once (the weekly summary, the demo load), and the token secret.
+//! sled answers them from memory, which is exact because sled's file lock allows one
+//! process; a shared backend answers them from the database.
+
+mod accounts;
+mod billing;
+mod coordination;
+mod items;
+mod keys;
+mod marks;
+mod records;
+mod sources;
+
+pub use accounts::{AccountStore, SecretLookup, SecretStore, SessionStore, UserChange};
+pub use billing::BillingStore;
+pub use coordination::{Coordination, Lease};
+pub use items::{
+    FeedPosition, ItemChange, ItemStore, ItemWritten, NewestPage, NewestQuery, StoredItem,
+};
+pub use keys::KeyStore;
+pub use marks::{MarkChange, MarkCounts, MarkStore, Share};
+pub use records::{OutboxStore, ProfileStore, SummaryStore};
+pub use sources::SourceStore;
+
+use crate::Result;
+
+/// Stored JSON, shared without copying (a sled value, a database row's bytes).
+pub type Json = bytes::Bytes;
+
+/// Everything a store needs from where it keeps its data.
+#[async_trait::async_trait]
+pub trait Backend:
+    ItemStore
+    + MarkStore
+    + AccountStore
+    + SessionStore
+    + SecretStore
+    + KeyStore
+    + BillingStore
+    + SourceStore
+    + SummaryStore
+    + OutboxStore
+    + ProfileStore
+    + Coordination
+    + Send
+    + Sync
+    + 'static
+{
+    /// The engine's name for logs and errors (`sled`, `memory`, `postgres`).
+    fn engine(&self) -> &'static str;
+
+    /// Makes every acknowledged write durable (they are already; this is for the end of a
+    /// run and for offline commands that must leave the store closed cleanly).
+    async fn flush(&self) -> Result<()>;
+
+    /// Periodic upkeep, called about once a second by the daemon: saving counters kept in
+    /// memory, looking at the free disk space. Cheap when there is nothing to do.
+    async fn upkeep(&self) -> Result<()>;
+
+    /// Whether writes are refused right now because the backend's disk is full (reads
+    /// go on); always false for a backend without a local disk.
+    fn storage_full(&self) -> bool {
+        false
+    }
+}
