@@ -11,14 +11,15 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 use radar_store::{NewItem, Options, SortBy, SortOrder, Store};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n_items: u64 = std::env::args()
         .nth(1)
         .map(|a| a.parse())
         .transpose()?
         .unwrap_or(200_000);
     let dir = tempfile::tempdir()?;
-    let store = Store::open(dir.path(), Options::default())?;
+    let store = Store::open(dir.path(), Options::default()).await?;
     let base = Utc.with_ymd_and_hms(2020, 1, 1, 0, 0, 0).unwrap();
 
     let started = Instant::now();
@@ -35,46 +36,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             published_date: base + chrono::Duration::minutes(i as i64),
             ..Default::default()
         });
-        store.upsert_items(items)?;
+        store.upsert_items(items).await?;
     }
     println!(
         "load        {n_items} items in {:.1} s",
         started.elapsed().as_secs_f64()
     );
 
-    let time = |label: &str, runs: u32, f: &mut dyn FnMut()| {
-        let started = Instant::now();
-        for _ in 0..runs {
-            f();
-        }
-        let each: Duration = started.elapsed() / runs;
-        println!("{label:<52} {:>10.1} µs", each.as_secs_f64() * 1e6);
-    };
+    // A macro, not a closure: the timed body awaits.
+    macro_rules! time {
+        ($label:expr, $runs:expr, $body:block $(,)?) => {{
+            let (label, runs): (&str, u32) = (&$label, $runs);
+            let started = Instant::now();
+            for _ in 0..runs {
+                $body
+            }
+            let each: Duration = started.elapsed() / runs;
+            println!("{label:<52} {:>10.1} µs", each.as_secs_f64() * 1e6);
+        }};
+    }
     let last_page = n_items.div_ceil(100);
     for sort in [SortBy::PublishedDate, SortBy::Title, SortBy::Id] {
         for (name, page) in [("first", 1), ("middle", last_page / 2), ("last", last_page)] {
-            time(
+            time!(
                 &format!("public_page {sort:?} desc, {name} page of 100"),
                 20,
-                &mut || {
-                    let (items, _) = store.public_page(sort, SortOrder::Desc, page, 100).unwrap();
+                {
+                    let (items, _) = store
+                        .public_page(sort, SortOrder::Desc, page, 100)
+                        .await
+                        .unwrap();
                     assert!(!items.is_empty());
                 },
             );
         }
     }
-    let key = store.api_key("bench-user")?;
-    time("api_key_owner (per request)", 10_000, &mut || {
-        store.api_key_owner(&key).unwrap().unwrap();
+    let key = store.api_key("bench-user").await?;
+    time!("api_key_owner (per request)", 10_000, {
+        store.api_key_owner(&key).await.unwrap().unwrap();
     });
-    time(
-        "consume_quota with durable flush (per request)",
-        500,
-        &mut || {
-            store
-                .consume_quota("bench-user", u64::MAX, Utc::now())
-                .unwrap();
-        },
-    );
+    time!("consume_quota with durable flush (per request)", 500, {
+        store
+            .consume_quota("bench-user", u64::MAX, Utc::now())
+            .await
+            .unwrap();
+    },);
     Ok(())
 }

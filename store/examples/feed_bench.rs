@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use chrono::{TimeZone, Utc};
 use radar_store::{Mark, NewItem, Options, Store, Viewer};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let n_items: usize = args
         .next()
@@ -21,7 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .transpose()?
         .unwrap_or(100_000);
     let dir = tempfile::tempdir()?;
-    let store = Store::open(dir.path(), Options::default())?;
+    let store = Store::open(dir.path(), Options::default()).await?;
     let base = Utc.with_ymd_and_hms(2020, 1, 1, 0, 0, 0).unwrap();
 
     let started = Instant::now();
@@ -34,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             published_date: base + chrono::Duration::minutes(i as i64),
             ..Default::default()
         });
-        store.upsert_items(items)?;
+        store.upsert_items(items).await?;
     }
     let load = started.elapsed();
     println!(
@@ -51,7 +52,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 subscriber: true,
             },
             None,
-        )?
+        )
+        .await?
         .items
         .into_iter()
         .map(|i| i.id)
@@ -59,7 +61,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
     for u in 0..n_users {
         let user = format!("user-{u:06}");
-        store.set_mark(&user, &newest[u % newest.len()], Mark::Read)?;
+        store
+            .set_mark(&user, &newest[u % newest.len()], Mark::Read)
+            .await?;
     }
     let marks = started.elapsed();
     println!(
@@ -76,53 +80,58 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut hidden = 0;
     while hidden < 1_000 {
-        let page = store.feed_page(&sub, cursor.as_deref())?;
+        let page = store.feed_page(&sub, cursor.as_deref()).await?;
         for item in &page.items {
-            store.set_mark(heavy, &item.id, Mark::Hidden)?;
+            store.set_mark(heavy, &item.id, Mark::Hidden).await?;
             hidden += 1;
         }
         cursor = page.next_cursor;
     }
 
-    let time = |label: &str, runs: u32, f: &mut dyn FnMut()| {
-        let started = Instant::now();
-        for _ in 0..runs {
-            f();
-        }
-        let each: Duration = started.elapsed() / runs;
-        println!("{label:<44} {:>8.1} µs", each.as_secs_f64() * 1e6);
-    };
-    time("feed: anonymous first page (5)", 2_000, &mut || {
-        store.feed_page(&Viewer::default(), None).unwrap();
+    // A macro, not a closure: the timed body awaits.
+    macro_rules! time {
+        ($label:expr, $runs:expr, $body:block $(,)?) => {{
+            let (label, runs): (&str, u32) = (&$label, $runs);
+            let started = Instant::now();
+            for _ in 0..runs {
+                $body
+            }
+            let each: Duration = started.elapsed() / runs;
+            println!("{label:<44} {:>8.1} µs", each.as_secs_f64() * 1e6);
+        }};
+    }
+    time!("feed: anonymous first page (5)", 2_000, {
+        store.feed_page(&Viewer::default(), None).await.unwrap();
     });
     let reader = Viewer {
         user_id: Some("user-000001".into()),
         subscriber: true,
     };
-    time("feed: subscriber first page (20)", 2_000, &mut || {
-        store.feed_page(&reader, None).unwrap();
+    time!("feed: subscriber first page (20)", 2_000, {
+        store.feed_page(&reader, None).await.unwrap();
     });
     let mut deep = None;
     for _ in 0..50 {
-        deep = store.feed_page(&reader, deep.as_deref())?.next_cursor;
+        deep = store.feed_page(&reader, deep.as_deref()).await?.next_cursor;
     }
-    time("feed: subscriber page 51 (by cursor)", 2_000, &mut || {
-        store.feed_page(&reader, deep.as_deref()).unwrap();
+    time!("feed: subscriber page 51 (by cursor)", 2_000, {
+        store.feed_page(&reader, deep.as_deref()).await.unwrap();
     });
     let heavy_viewer = Viewer {
         user_id: Some(heavy.into()),
         subscriber: true,
     };
-    time("feed: reader who hid the newest 1,000", 200, &mut || {
-        store.feed_page(&heavy_viewer, None).unwrap();
+    time!("feed: reader who hid the newest 1,000", 200, {
+        store.feed_page(&heavy_viewer, None).await.unwrap();
     });
-    time("marks: favourite + durable flush", 500, &mut || {
+    time!("marks: favourite + durable flush", 500, {
         store
             .set_mark("user-000002", &newest[3], Mark::Favorite)
+            .await
             .unwrap();
     });
-    time("lists: a user's Trash of 1,000", 200, &mut || {
-        store.marked_items(heavy, Mark::Hidden).unwrap();
+    time!("lists: a user's Trash of 1,000", 200, {
+        store.marked_items(heavy, Mark::Hidden).await.unwrap();
     });
 
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

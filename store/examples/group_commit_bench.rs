@@ -1,6 +1,6 @@
-//! Durable writes with group commit: W writer threads each favourite and un-favourite
+//! Durable writes with group commit: W writer tasks each favourite and un-favourite
 //! items (every call returns only once its write is on disk), for 1, 4 and 32 writers.
-//! Prints writes per second and how many writes one `fdatasync` of the journal covered.
+//! Prints writes per second and how many writes one wait for the disk covered.
 //!
 //!   cargo run --release -p radar-store --example group_commit_bench [DIR]
 //!
@@ -11,21 +11,23 @@ use std::time::Instant;
 
 use radar_store::{Mark, Options, Store, Viewer};
 
-fn main() -> radar_store::Result<()> {
+#[tokio::main]
+async fn main() -> radar_store::Result<()> {
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let dir = std::env::args()
         .nth(1)
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| tmp.path().to_path_buf());
-    let store = Store::open(&dir, Options::default())?;
-    store.load_demo_if_empty()?;
+    let store = Store::open(&dir, Options::default()).await?;
+    store.load_demo_if_empty().await?;
     let viewer = Viewer {
         user_id: None,
         subscriber: true,
     };
     let items: Arc<Vec<String>> = Arc::new(
         store
-            .feed_page(&viewer, None)?
+            .feed_page(&viewer, None)
+            .await?
             .items
             .into_iter()
             .map(|i| i.id)
@@ -33,27 +35,27 @@ fn main() -> radar_store::Result<()> {
     );
     let per_writer = 400;
     for writers in [1usize, 4, 32] {
-        let syncs_before = store.journal_syncs();
+        let syncs_before = store.durable_syncs();
         let start = Instant::now();
         let threads: Vec<_> = (0..writers)
             .map(|w| {
                 let (store, items) = (store.clone(), items.clone());
-                std::thread::spawn(move || {
+                tokio::spawn(async move {
                     let user = format!("bench-writer-{w}");
                     for i in 0..per_writer / 2 {
                         let item = &items[i % items.len()];
-                        store.set_mark(&user, item, Mark::Favorite).unwrap();
-                        store.clear_mark(&user, item, Mark::Favorite).unwrap();
+                        store.set_mark(&user, item, Mark::Favorite).await.unwrap();
+                        store.clear_mark(&user, item, Mark::Favorite).await.unwrap();
                     }
                 })
             })
             .collect();
         for t in threads {
-            t.join().expect("a writer panicked");
+            t.await.expect("a writer panicked");
         }
         let secs = start.elapsed().as_secs_f64();
         let writes = (writers * per_writer) as f64;
-        let syncs = (store.journal_syncs() - syncs_before) as f64;
+        let syncs = (store.durable_syncs() - syncs_before) as f64;
         println!(
             "{writers:>2} writers: {:>7.0} durable writes/s, {:.1} writes per fdatasync",
             writes / secs,

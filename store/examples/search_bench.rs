@@ -98,7 +98,7 @@ fn dir_size(path: &std::path::Path) -> u64 {
 }
 
 /// Writes `n_items` items through the store, as imports do, in batches of 10,000.
-fn load(
+async fn load(
     store: &Store,
     words: &Words,
     rng: &mut StdRng,
@@ -119,7 +119,7 @@ fn load(
                 ..Default::default()
             })
             .collect();
-        store.upsert_items(items)?;
+        store.upsert_items(items).await?;
     }
     let load = started.elapsed();
     println!(
@@ -142,7 +142,8 @@ fn cpu_time() -> Duration {
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let n_items: usize = args
         .next()
@@ -154,15 +155,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let temporary = tempfile::tempdir()?;
     let dir = kept.as_deref().unwrap_or(temporary.path());
     let words = Words::new();
-    let store = Store::open(dir, Options::default())?;
-    match store.item_count()? {
-        0 => load(&store, &words, &mut StdRng::seed_from_u64(16), n_items)?,
+    let store = Store::open(dir, Options::default()).await?;
+    match store.item_count().await? {
+        0 => load(&store, &words, &mut StdRng::seed_from_u64(16), n_items).await?,
         n if n == n_items as u64 => println!("load        {n} items already in {}", dir.display()),
         n => return Err(format!("{} holds {n} items, not {n_items}", dir.display()).into()),
     }
 
     let (started, cpu) = (Instant::now(), cpu_time());
-    let built = store.reindex(|| {})?;
+    let built = store.reindex(|| {}).await?;
     let (build, cpu) = (started.elapsed(), cpu_time() - cpu);
     println!(
         "build       index rebuilt from the store: {built} items in {:.1} s ({:.0} items/s; {:.0} µs of CPU per item, {:.0}% of one core)",
@@ -173,7 +174,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     // Reopen, as a restarted daemon would, so searches run on the committed index alone.
     drop(store);
-    let store = Store::open(dir, Options::default())?;
+    let store = Store::open(dir, Options::default()).await?;
     let index_bytes = dir_size(&dir.join("search"));
     println!(
         "size        index on disk: {:.0} MB ({:.0} bytes per item)",
@@ -196,15 +197,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect::<Result<_, _>>()?;
     // One pass to warm the page cache, as a serving daemon's would be.
     for q in queries.iter().take(100) {
-        store.search(&viewer, q, None)?;
+        store.search(&viewer, q, None).await?;
     }
     let mut times = Vec::with_capacity(n_queries);
     let mut empty = 0;
     for q in &queries {
         let started = Instant::now();
-        let page = store.search(&viewer, q, None)?;
+        let page = store.search(&viewer, q, None).await?;
         times.push(started.elapsed());
-        empty += page.items.is_empty() as usize;
+        empty += page.hits.is_empty() as usize;
     }
     times.sort();
     println!(

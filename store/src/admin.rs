@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{NewItem, NewsItem, Result, Store, User, display, keys};
+use crate::backend::NewestQuery;
+use crate::{NewItem, NewsItem, Result, Store, User, display, from_json};
 
 /// What importing one item did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,9 +48,9 @@ pub const IMPORT_BATCH: usize = 16 * 1024;
 impl Store {
     /// Adds or updates an item like [`Store::upsert_item`], but leaves an identical item
     /// untouched and says which of the three happened. Durable on return.
-    pub fn import_item(&self, new: NewItem) -> Result<ImportOutcome> {
+    pub async fn import_item(&self, new: NewItem) -> Result<ImportOutcome> {
         let new = new.validate()?;
-        if let Some(old) = self.existing_item(&new)?
+        if let Some(old) = self.existing_item(&new).await?
             && same_content(&old, &new)
         {
             return Ok(ImportOutcome {
@@ -57,7 +58,7 @@ impl Store {
                 status: ImportStatus::Unchanged,
             });
         }
-        let up = self.upsert_item(new)?;
+        let up = self.upsert_item(new).await?;
         let status = if up.created {
             ImportStatus::Added
         } else {
@@ -74,30 +75,13 @@ impl Store {
     /// with its position among the inputs (an invalid one with its reason), not always in
     /// input order; a storage failure stops the import and is the error. Two inputs for
     /// the same id or URL are applied in order, so an exact repeat counts as unchanged.
-    pub fn import_items(
+    pub async fn import_items(
         &self,
         items: impl IntoIterator<Item = NewItem>,
         mut outcome: impl FnMut(usize, Result<ImportOutcome>),
     ) -> Result<()> {
         let mut pending: Vec<(usize, NewItem)> = Vec::new();
         let mut pending_keys = std::collections::HashSet::new();
-        let commit = |pending: &mut Vec<(usize, NewItem)>,
-                      outcome: &mut dyn FnMut(usize, Result<ImportOutcome>)|
-         -> Result<()> {
-            let (at, batch): (Vec<usize>, Vec<NewItem>) = pending.drain(..).unzip();
-            for (i, up) in at
-                .into_iter()
-                .zip(self.upsert_checked(batch.into_iter().map(Ok))?)
-            {
-                let status = if up.created {
-                    ImportStatus::Added
-                } else {
-                    ImportStatus::Updated
-                };
-                outcome(i, Ok(ImportOutcome { id: up.id, status }));
-            }
-            Ok(())
-        };
         for (i, item) in items.into_iter().enumerate() {
             let item = match item.validate() {
                 Ok(item) => item,
@@ -108,10 +92,10 @@ impl Store {
             };
             let key = item.id.clone().or_else(|| item.url.clone());
             if key.as_ref().is_some_and(|k| pending_keys.contains(k)) {
-                commit(&mut pending, &mut outcome)?;
+                self.import_batch(&mut pending, &mut outcome).await?;
                 pending_keys.clear();
             }
-            if let Some(old) = self.existing_item(&item)?
+            if let Some(old) = self.existing_item(&item).await?
                 && same_content(&old, &item)
             {
                 let status = ImportStatus::Unchanged;
@@ -121,105 +105,97 @@ impl Store {
             pending_keys.extend(key);
             pending.push((i, item));
             if pending.len() >= IMPORT_BATCH {
-                commit(&mut pending, &mut outcome)?;
+                self.import_batch(&mut pending, &mut outcome).await?;
                 pending_keys.clear();
             }
         }
-        commit(&mut pending, &mut outcome)
+        self.import_batch(&mut pending, &mut outcome).await
+    }
+
+    /// Writes the pending inputs of an import and tells each its outcome.
+    async fn import_batch(
+        &self,
+        pending: &mut Vec<(usize, NewItem)>,
+        outcome: &mut impl FnMut(usize, Result<ImportOutcome>),
+    ) -> Result<()> {
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let (at, batch): (Vec<usize>, Vec<NewItem>) = pending.drain(..).unzip();
+        let done = self
+            .upsert_checked(batch.into_iter().map(Ok).collect())
+            .await?;
+        for (i, up) in at.into_iter().zip(done) {
+            let status = if up.created {
+                ImportStatus::Added
+            } else {
+                ImportStatus::Updated
+            };
+            outcome(i, Ok(ImportOutcome { id: up.id, status }));
+        }
+        Ok(())
     }
 
     /// Whether the daemon's schedule already wrote (or tried to write) the summary of
     /// `week`, so a summary the operator removed is not written again behind their back.
-    pub fn summary_scheduled(&self, week: &str) -> Result<bool> {
-        Ok(self
-            .t
-            .meta
-            .contains_key(format!("summary_scheduled:{week}"))?)
+    pub async fn summary_scheduled(&self, week: &str) -> Result<bool> {
+        self.backend()
+            .flag(&format!("summary_scheduled:{week}"))
+            .await
     }
 
-    /// Records that the schedule handled the summary of `week`. Durable on return.
-    pub fn record_summary_scheduled(&self, week: &str) -> Result<()> {
-        self.writable()?;
-        self.t
-            .meta
-            .insert(format!("summary_scheduled:{week}"), &[1])?;
-        self.flush()
+    /// Records that the schedule handled the summary of `week`; answers true for the one
+    /// caller that recorded it first. Durable on return.
+    pub async fn record_summary_scheduled(&self, week: &str) -> Result<bool> {
+        self.backend()
+            .set_flag(&format!("summary_scheduled:{week}"))
+            .await
     }
 
     /// The newest `limit` items, newest first (for operators' listings).
-    pub fn newest_items(&self, limit: usize) -> Result<Vec<NewsItem>> {
-        let mut out = Vec::new();
-        for key in self.t.published_itemid.iter().keys().rev() {
-            if out.len() == limit {
-                break;
-            }
-            let key = key?;
-            if let Some(item) = keys::published_item_id(&key)
-                .map(|id| self.item(id))
-                .transpose()?
-                .flatten()
-            {
-                out.push(item);
-            }
-        }
-        Ok(out)
+    pub async fn newest_items(&self, limit: usize) -> Result<Vec<NewsItem>> {
+        let page = self
+            .backend()
+            .newest(NewestQuery {
+                reader: None,
+                leave_out: &[],
+                after: None,
+                limit,
+            })
+            .await?;
+        page.items.iter().map(|json| from_json(json)).collect()
     }
 
-    /// How many accounts there are (sled counts the tree; cheap but not constant time).
-    pub fn user_count(&self) -> usize {
-        self.t.users.len()
+    /// How many accounts there are.
+    pub async fn user_count(&self) -> Result<u64> {
+        self.backend().user_count().await
     }
 
     /// Every account in e-mail order, calling `progress` after each one. Walks all users:
     /// for operators only, never inside a request handler.
-    pub fn all_users(&self, mut progress: impl FnMut()) -> Result<Vec<User>> {
-        let mut out = Vec::new();
-        for entry in self.t.email_userid.iter() {
-            let (_, id) = entry?;
-            if let Some(user) = self.user(&String::from_utf8_lossy(&id))? {
+    pub async fn all_users(&self, mut progress: impl FnMut()) -> Result<Vec<User>> {
+        const PAGE: usize = 1024;
+        let mut out: Vec<User> = Vec::new();
+        loop {
+            let after = out.last().map(|u| u.email.clone());
+            let page = self.backend().users_after(after.as_deref(), PAGE).await?;
+            let done = page.len() < PAGE;
+            for user in page {
                 out.push(user);
+                progress();
             }
-            progress();
+            if done {
+                return Ok(out);
+            }
         }
-        Ok(out)
     }
 
-    /// Deletes an account and every record of it anywhere in the store: API key, quota
-    /// counters, waitlist entry, profile, one-time links, checkouts, kept e-mails, then
-    /// (through [`Store::delete_user`]) sessions, marks, shares and the account itself.
-    /// The account goes last, so a purge cut short can simply be run again.
-    pub fn purge_user(&self, id: &str) -> Result<User> {
-        self.writable()?;
-        let user = self.user(id)?.ok_or(crate::Error::NotFound("user"))?;
-        let t = &self.t;
-        self.remove_api_key(id)?;
-        if self.waitlist_entry(id)?.is_some() {
-            self.remove_from_waitlist(id)?;
-        }
-        t.userid_profile.remove(id)?;
-        self.forget_quotas(id)?;
-        for entry in t.userid_onetime.scan_prefix(keys::prefix(id)) {
-            let (key, secret) = entry?;
-            t.onetime_tokens.remove(secret)?;
-            t.userid_onetime.remove(key)?;
-        }
-        for entry in t.checkouts.iter() {
-            let (key, value) = entry?;
-            let owner = serde_json::from_slice::<serde_json::Value>(&value)
-                .ok()
-                .and_then(|v| v["user_id"].as_str().map(str::to_string));
-            if owner.as_deref() == Some(id) {
-                t.checkouts.remove(key)?;
-            }
-        }
-        for mail in self.outbox_list()? {
-            if mail.to.eq_ignore_ascii_case(&user.email) {
-                t.mails.remove(mail.id.as_bytes())?;
-                t.sent_mailid
-                    .remove(keys::published(mail.created_at, &mail.id))?;
-            }
-        }
-        self.delete_user(id)
+    /// Deletes an account and every record of it anywhere in the store: what
+    /// [`Store::delete_user`] deletes, and the mails kept for its address.
+    pub async fn purge_user(&self, id: &str) -> Result<User> {
+        let user = self.delete_user(id).await?;
+        self.backend().remove_mails_to(&user.email).await?;
+        Ok(user)
     }
 }
 
@@ -229,145 +205,157 @@ pub(crate) mod tests {
 
     /// Imports `items` and answers each one's outcome, in input order; fails the test if
     /// any input has none or two.
-    pub(crate) fn import_all(store: &Store, items: Vec<NewItem>) -> Vec<Result<ImportOutcome>> {
+    pub(crate) async fn import_all(
+        store: &Store,
+        items: Vec<NewItem>,
+    ) -> Vec<Result<ImportOutcome>> {
         let mut out: Vec<Option<Result<ImportOutcome>>> =
             std::iter::repeat_with(|| None).take(items.len()).collect();
         store
             .import_items(items, |i, o| assert!(out[i].replace(o).is_none()))
+            .await
             .unwrap();
         out.into_iter().map(|o| o.expect("an outcome")).collect()
     }
     use crate::items::tests::new_item;
-    use crate::test_store;
+    use crate::testing::store_tests;
 
-    #[test]
-    fn import_says_added_updated_or_unchanged() {
-        let (_d, store) = test_store();
-        let item = new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z");
-        let a = store.import_item(item.clone()).unwrap();
-        assert_eq!(a.status, ImportStatus::Added);
-        assert_eq!(
-            store.import_item(item.clone()).unwrap(),
-            ImportOutcome {
-                id: a.id.clone(),
-                status: ImportStatus::Unchanged
-            }
-        );
-        let edited = NewItem {
-            summary: "New summary".into(),
-            ..item
-        };
-        assert_eq!(
-            store.import_item(edited).unwrap().status,
-            ImportStatus::Updated
-        );
-        assert_eq!(store.item_count().unwrap(), 1);
-    }
+    store_tests! {
+        async fn import_says_added_updated_or_unchanged(store) {
+            let item = new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z");
+            let a = store.import_item(item.clone()).await.unwrap();
+            assert_eq!(a.status, ImportStatus::Added);
+            assert_eq!(
+                store.import_item(item.clone()).await.unwrap(),
+                ImportOutcome {
+                    id: a.id.clone(),
+                    status: ImportStatus::Unchanged
+                }
+            );
+            let edited = NewItem {
+                summary: "New summary".into(),
+                ..item
+            };
+            assert_eq!(
+                store.import_item(edited).await.unwrap().status,
+                ImportStatus::Updated
+            );
+            assert_eq!(store.item_count().await.unwrap(), 1);
+        }
 
-    #[test]
-    fn batch_import_applies_repeats_in_order() {
-        let (_d, store) = test_store();
-        let a = new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z");
-        let a2 = NewItem {
-            summary: "changed".into(),
-            ..a.clone()
-        };
-        let bad = new_item("", None, "2026-01-01T00:00:00Z");
-        let out = import_all(
-            &store,
-            vec![
-                a.clone(),
-                a.clone(),
-                bad,
-                a2,
-                new_item("B", None, "2026-01-02T00:00:00Z"),
-            ],
-        );
-        let status: Vec<_> = out
-            .iter()
-            .map(|o| o.as_ref().map(|o| o.status).map_err(|e| e.to_string()))
-            .collect();
-        assert_eq!(status[0], Ok(ImportStatus::Added));
-        assert_eq!(status[1], Ok(ImportStatus::Unchanged));
-        assert!(status[2].as_ref().unwrap_err().contains("title"));
-        assert_eq!(status[3], Ok(ImportStatus::Updated));
-        assert_eq!(status[4], Ok(ImportStatus::Added));
-        assert_eq!(store.item_count().unwrap(), 2);
-    }
-
-    #[test]
-    fn newest_items_and_users_are_listed_in_order() {
-        let (_d, store) = test_store();
-        store
-            .upsert_item(new_item("Old", None, "2026-01-01T00:00:00Z"))
-            .unwrap();
-        store
-            .upsert_item(new_item("New", None, "2026-02-01T00:00:00Z"))
-            .unwrap();
-        let titles: Vec<_> = store
-            .newest_items(10)
-            .unwrap()
-            .into_iter()
-            .map(|i| i.title)
-            .collect();
-        assert_eq!(titles, ["New", "Old"]);
-        assert_eq!(store.newest_items(1).unwrap().len(), 1);
-        store
-            .create_user("b@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        store
-            .create_user("a@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        let mut seen = 0;
-        let emails: Vec<_> = store
-            .all_users(|| seen += 1)
-            .unwrap()
-            .into_iter()
-            .map(|u| u.email)
-            .collect();
-        assert_eq!(
-            (emails, seen),
-            (
-                vec!["a@example.com".to_string(), "b@example.com".to_string()],
-                2
+        async fn batch_import_applies_repeats_in_order(store) {
+            let a = new_item("A", Some("https://a.example/1"), "2026-01-01T00:00:00Z");
+            let a2 = NewItem {
+                summary: "changed".into(),
+                ..a.clone()
+            };
+            let bad = new_item("", None, "2026-01-01T00:00:00Z");
+            let out = import_all(
+                &store,
+                vec![
+                    a.clone(),
+                    a.clone(),
+                    bad,
+                    a2,
+                    new_item("B", None, "2026-01-02T00:00:00Z"),
+                ],
             )
-        );
-    }
+            .await;
+            let status: Vec<_> = out
+                .iter()
+                .map(|o| o.as_ref().map(|o| o.status).map_err(|e| e.to_string()))
+                .collect();
+            assert_eq!(status[0], Ok(ImportStatus::Added));
+            assert_eq!(status[1], Ok(ImportStatus::Unchanged));
+            assert!(status[2].as_ref().unwrap_err().contains("title"));
+            assert_eq!(status[3], Ok(ImportStatus::Updated));
+            assert_eq!(status[4], Ok(ImportStatus::Added));
+            assert_eq!(store.item_count().await.unwrap(), 2);
+        }
 
-    #[test]
-    fn purge_leaves_nothing_of_the_user() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user("gone@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        let keep = store
-            .create_user("keep@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        store.api_key(&u.id).unwrap();
-        store.join_waitlist(&u).unwrap();
-        store.set_resume(&u.id, "resume").unwrap();
-        store
-            .outbox_add("gone@example.com", "Reset", "link", "recovery")
-            .unwrap();
-        store
-            .outbox_add("keep@example.com", "Reset", "link", "recovery")
-            .unwrap();
-        store.purge_user(&u.id).unwrap();
-        assert!(store.user(&u.id).unwrap().is_none());
-        assert!(store.t.userid_apikey.get(&u.id).unwrap().is_none());
-        assert!(store.t.userid_profile.get(&u.id).unwrap().is_none());
-        assert!(store.waitlist_entry(&u.id).unwrap().is_none());
-        let left: Vec<_> = store
-            .outbox_list()
-            .unwrap()
-            .into_iter()
-            .map(|m| m.to)
-            .collect();
-        assert_eq!(left, ["keep@example.com"]);
-        assert!(store.user(&keep.id).unwrap().is_some());
-        assert!(matches!(
-            store.purge_user(&u.id),
-            Err(crate::Error::NotFound("user"))
-        ));
+        async fn newest_items_and_users_are_listed_in_order(store) {
+            store
+                .upsert_item(new_item("Old", None, "2026-01-01T00:00:00Z"))
+                .await
+                .unwrap();
+            store
+                .upsert_item(new_item("New", None, "2026-02-01T00:00:00Z"))
+                .await
+                .unwrap();
+            let titles: Vec<_> = store
+                .newest_items(10)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|i| i.title)
+                .collect();
+            assert_eq!(titles, ["New", "Old"]);
+            assert_eq!(store.newest_items(1).await.unwrap().len(), 1);
+            store
+                .create_user("b@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            store
+                .create_user("a@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            let mut seen = 0;
+            let emails: Vec<_> = store
+                .all_users(|| seen += 1)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|u| u.email)
+                .collect();
+            assert_eq!(
+                (emails, seen),
+                (
+                    vec!["a@example.com".to_string(), "b@example.com".to_string()],
+                    2
+                )
+            );
+        }
+
+        async fn purge_leaves_nothing_of_the_user(store) {
+            let u = store
+                .create_user("gone@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            let keep = store
+                .create_user("keep@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            store.api_key(&u.id).await.unwrap();
+            store.join_waitlist(&u).await.unwrap();
+            store.set_resume(&u.id, "resume").await.unwrap();
+            store
+                .outbox_add("gone@example.com", "Reset", "link", "recovery")
+                .await
+                .unwrap();
+            store
+                .outbox_add("keep@example.com", "Reset", "link", "recovery")
+                .await
+                .unwrap();
+            store.purge_user(&u.id).await.unwrap();
+            assert!(store.user(&u.id).await.unwrap().is_none());
+            if let Some(sled) = store.sled() {
+                assert!(sled.t.userid_apikey.get(&u.id).unwrap().is_none());
+                assert!(sled.t.userid_profile.get(&u.id).unwrap().is_none());
+            }
+            assert!(store.waitlist_entry(&u.id).await.unwrap().is_none());
+            let left: Vec<_> = store
+                .outbox_list()
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|m| m.to)
+                .collect();
+            assert_eq!(left, ["keep@example.com"]);
+            assert!(store.user(&keep.id).await.unwrap().is_some());
+            assert!(matches!(
+                store.purge_user(&u.id).await,
+                Err(crate::Error::NotFound("user"))
+            ));
+        }
     }
 }

@@ -5,10 +5,8 @@
 //! so the owner can see it again on /api-docs; `apikeyhash_userid` maps the key's SHA-256 to
 //! its owner, so authenticating a request is one point lookup and never a scan of users.
 
-use sha2::{Digest, Sha256};
-use sled::Transactional;
-
 use crate::{Result, Store};
+use sha2::{Digest, Sha256};
 
 /// Prefix of every key, so leaked keys are recognisable by secret scanners.
 pub const API_KEY_PREFIX: &str = "rk_live_";
@@ -20,101 +18,76 @@ fn new_key() -> String {
     )
 }
 
-fn key_hash(key: &str) -> [u8; 32] {
+/// The SHA-256 of a key: what the lookup of its owner is kept by.
+pub(crate) fn key_hash(key: &str) -> [u8; 32] {
     Sha256::digest(key.as_bytes()).into()
 }
 
 impl Store {
-    /// The user's API key, created on the first call and the same afterwards.
-    pub fn api_key(&self, user_id: &str) -> Result<String> {
-        if let Some(k) = self.t.userid_apikey.get(user_id)? {
-            return Ok(String::from_utf8_lossy(&k).into_owned());
+    /// The user's API key, made on first request: two first requests at once agree on
+    /// one key.
+    pub async fn api_key(&self, user_id: &str) -> Result<String> {
+        if let Some(k) = self.backend().api_key(user_id).await? {
+            return Ok(k);
         }
-        self.writable()?;
         let fresh = new_key();
-        let t = &self.t;
-        // Two first requests at once must agree on one key: the check is inside the transaction.
-        let key = (&t.userid_apikey, &t.apikeyhash_userid).transaction(|(keys, hashes)| {
-            if let Some(k) = keys.get(user_id.as_bytes())? {
-                return Ok(String::from_utf8_lossy(&k).into_owned());
-            }
-            keys.insert(user_id.as_bytes(), fresh.as_bytes())?;
-            hashes.insert(&key_hash(&fresh), user_id.as_bytes())?;
-            Ok(fresh.clone())
-        })?;
-        self.flush()?;
-        Ok(key)
+        self.backend()
+            .put_api_key(user_id, &fresh, &key_hash(&fresh), false)
+            .await
     }
 
-    /// Replaces the user's API key with a new one; the old key stops working at once.
-    pub fn rotate_api_key(&self, user_id: &str) -> Result<String> {
-        self.writable()?;
+    /// Replaces the user's API key with a new one; the old one stops working at once.
+    pub async fn rotate_api_key(&self, user_id: &str) -> Result<String> {
         let fresh = new_key();
-        let t = &self.t;
-        (&t.userid_apikey, &t.apikeyhash_userid).transaction(|(keys, hashes)| {
-            if let Some(old) = keys.insert(user_id.as_bytes(), fresh.as_bytes())? {
-                hashes.remove(&key_hash(&String::from_utf8_lossy(&old)))?;
-            }
-            hashes.insert(&key_hash(&fresh), user_id.as_bytes())?;
-            Ok(())
-        })?;
-        self.flush()?;
-        Ok(fresh)
+        self.backend()
+            .put_api_key(user_id, &fresh, &key_hash(&fresh), true)
+            .await
     }
 
     /// The owner (user id) of an API key, or none for an unknown or rotated-away key.
-    pub fn api_key_owner(&self, key: &str) -> Result<Option<String>> {
+    pub async fn api_key_owner(&self, key: &str) -> Result<Option<String>> {
         if !key.starts_with(API_KEY_PREFIX) {
             return Ok(None);
         }
-        Ok(self
-            .t
-            .apikeyhash_userid
-            .get(key_hash(key))?
-            .map(|v| String::from_utf8_lossy(&v).into_owned()))
-    }
-
-    /// Removes the user's API key (used when an account is deleted).
-    pub fn remove_api_key(&self, user_id: &str) -> Result<()> {
-        self.writable()?;
-        let t = &self.t;
-        (&t.userid_apikey, &t.apikeyhash_userid).transaction(|(keys, hashes)| {
-            if let Some(old) = keys.remove(user_id.as_bytes())? {
-                hashes.remove(&key_hash(&String::from_utf8_lossy(&old)))?;
-            }
-            Ok(())
-        })?;
-        self.flush()
+        self.backend().api_key_owner(&key_hash(key)).await
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::test_store;
+    use crate::testing::{store_tests, user_with_id};
 
-    #[test]
-    fn key_is_created_once_and_found_by_hash() {
-        let (_d, store) = test_store();
-        let k = store.api_key("u1").unwrap();
-        assert!(k.starts_with("rk_live_") && k.len() == 8 + 48, "{k}");
-        assert_eq!(store.api_key("u1").unwrap(), k);
-        assert_ne!(store.api_key("u2").unwrap(), k);
-        assert_eq!(store.api_key_owner(&k).unwrap().as_deref(), Some("u1"));
-        assert_eq!(store.api_key_owner("rk_live_nope").unwrap(), None);
-        assert_eq!(store.api_key_owner("").unwrap(), None);
-    }
+    store_tests! {
+        async fn key_is_created_once_and_found_by_hash(store) {
+            let k = store.api_key("u1").await.unwrap();
+            assert!(k.starts_with("rk_live_") && k.len() == 8 + 48, "{k}");
+            assert_eq!(store.api_key("u1").await.unwrap(), k);
+            assert_ne!(store.api_key("u2").await.unwrap(), k);
+            assert_eq!(
+                store.api_key_owner(&k).await.unwrap().as_deref(),
+                Some("u1")
+            );
+            assert_eq!(store.api_key_owner("rk_live_nope").await.unwrap(), None);
+            assert_eq!(store.api_key_owner("").await.unwrap(), None);
+        }
 
-    #[test]
-    fn rotation_retires_the_old_key() {
-        let (_d, store) = test_store();
-        let old = store.api_key("u1").unwrap();
-        let new = store.rotate_api_key("u1").unwrap();
-        assert_ne!(old, new);
-        assert_eq!(store.api_key("u1").unwrap(), new);
-        assert_eq!(store.api_key_owner(&old).unwrap(), None);
-        assert_eq!(store.api_key_owner(&new).unwrap().as_deref(), Some("u1"));
-        assert_eq!(store.t.apikeyhash_userid.len(), 1);
-        store.remove_api_key("u1").unwrap();
-        assert_eq!(store.api_key_owner(&new).unwrap(), None);
+        async fn rotation_retires_the_old_key(store) {
+            user_with_id(&store, "u1").await;
+            let old = store.api_key("u1").await.unwrap();
+            let new = store.rotate_api_key("u1").await.unwrap();
+            assert_ne!(old, new);
+            assert_eq!(store.api_key("u1").await.unwrap(), new);
+            assert_eq!(store.api_key_owner(&old).await.unwrap(), None);
+            assert_eq!(
+                store.api_key_owner(&new).await.unwrap().as_deref(),
+                Some("u1")
+            );
+            if let Some(sled) = store.sled() {
+                assert_eq!(sled.t.apikeyhash_userid.len(), 1);
+            }
+            // Deleting the account is what removes its key.
+            store.delete_user("u1").await.unwrap();
+            assert_eq!(store.api_key_owner(&new).await.unwrap(), None);
+        }
     }
 }

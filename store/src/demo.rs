@@ -24,9 +24,21 @@ const DEMO_ITEMS: &str = include_str!("demo_items.json");
 
 impl Store {
     /// Loads the demo items if this store has never held any; returns how many it added.
-    /// A restart, or a store whose items were all removed, is left alone.
-    pub fn load_demo_if_empty(&self) -> Result<usize> {
-        if self.t.meta.contains_key("demo_loaded")? || self.item_count()? > 0 {
+    /// A restart, or a store whose items were all removed, is left alone; of several
+    /// processes starting on one shared backend, one loads it.
+    pub async fn load_demo_if_empty(&self) -> Result<usize> {
+        if self.backend().flag(DEMO_LOADED).await? || self.item_count().await? > 0 {
+            return Ok(0);
+        }
+        if !self
+            .backend()
+            .lease(
+                DEMO_LOADED,
+                &uuid::Uuid::new_v4().to_string(),
+                Utc::now() + Duration::minutes(5),
+            )
+            .await?
+        {
             return Ok(0);
         }
         let items: Vec<DemoItem> = serde_json::from_str(DEMO_ITEMS)?;
@@ -40,48 +52,51 @@ impl Store {
             content: d.content.clone(),
             url: d.url.clone(),
             published_date: now - Duration::hours(d.age_hours),
-        }))?;
-        self.t.meta.insert("demo_loaded", &[1])?;
-        self.flush()?;
+        }))
+        .await?;
+        self.backend().set_flag(DEMO_LOADED).await?;
         Ok(items.len())
     }
 }
 
+/// The flag of a store that held the demo once.
+const DEMO_LOADED: &str = "demo_loaded";
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::store_tests;
     use std::collections::HashSet;
 
-    #[test]
-    fn demo_set_is_rich_enough_and_loads_once() {
-        let (_d, store) = test_store();
-        let n = store.load_demo_if_empty().unwrap();
-        assert!(n >= 60, "only {n} demo items");
-        assert_eq!(store.item_count().unwrap() as usize, n);
-        assert_eq!(store.load_demo_if_empty().unwrap(), 0);
+    store_tests! {
+        async fn demo_set_is_rich_enough_and_loads_once(store) {
+            let n = store.load_demo_if_empty().await.unwrap();
+            assert!(n >= 60, "only {n} demo items");
+            assert_eq!(store.item_count().await.unwrap() as usize, n);
+            assert_eq!(store.load_demo_if_empty().await.unwrap(), 0);
 
-        let items: Vec<DemoItem> = serde_json::from_str(DEMO_ITEMS).unwrap();
-        let sources: HashSet<_> = items
-            .iter()
-            .filter_map(|i| crate::display::source_name(i.url.as_deref()))
-            .collect();
-        assert!(sources.len() >= 8, "only {} sources", sources.len());
-        let span = items.iter().map(|i| i.age_hours).max().unwrap()
-            - items.iter().map(|i| i.age_hours).min().unwrap();
-        assert!(span >= 24 * 28, "demo spans only {span} hours");
-        assert!(items.iter().any(|i| i.url.is_none()));
-        assert!(
-            items
+            let items: Vec<DemoItem> = serde_json::from_str(DEMO_ITEMS).unwrap();
+            let sources: HashSet<_> = items
                 .iter()
-                .filter(|i| i.summary.contains("[1]") || i.content.contains("[1]"))
-                .count()
-                >= 2
-        );
-        assert!(
-            items
-                .iter()
-                .all(|i| !i.short.is_empty() && !i.content.is_empty())
-        );
+                .filter_map(|i| crate::display::source_name(i.url.as_deref()))
+                .collect();
+            assert!(sources.len() >= 8, "only {} sources", sources.len());
+            let span = items.iter().map(|i| i.age_hours).max().unwrap()
+                - items.iter().map(|i| i.age_hours).min().unwrap();
+            assert!(span >= 24 * 28, "demo spans only {span} hours");
+            assert!(items.iter().any(|i| i.url.is_none()));
+            assert!(
+                items
+                    .iter()
+                    .filter(|i| i.summary.contains("[1]") || i.content.contains("[1]"))
+                    .count()
+                    >= 2
+            );
+            assert!(
+                items
+                    .iter()
+                    .all(|i| !i.short.is_empty() && !i.content.is_empty())
+            );
+        }
     }
 }

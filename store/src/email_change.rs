@@ -9,12 +9,13 @@
 //! per user and kind, so asking again replaces them.
 
 use chrono::{Duration, Utc};
-use sled::Transactional;
 
+use crate::backend::SecretLookup;
 use crate::email::normalize_email;
 use crate::pkce::PkceChallenge;
+use crate::secrets::{SecretUse, secret_hash};
 use crate::users::{OneTimeKind, OneTimeRecord, PKCE_PREFIX, User, kind_name};
-use crate::{Error, Result, Store, from_json, keys, to_json};
+use crate::{Error, Result, Store, from_json};
 
 /// The links of a requested e-mail change, to mail.
 #[derive(Debug, Clone)]
@@ -50,10 +51,11 @@ pub enum EmailChangeStep {
 }
 
 impl Store {
-    /// Starts (or restarts) changing a user's address to `new_email`, with links valid
-    /// for `ttl`: one to the new address, and one to the current address when `double`.
-    /// An address another account has is a conflict (GoTrue's `email_exists`).
-    pub fn request_email_change(
+    /// Starts a change of the user's e-mail to `new_email`: records it as pending and
+    /// issues the link to the new address and, with `double`, the one to the current
+    /// address, replacing earlier links of a change. An address another account has is
+    /// a conflict.
+    pub async fn request_email_change(
         &self,
         user_id: &str,
         new_email: &str,
@@ -61,8 +63,17 @@ impl Store {
         double: bool,
         pkce: Option<PkceChallenge>,
     ) -> Result<EmailChangeLinks> {
-        self.writable()?;
         let new_email = normalize_email(new_email)?;
+        let taken =
+            || Error::Conflict("A user with this email address has already been registered".into());
+        if self
+            .backend()
+            .user_by_email(&new_email)
+            .await?
+            .is_some_and(|u| u.id != user_id)
+        {
+            return Err(taken());
+        }
         let token = || {
             let secret = crate::sessions::new_secret();
             match pkce {
@@ -80,60 +91,26 @@ impl Store {
             pkce: pkce.clone(),
             attempts: 0,
         };
-        let new_record = to_json(&record(OneTimeKind::EmailChangeNew));
-        let current_record = to_json(&record(OneTimeKind::EmailChangeCurrent));
-        let t = &self.t;
-        let user = (
-            &t.users,
-            &t.email_userid,
-            &t.onetime_tokens,
-            &t.userid_onetime,
-        )
-            .transaction(|(users, emails, tokens, slots)| {
-                let Some(raw) = users.get(user_id.as_bytes())? else {
-                    return Err(Error::NotFound("user").into());
-                };
-                let mut user: User = from_json(&raw)?;
+        let mut links = vec![record(OneTimeKind::EmailChangeNew).stored(secret_hash(&new_token))];
+        let mut clear = Vec::new();
+        match &current_token {
+            Some(t) => links.push(record(OneTimeKind::EmailChangeCurrent).stored(secret_hash(t))),
+            None => clear.push(kind_name(OneTimeKind::EmailChangeCurrent)),
+        }
+        let user = self
+            .backend()
+            .put_secrets(user_id, &links, &clear, &mut |user: &mut User| {
                 if user.email == new_email {
-                    return Err(
-                        Error::Invalid("That is the account's address already.".into()).into(),
-                    );
-                }
-                if emails.get(new_email.as_bytes())?.is_some() {
-                    return Err(Error::Conflict(
-                        "A user with this email address has already been registered".into(),
-                    )
-                    .into());
-                }
-                let links = [
-                    (OneTimeKind::EmailChangeNew, Some(&new_token), &new_record),
-                    (
-                        OneTimeKind::EmailChangeCurrent,
-                        current_token.as_ref(),
-                        &current_record,
-                    ),
-                ];
-                for (kind, token, record) in links {
-                    let slot = keys::join(user_id.as_bytes(), kind_name(kind).as_bytes());
-                    let old = match token {
-                        Some(token) => {
-                            let hash = keys::secret(token);
-                            tokens.insert(&hash, record.as_slice())?;
-                            slots.insert(slot.as_slice(), &hash)?
-                        }
-                        None => slots.remove(slot.as_slice())?,
-                    };
-                    if let Some(old) = old {
-                        tokens.remove(old)?;
-                    }
+                    return Err(Error::Invalid(
+                        "That is the account's address already.".into(),
+                    ));
                 }
                 user.new_email = Some(new_email.clone());
                 user.email_change_sent_at = Some(now);
                 user.updated_at = now;
-                users.insert(user_id.as_bytes(), to_json(&user))?;
-                Ok(user)
-            })?;
-        self.flush()?;
+                Ok(())
+            })
+            .await?;
         Ok(EmailChangeLinks {
             user,
             current: current_token,
@@ -141,169 +118,194 @@ impl Store {
         })
     }
 
-    /// Spends an e-mail change link's token. The change happens with the last link of
-    /// the pair; the account's sessions stay as they are.
-    pub fn confirm_email_change(&self, token: &str) -> Result<EmailChangeStep> {
-        self.writable()?;
-        let hash = keys::secret(token);
+    /// Follows one link of an e-mail change: the link is spent; while the other link of
+    /// the change is still live the change waits for it; once both are followed (or the
+    /// only one, in single mode) the address changes, unless another account took it
+    /// meanwhile.
+    pub async fn confirm_email_change(&self, token: &str) -> Result<EmailChangeStep> {
+        let hash = secret_hash(token);
         let now = Utc::now();
-        let t = &self.t;
-        let step = (
-            &t.users,
-            &t.email_userid,
-            &t.onetime_tokens,
-            &t.userid_onetime,
-        )
-            .transaction(|(users, emails, tokens, slots)| {
-                let Some(raw) = tokens.get(hash)? else {
-                    return Ok(EmailChangeStep::Invalid);
+        let mut read: Option<OneTimeRecord> = None;
+        let mut other_live = false;
+        self.backend()
+            .use_secret(SecretLookup::Hash(&hash), &mut |found, live| {
+                read = found.and_then(|s| from_json::<OneTimeRecord>(&s.body).ok());
+                let other = match read.as_ref().map(|r| r.kind) {
+                    Some(OneTimeKind::EmailChangeNew) => OneTimeKind::EmailChangeCurrent,
+                    Some(OneTimeKind::EmailChangeCurrent) => OneTimeKind::EmailChangeNew,
+                    _ => return SecretUse::Keep,
                 };
-                let record: OneTimeRecord = from_json(&raw)?;
-                let other = match record.kind {
-                    OneTimeKind::EmailChangeNew => OneTimeKind::EmailChangeCurrent,
-                    OneTimeKind::EmailChangeCurrent => OneTimeKind::EmailChangeNew,
-                    _ => return Ok(EmailChangeStep::Invalid),
-                };
-                let id = record.user_id.as_bytes();
-                tokens.remove(&hash)?;
-                let slot = keys::join(id, kind_name(record.kind).as_bytes());
-                if slots
-                    .get(slot.as_slice())?
-                    .is_some_and(|h| h.as_ref() == hash.as_slice())
-                {
-                    slots.remove(slot.as_slice())?;
-                }
-                if record.expires_at <= now {
-                    return Ok(EmailChangeStep::Expired);
-                }
-                let Some(raw) = users.get(id)? else {
-                    return Ok(EmailChangeStep::Invalid);
-                };
-                let mut user: User = from_json(&raw)?;
-                let Some(new_email) = user.new_email.clone() else {
-                    return Ok(EmailChangeStep::Invalid);
-                };
-                let other_slot = keys::join(id, kind_name(other).as_bytes());
-                if slots.get(other_slot.as_slice())?.is_some() {
-                    return Ok(EmailChangeStep::Pending);
-                }
-                user.new_email = None;
-                user.email_change_sent_at = None;
-                user.updated_at = now;
-                if emails
-                    .get(new_email.as_bytes())?
-                    .is_some_and(|owner| owner.as_ref() != id)
-                {
-                    users.insert(id, to_json(&user))?;
-                    return Ok(EmailChangeStep::Taken);
-                }
-                let old_email = std::mem::replace(&mut user.email, new_email);
-                emails.remove(old_email.as_bytes())?;
-                emails.insert(user.email.as_bytes(), id)?;
-                user.email_confirmed_at.get_or_insert(now);
-                users.insert(id, to_json(&user))?;
-                Ok(EmailChangeStep::Changed {
-                    user: Box::new(user),
-                    old_email,
-                    pkce: record.pkce,
-                })
-            })?;
-        self.flush()?;
-        Ok(step)
+                other_live = live.iter().any(|p| p == kind_name(other));
+                SecretUse::Spend
+            })
+            .await?;
+        let Some(record) = read.filter(|r| {
+            matches!(
+                r.kind,
+                OneTimeKind::EmailChangeNew | OneTimeKind::EmailChangeCurrent
+            )
+        }) else {
+            return Ok(EmailChangeStep::Invalid);
+        };
+        if record.expires_at <= now {
+            return Ok(EmailChangeStep::Expired);
+        }
+        if other_live {
+            return Ok(EmailChangeStep::Pending);
+        }
+        let id = record.user_id.as_str();
+        let Some(pending) = self.backend().user(id).await? else {
+            return Ok(EmailChangeStep::Invalid);
+        };
+        let Some(new_email) = pending.new_email.clone() else {
+            return Ok(EmailChangeStep::Invalid);
+        };
+        let mut old_email = String::new();
+        let changed = self
+            .backend()
+            .update_user(id, &mut |u| {
+                u.new_email = None;
+                u.email_change_sent_at = None;
+                u.updated_at = now;
+                old_email = std::mem::replace(&mut u.email, new_email.clone());
+                u.email_confirmed_at.get_or_insert(now);
+                Ok(())
+            })
+            .await;
+        match changed {
+            Ok(user) => Ok(EmailChangeStep::Changed {
+                user: Box::new(user),
+                old_email,
+                pkce: record.pkce,
+            }),
+            Err(Error::Conflict(_)) => {
+                // Taken meanwhile: the change ends without moving the address.
+                self.backend()
+                    .update_user(id, &mut |u| {
+                        u.new_email = None;
+                        u.email_change_sent_at = None;
+                        u.updated_at = now;
+                        Ok(())
+                    })
+                    .await?;
+                Ok(EmailChangeStep::Taken)
+            }
+            Err(Error::NotFound(_)) => Ok(EmailChangeStep::Invalid),
+            Err(e) => Err(e),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::store_tests;
 
-    fn user(store: &Store, email: &str) -> User {
+    async fn user(store: &Store, email: &str) -> User {
         store
             .create_user(email, "h".into(), Default::default(), true)
+            .await
             .unwrap()
     }
 
-    #[test]
-    fn both_links_change_the_address_and_move_the_index() {
-        let (_d, store) = test_store();
-        let u = user(&store, "old@example.com");
-        let links = store
-            .request_email_change(&u.id, "New@Example.com", Duration::hours(1), true, None)
-            .unwrap();
-        assert_eq!(links.user.new_email.as_deref(), Some("new@example.com"));
-        let current = links.current.unwrap();
-        assert!(matches!(
-            store.confirm_email_change(&links.new).unwrap(),
-            EmailChangeStep::Pending
-        ));
-        assert_eq!(store.user(&u.id).unwrap().unwrap().email, "old@example.com");
-        let EmailChangeStep::Changed {
-            user, old_email, ..
-        } = store.confirm_email_change(&current).unwrap()
-        else {
-            panic!("the second link changes the address")
-        };
-        assert_eq!(
-            (user.email.as_str(), old_email.as_str()),
-            ("new@example.com", "old@example.com")
-        );
-        assert!(user.new_email.is_none());
-        assert_eq!(
-            store.user_by_email("new@example.com").unwrap().unwrap().id,
-            u.id
-        );
-        assert!(store.user_by_email("old@example.com").unwrap().is_none());
-        assert!(matches!(
-            store.confirm_email_change(&current).unwrap(),
-            EmailChangeStep::Invalid
-        ));
-    }
+    store_tests! {
+        async fn both_links_change_the_address_and_move_the_index(store) {
+            let u = user(&store, "old@example.com").await;
+            let links = store
+                .request_email_change(&u.id, "New@Example.com", Duration::hours(1), true, None)
+                .await
+                .unwrap();
+            assert_eq!(links.user.new_email.as_deref(), Some("new@example.com"));
+            let current = links.current.unwrap();
+            assert!(matches!(
+                store.confirm_email_change(&links.new).await.unwrap(),
+                EmailChangeStep::Pending
+            ));
+            assert_eq!(
+                store.user(&u.id).await.unwrap().unwrap().email,
+                "old@example.com"
+            );
+            let EmailChangeStep::Changed {
+                user, old_email, ..
+            } = store.confirm_email_change(&current).await.unwrap()
+            else {
+                panic!("the second link changes the address")
+            };
+            assert_eq!(
+                (user.email.as_str(), old_email.as_str()),
+                ("new@example.com", "old@example.com")
+            );
+            assert!(user.new_email.is_none());
+            assert_eq!(
+                store
+                    .user_by_email("new@example.com")
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .id,
+                u.id
+            );
+            assert!(
+                store
+                    .user_by_email("old@example.com")
+                    .await
+                    .unwrap()
+                    .is_none()
+            );
+            assert!(matches!(
+                store.confirm_email_change(&current).await.unwrap(),
+                EmailChangeStep::Invalid
+            ));
+        }
 
-    #[test]
-    fn an_address_taken_before_the_last_link_drops_the_change() {
-        let (_d, store) = test_store();
-        let u = user(&store, "a@example.com");
-        assert!(matches!(
-            store.request_email_change(&u.id, "b@example.com", Duration::hours(1), false, None),
-            Ok(EmailChangeLinks { current: None, .. })
-        ));
-        let links = store
-            .request_email_change(&u.id, "c@example.com", Duration::hours(1), false, None)
-            .unwrap();
-        user(&store, "c@example.com");
-        assert!(matches!(
-            store.request_email_change(&u.id, "c@example.com", Duration::hours(1), false, None),
-            Err(Error::Conflict(_))
-        ));
-        assert!(matches!(
-            store.confirm_email_change(&links.new).unwrap(),
-            EmailChangeStep::Taken
-        ));
-        let kept = store.user(&u.id).unwrap().unwrap();
-        assert_eq!(
-            (kept.email.as_str(), kept.new_email),
-            ("a@example.com", None)
-        );
-    }
+        async fn an_address_taken_before_the_last_link_drops_the_change(store) {
+            let u = user(&store, "a@example.com").await;
+            assert!(matches!(
+                store
+                    .request_email_change(&u.id, "b@example.com", Duration::hours(1), false, None)
+                    .await,
+                Ok(EmailChangeLinks { current: None, .. })
+            ));
+            let links = store
+                .request_email_change(&u.id, "c@example.com", Duration::hours(1), false, None)
+                .await
+                .unwrap();
+            user(&store, "c@example.com").await;
+            assert!(matches!(
+                store
+                    .request_email_change(&u.id, "c@example.com", Duration::hours(1), false, None)
+                    .await,
+                Err(Error::Conflict(_))
+            ));
+            assert!(matches!(
+                store.confirm_email_change(&links.new).await.unwrap(),
+                EmailChangeStep::Taken
+            ));
+            let kept = store.user(&u.id).await.unwrap().unwrap();
+            assert_eq!(
+                (kept.email.as_str(), kept.new_email),
+                ("a@example.com", None)
+            );
+        }
 
-    #[test]
-    fn a_new_request_replaces_the_links_and_expired_links_are_spent() {
-        let (_d, store) = test_store();
-        let u = user(&store, "x@example.com");
-        let first = store
-            .request_email_change(&u.id, "y@example.com", Duration::hours(1), false, None)
-            .unwrap();
-        let again = store
-            .request_email_change(&u.id, "y@example.com", Duration::seconds(-1), false, None)
-            .unwrap();
-        assert!(matches!(
-            store.confirm_email_change(&first.new).unwrap(),
-            EmailChangeStep::Invalid
-        ));
-        assert!(matches!(
-            store.confirm_email_change(&again.new).unwrap(),
-            EmailChangeStep::Expired
-        ));
+        async fn a_new_request_replaces_the_links_and_expired_links_are_spent(store) {
+            let u = user(&store, "x@example.com").await;
+            let first = store
+                .request_email_change(&u.id, "y@example.com", Duration::hours(1), false, None)
+                .await
+                .unwrap();
+            let again = store
+                .request_email_change(&u.id, "y@example.com", Duration::seconds(-1), false, None)
+                .await
+                .unwrap();
+            assert!(matches!(
+                store.confirm_email_change(&first.new).await.unwrap(),
+                EmailChangeStep::Invalid
+            ));
+            assert!(matches!(
+                store.confirm_email_change(&again.new).await.unwrap(),
+                EmailChangeStep::Expired
+            ));
+        }
     }
 }

@@ -1,8 +1,6 @@
 //! The store's one error type. Each variant says what kind of failure it is, so the daemon
 //! can map it to an HTTP status without looking at messages.
 
-use sled::transaction::{ConflictableTransactionError, TransactionError};
-
 /// Everything a store call can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -27,8 +25,8 @@ pub enum Error {
     #[error("the disk holding {0} is full: writes are refused until space is freed there")]
     StorageFull(std::path::PathBuf),
     /// The store could not write to its disk and cannot go on writing until it is
-    /// restarted (sled or the journal met an I/O error); every acknowledged write is in
-    /// its log and comes back on restart. The message says what failed.
+    /// restarted (its database or the journal met an I/O error); every acknowledged write
+    /// is in its log and comes back on restart. The message says what failed.
     #[error("{0}")]
     Unavailable(String),
     /// The store cannot be opened for a reason the operator can fix (a full disk, a
@@ -36,9 +34,13 @@ pub enum Error {
     /// then the path and what to do.
     #[error("{0}")]
     Open(String),
-    /// sled failed: I/O error, corruption.
+    /// Reading or writing a file failed.
     #[error("storage error: {0}")]
-    Storage(#[from] sled::Error),
+    Io(#[from] std::io::Error),
+    /// The backend failed for another reason (corruption, a database's error); the
+    /// message says what failed.
+    #[error("storage error: {0}")]
+    Storage(String),
     /// A stored record no longer decodes.
     #[error("corrupt record: {0}")]
     Corrupt(#[from] serde_json::Error),
@@ -56,28 +58,13 @@ pub enum Error {
 }
 
 impl Error {
-    /// Whether sled met a full disk the space guard did not foresee (another process
-    /// filled it between the check and the write): sled then refuses writes until the
-    /// store is opened again.
+    /// Whether the backend met a full disk the space guard did not foresee (another
+    /// process filled it between the check and the write): the embedded backend then
+    /// refuses writes until the store is opened again.
     pub fn met_full_disk(&self) -> bool {
-        matches!(self, Error::Storage(sled::Error::Io(io)) if io.kind() == std::io::ErrorKind::StorageFull)
+        matches!(self, Error::Io(io) if io.kind() == std::io::ErrorKind::StorageFull)
     }
 }
 
 /// The store's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-impl From<TransactionError<Error>> for Error {
-    fn from(e: TransactionError<Error>) -> Self {
-        match e {
-            TransactionError::Abort(e) => e,
-            TransactionError::Storage(e) => Error::Storage(e),
-        }
-    }
-}
-
-impl From<Error> for ConflictableTransactionError<Error> {
-    fn from(e: Error) -> Self {
-        ConflictableTransactionError::Abort(e)
-    }
-}

@@ -17,7 +17,7 @@ const FOLDERS: [(&str, &str); 3] = [
 ];
 
 /// Refuses a data directory that is a file, or holds a file where one of the store's
-/// folders belongs: sled and tantivy would fail on it with messages that name neither
+/// folders belongs: the database and tantivy would fail on it with messages that name neither
 /// the path nor the fix.
 pub(crate) fn check_layout(dir: &Path) -> Result<()> {
     let folders = FOLDERS.iter().map(|(name, what)| (dir.join(name), *what));
@@ -70,7 +70,7 @@ pub(crate) fn explain(dir: &Path, path: &Path, e: Error) -> Error {
 /// reports its errors as text, so those are recognised by the system's message.
 fn cause(e: &Error) -> Option<ErrorKind> {
     let kind = match e {
-        Error::Storage(sled::Error::Io(io)) => io.kind(),
+        Error::Io(io) => io.kind(),
         Error::Index(text) => {
             let known = [
                 ("os error 28", ErrorKind::StorageFull),
@@ -95,7 +95,7 @@ fn cause(e: &Error) -> Option<ErrorKind> {
 }
 
 fn io_error(e: std::io::Error) -> Error {
-    Error::Storage(sled::Error::Io(e))
+    Error::Io(e)
 }
 
 #[cfg(test)]
@@ -103,12 +103,12 @@ mod tests {
     use super::*;
     use crate::{Options, Store};
 
-    #[test]
-    fn a_file_where_a_folder_belongs_is_named_with_the_fix() {
+    #[tokio::test]
+    async fn a_file_where_a_folder_belongs_is_named_with_the_fix() {
         for folder in ["db", "journal", "search"] {
             let dir = tempfile::tempdir().unwrap();
             std::fs::write(dir.path().join(folder), b"not a folder").unwrap();
-            let Err(e) = Store::open(dir.path(), Options::default()) else {
+            let Err(e) = Store::open(dir.path(), Options::default()).await else {
                 panic!("opened with a file as {folder}");
             };
             let text = e.to_string();

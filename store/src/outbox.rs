@@ -7,9 +7,8 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sled::Transactional;
 
-use crate::{Result, Store, from_json, keys, to_json};
+use crate::{Result, Store};
 
 /// One kept e-mail.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,9 +28,14 @@ pub struct Mail {
 }
 
 impl Store {
-    /// Keeps an e-mail in the outbox.
-    pub fn outbox_add(&self, to: &str, subject: &str, text: &str, kind: &str) -> Result<Mail> {
-        self.writable()?;
+    /// Keeps a mail in the outbox. Durable on return.
+    pub async fn outbox_add(
+        &self,
+        to: &str,
+        subject: &str,
+        text: &str,
+        kind: &str,
+    ) -> Result<Mail> {
         let mail = Mail {
             id: uuid::Uuid::new_v4().to_string(),
             to: to.to_string(),
@@ -40,58 +44,43 @@ impl Store {
             kind: kind.to_string(),
             created_at: Utc::now(),
         };
-        let order = keys::published(mail.created_at, &mail.id);
-        (&self.t.mails, &self.t.sent_mailid).transaction(|(mails, sent)| {
-            mails.insert(mail.id.as_bytes(), to_json(&mail))?;
-            sent.insert(order.as_slice(), &[])?;
-            Ok(())
-        })?;
-        self.flush()?;
+        self.backend().put_mail(&mail).await?;
         Ok(mail)
     }
 
-    /// Every kept e-mail, newest first.
-    pub fn outbox_list(&self) -> Result<Vec<Mail>> {
-        let mut out = Vec::new();
-        for entry in self.t.sent_mailid.iter().rev() {
-            let (key, _) = entry?;
-            if let Some(mail) = keys::published_item_id(&key)
-                .map(|id| self.outbox_get(id))
-                .transpose()?
-                .flatten()
-            {
-                out.push(mail);
-            }
-        }
-        Ok(out)
+    /// Every mail, newest first.
+    pub async fn outbox_list(&self) -> Result<Vec<Mail>> {
+        self.backend().mails().await
     }
 
-    /// One kept e-mail by id.
-    pub fn outbox_get(&self, id: &str) -> Result<Option<Mail>> {
-        self.t.mails.get(id)?.map(|v| from_json(&v)).transpose()
+    /// One mail.
+    pub async fn outbox_get(&self, id: &str) -> Result<Option<Mail>> {
+        self.backend().mail(id).await
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::test_store;
+    use crate::testing::store_tests;
 
-    #[test]
-    fn outbox_lists_newest_first_and_finds_by_id() {
-        let (_d, store) = test_store();
-        let a = store
-            .outbox_add("a@example.com", "First", "one", "recovery")
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        let b = store
-            .outbox_add("b@example.com", "Second", "two", "confirmation")
-            .unwrap();
-        let list = store.outbox_list().unwrap();
-        assert_eq!(
-            list.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
-            vec![b.id.as_str(), a.id.as_str()]
-        );
-        assert_eq!(store.outbox_get(&a.id).unwrap().unwrap().text, "one");
-        assert!(store.outbox_get("nope").unwrap().is_none());
+    store_tests! {
+        async fn outbox_lists_newest_first_and_finds_by_id(store) {
+            let a = store
+                .outbox_add("a@example.com", "First", "one", "recovery")
+                .await
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            let b = store
+                .outbox_add("b@example.com", "Second", "two", "confirmation")
+                .await
+                .unwrap();
+            let list = store.outbox_list().await.unwrap();
+            assert_eq!(
+                list.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+                vec![b.id.as_str(), a.id.as_str()]
+            );
+            assert_eq!(store.outbox_get(&a.id).await.unwrap().unwrap().text, "one");
+            assert!(store.outbox_get("nope").await.unwrap().is_none());
+        }
     }
 }

@@ -7,10 +7,9 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sled::Transactional;
 
 use crate::users::User;
-use crate::{Error, Result, Store, from_json, keys, to_json};
+use crate::{Error, Result, Store};
 use radar_api::account::SubscriptionStatus;
 
 /// Where a checkout session stands.
@@ -48,14 +47,14 @@ pub struct CheckoutSession {
 }
 
 impl Store {
-    /// Records a new checkout session for a user.
-    pub fn create_checkout(
+    /// Records a checkout session the provider created for `user_id`. An id that exists
+    /// is a conflict.
+    pub async fn create_checkout(
         &self,
         id: &str,
         user_id: &str,
         provider: &str,
     ) -> Result<CheckoutSession> {
-        self.writable()?;
         let session = CheckoutSession {
             id: id.to_string(),
             user_id: user_id.to_string(),
@@ -66,121 +65,83 @@ impl Store {
             paid_at: None,
             activated_at: None,
         };
-        let t = &self.t;
-        (&t.checkouts, &t.userid_checkouts).transaction(|(checkouts, recent)| {
-            if checkouts.get(id.as_bytes())?.is_some() {
-                return Err(
-                    Error::Conflict(format!("checkout session {id} already exists")).into(),
-                );
-            }
-            checkouts.insert(id.as_bytes(), to_json(&session))?;
-            recent.insert(keys::owner_time(user_id, session.created_at, id), &[])?;
-            Ok(())
-        })?;
-        self.flush()?;
+        self.backend().insert_checkout(&session).await?;
         Ok(session)
     }
 
-    /// How many checkouts the user started since `since` (to bound how many one account
-    /// may start). Index entries older than `since` are dropped on the way, unless the
-    /// disk is full: counting is a read, and the entries are dropped by a later count.
-    pub fn count_checkouts_since(&self, user_id: &str, since: DateTime<Utc>) -> Result<usize> {
-        let prefix = keys::prefix(user_id);
-        let mut count = 0;
-        let mut pruned = false;
-        let mut may_prune = None;
-        for key in self.t.userid_checkouts.scan_prefix(&prefix).keys() {
-            let key = key?;
-            match keys::time_from(&key[prefix.len()..]) {
-                Some(at) if at >= since => count += 1,
-                _ if !*may_prune.get_or_insert_with(|| self.writable().is_ok()) => {}
-                _ => {
-                    self.t.userid_checkouts.remove(&key)?;
-                    pruned = true;
-                }
-            }
-        }
-        if pruned {
-            self.flush()?;
-        }
-        Ok(count)
+    /// How many checkout sessions the user created since `since` (the rate limit of
+    /// checkouts).
+    pub async fn count_checkouts_since(
+        &self,
+        user_id: &str,
+        since: DateTime<Utc>,
+    ) -> Result<usize> {
+        self.backend().count_checkouts_since(user_id, since).await
     }
 
-    /// One checkout session by id.
-    pub fn checkout(&self, id: &str) -> Result<Option<CheckoutSession>> {
-        self.t.checkouts.get(id)?.map(|v| from_json(&v)).transpose()
+    /// One checkout session.
+    pub async fn checkout(&self, id: &str) -> Result<Option<CheckoutSession>> {
+        self.backend().checkout(id).await
     }
 
-    /// Marks a session paid by `customer_id` (empty when unknown); paying twice keeps the first date.
-    pub fn mark_checkout_paid(&self, id: &str, customer_id: &str) -> Result<CheckoutSession> {
-        self.writable()?;
+    /// Records that the provider says a session was paid, with its customer id (kept
+    /// once set).
+    pub async fn mark_checkout_paid(&self, id: &str, customer_id: &str) -> Result<CheckoutSession> {
         let now = Utc::now();
-        let session = self.t.checkouts.transaction(|checkouts| {
-            let Some(raw) = checkouts.get(id.as_bytes())? else {
-                return Err(Error::NotFound("checkout session").into());
-            };
-            let mut s: CheckoutSession = from_json(&raw)?;
-            if s.status != CheckoutStatus::Paid {
-                s.status = CheckoutStatus::Paid;
-                s.paid_at = Some(now);
-            }
-            if !customer_id.is_empty() {
-                s.customer_id.get_or_insert_with(|| customer_id.to_string());
-            }
-            checkouts.insert(id.as_bytes(), to_json(&s))?;
-            Ok(s)
-        })?;
-        self.flush()?;
-        Ok(session)
-    }
-
-    /// Activates the subscription a paid session bought, for the session's owner only.
-    /// Another user's session is `NotFound` (its existence is not revealed); an unpaid one
-    /// is `Invalid`. Activating twice is harmless.
-    pub fn activate_checkout(&self, id: &str, user_id: &str) -> Result<User> {
-        self.writable()?;
-        let now = Utc::now();
-        let t = &self.t;
-        let user = (&t.checkouts, &t.users, &t.customerid_userid).transaction(
-            |(checkouts, users, customers)| {
-                let Some(raw) = checkouts.get(id.as_bytes())? else {
-                    return Err(Error::NotFound("checkout session").into());
-                };
-                let mut s: CheckoutSession = from_json(&raw)?;
-                if s.user_id != user_id {
-                    return Err(Error::NotFound("checkout session").into());
-                }
+        self.backend()
+            .update_checkout(id, &mut |s| {
                 if s.status != CheckoutStatus::Paid {
-                    return Err(Error::Invalid(
-                        "This checkout session has not been paid yet.".into(),
-                    )
-                    .into());
+                    s.status = CheckoutStatus::Paid;
+                    s.paid_at = Some(now);
                 }
-                let Some(raw_user) = users.get(user_id.as_bytes())? else {
-                    return Err(Error::NotFound("user").into());
-                };
-                let mut user: User = from_json(&raw_user)?;
-                user.subscription.is_active = true;
-                user.subscription.until = None;
-                if let Some(c) = &s.customer_id {
-                    user.subscription.customer_id = Some(c.clone());
-                    customers.insert(c.as_bytes(), user_id.as_bytes())?;
+                if !customer_id.is_empty() {
+                    s.customer_id.get_or_insert_with(|| customer_id.to_string());
                 }
-                user.updated_at = now;
-                users.insert(user_id.as_bytes(), to_json(&user))?;
+                Ok(())
+            })
+            .await
+    }
+
+    /// Activates the subscription a paid session of `user_id` bought: the user's
+    /// subscription and customer id are set, then the session marked activated. A
+    /// session of another user is not found; an unpaid one is refused. (A crash between
+    /// the two steps leaves an active subscription whose session is activated again by
+    /// the next verification.)
+    pub async fn activate_checkout(&self, id: &str, user_id: &str) -> Result<User> {
+        let now = Utc::now();
+        let session = self
+            .checkout(id)
+            .await?
+            .filter(|s| s.user_id == user_id)
+            .ok_or(Error::NotFound("checkout session"))?;
+        if session.status != CheckoutStatus::Paid {
+            return Err(Error::Invalid(
+                "This checkout session has not been paid yet.".into(),
+            ));
+        }
+        let user = self
+            .backend()
+            .update_user(user_id, &mut |u| {
+                u.subscription.is_active = true;
+                u.subscription.until = None;
+                if let Some(c) = &session.customer_id {
+                    u.subscription.customer_id = Some(c.clone());
+                }
+                u.updated_at = now;
+                Ok(())
+            })
+            .await?;
+        self.backend()
+            .update_checkout(id, &mut |s| {
                 s.activated_at.get_or_insert(now);
-                checkouts.insert(id.as_bytes(), to_json(&s))?;
-                Ok(user)
-            },
-        )?;
-        self.flush()?;
+                Ok(())
+            })
+            .await?;
         Ok(user)
     }
 
-    /// The subscription as clients see it (`GET /api/user/metadata`): `isActive` is spec
-    /// section 4's verdict ([`Store::is_subscriber`], complimentary accounts included) and
-    /// `customerId` is shown only while it holds, because clients also treat "a customerId
-    /// exists" as subscribed and must not see one left over from a revoked subscription.
+    /// The subscription object clients read (`GET /api/user/metadata`): active by the
+    /// subscriber rule, with the customer id while active.
     pub fn subscription_status(&self, user: &User) -> SubscriptionStatus {
         let active = self.is_subscriber(user);
         SubscriptionStatus {
@@ -193,140 +154,165 @@ impl Store {
         }
     }
 
-    /// The user a payment provider's customer id belongs to.
-    pub fn user_by_customer(&self, customer_id: &str) -> Result<Option<User>> {
-        match self.t.customerid_userid.get(customer_id)? {
-            Some(id) => self.user(&String::from_utf8_lossy(&id)),
+    /// The user whose subscription has this provider customer id.
+    pub async fn user_by_customer(&self, customer_id: &str) -> Result<Option<User>> {
+        Ok(self
+            .backend()
+            .user_by_customer(customer_id)
+            .await?
+            .map(std::sync::Arc::unwrap_or_clone))
+    }
+
+    /// Ends the subscription of the provider's customer (a cancellation).
+    pub async fn end_customer_subscription(&self, customer_id: &str) -> Result<Option<User>> {
+        match self.user_by_customer(customer_id).await? {
+            Some(user) => self.revoke_subscription(&user.id).await.map(Some),
             None => Ok(None),
         }
     }
 
-    /// Ends the subscription of a provider's customer (the provider cancelled it); answers
-    /// the user, or none for a customer this store does not know.
-    pub fn end_customer_subscription(&self, customer_id: &str) -> Result<Option<User>> {
-        self.writable()?;
-        match self.user_by_customer(customer_id)? {
-            Some(user) => self.revoke_subscription(&user.id).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    /// Grants a subscription without payment (operators), until a date or until revoked.
-    pub fn grant_subscription(&self, user_id: &str, until: Option<DateTime<Utc>>) -> Result<User> {
-        self.writable()?;
+    /// Grants a subscription (an operator's), until a date or until revoked.
+    pub async fn grant_subscription(
+        &self,
+        user_id: &str,
+        until: Option<DateTime<Utc>>,
+    ) -> Result<User> {
         self.update_user(user_id, |u| {
             u.subscription.is_active = true;
             u.subscription.until = until;
         })
+        .await
     }
 
-    /// Ends a subscription now. The customer id is kept for the provider's records, but
-    /// with `until` in the past the user is no longer a subscriber.
-    pub fn revoke_subscription(&self, user_id: &str) -> Result<User> {
-        self.writable()?;
+    /// Ends a subscription now.
+    pub async fn revoke_subscription(&self, user_id: &str) -> Result<User> {
         let now = Utc::now();
         self.update_user(user_id, |u| {
             u.subscription.is_active = false;
             u.subscription.until = Some(now);
         })
+        .await
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::store_tests;
 
-    #[test]
-    fn session_to_active_subscription() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user("p@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        let other = store
-            .create_user("o@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        store.create_checkout("cs_1", &u.id, "test").unwrap();
-        let hour_ago = Utc::now() - chrono::Duration::hours(1);
-        assert_eq!(store.count_checkouts_since(&u.id, hour_ago).unwrap(), 1);
-        assert_eq!(store.count_checkouts_since(&other.id, hour_ago).unwrap(), 0);
-        // Counting from the future prunes the entry.
-        assert_eq!(
-            store
-                .count_checkouts_since(&u.id, Utc::now() + chrono::Duration::hours(1))
-                .unwrap(),
-            0
-        );
-        assert!(store.t.userid_checkouts.is_empty());
-        assert!(matches!(
-            store.create_checkout("cs_1", &u.id, "test"),
-            Err(Error::Conflict(_))
-        ));
-        assert!(matches!(
-            store.activate_checkout("cs_1", &u.id),
-            Err(Error::Invalid(_))
-        ));
-        assert!(matches!(
-            store.activate_checkout("cs_nope", &u.id),
-            Err(Error::NotFound(_))
-        ));
-        store.mark_checkout_paid("cs_1", "cus_1").unwrap();
-        assert!(matches!(
-            store.activate_checkout("cs_1", &other.id),
-            Err(Error::NotFound(_))
-        ));
-        let user = store.activate_checkout("cs_1", &u.id).unwrap();
-        assert!(user.subscription.is_active);
-        assert_eq!(user.subscription.customer_id.as_deref(), Some("cus_1"));
-        assert!(store.is_subscriber(&user));
-        assert!(
-            store
-                .checkout("cs_1")
-                .unwrap()
-                .unwrap()
-                .activated_at
-                .is_some()
-        );
-        assert_eq!(store.user_by_customer("cus_1").unwrap().unwrap().id, u.id);
-        let ended = store.end_customer_subscription("cus_1").unwrap().unwrap();
-        assert!(!store.is_subscriber(&ended));
-        assert!(
-            store
-                .end_customer_subscription("cus_unknown")
-                .unwrap()
-                .is_none()
-        );
-    }
-
-    #[test]
-    fn grant_and_revoke() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user("g@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        assert!(store.is_subscriber(&store.grant_subscription(&u.id, None).unwrap()));
-        let mut revoked = store.revoke_subscription(&u.id).unwrap();
-        assert!(!store.is_subscriber(&revoked));
-        // Even with a customer id from an earlier payment, a revoked user is not a subscriber.
-        revoked = store
-            .update_user(&u.id, |u| u.subscription.customer_id = Some("cus_9".into()))
-            .unwrap();
-        assert!(!store.is_subscriber(&revoked));
-        assert_eq!(
-            store.subscription_status(&revoked),
-            SubscriptionStatus {
-                is_active: false,
-                customer_id: None
+    store_tests! {
+        async fn session_to_active_subscription(store) {
+            let u = store
+                .create_user("p@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            let other = store
+                .create_user("o@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            store.create_checkout("cs_1", &u.id, "test").await.unwrap();
+            let hour_ago = Utc::now() - chrono::Duration::hours(1);
+            assert_eq!(
+                store.count_checkouts_since(&u.id, hour_ago).await.unwrap(),
+                1
+            );
+            assert_eq!(
+                store
+                    .count_checkouts_since(&other.id, hour_ago)
+                    .await
+                    .unwrap(),
+                0
+            );
+            // Counting from the future prunes the entry.
+            assert_eq!(
+                store
+                    .count_checkouts_since(&u.id, Utc::now() + chrono::Duration::hours(1))
+                    .await
+                    .unwrap(),
+                0
+            );
+            if let Some(sled) = store.sled() {
+                assert!(sled.t.userid_checkouts.is_empty());
             }
-        );
-        let regranted = store.grant_subscription(&u.id, None).unwrap();
-        assert_eq!(
-            store.subscription_status(&regranted).customer_id.as_deref(),
-            Some("cus_9")
-        );
-        assert!(matches!(
-            store.grant_subscription("nobody", None),
-            Err(Error::NotFound(_))
-        ));
+            assert!(matches!(
+                store.create_checkout("cs_1", &u.id, "test").await,
+                Err(Error::Conflict(_))
+            ));
+            assert!(matches!(
+                store.activate_checkout("cs_1", &u.id).await,
+                Err(Error::Invalid(_))
+            ));
+            assert!(matches!(
+                store.activate_checkout("cs_nope", &u.id).await,
+                Err(Error::NotFound(_))
+            ));
+            store.mark_checkout_paid("cs_1", "cus_1").await.unwrap();
+            assert!(matches!(
+                store.activate_checkout("cs_1", &other.id).await,
+                Err(Error::NotFound(_))
+            ));
+            let user = store.activate_checkout("cs_1", &u.id).await.unwrap();
+            assert!(user.subscription.is_active);
+            assert_eq!(user.subscription.customer_id.as_deref(), Some("cus_1"));
+            assert!(store.is_subscriber(&user));
+            assert!(
+                store
+                    .checkout("cs_1")
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .activated_at
+                    .is_some()
+            );
+            assert_eq!(
+                store.user_by_customer("cus_1").await.unwrap().unwrap().id,
+                u.id
+            );
+            let ended = store
+                .end_customer_subscription("cus_1")
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(!store.is_subscriber(&ended));
+            assert!(
+                store
+                    .end_customer_subscription("cus_unknown")
+                    .await
+                    .unwrap()
+                    .is_none()
+            );
+        }
+
+        async fn grant_and_revoke(store) {
+            let u = store
+                .create_user("g@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            assert!(store.is_subscriber(&store.grant_subscription(&u.id, None).await.unwrap()));
+            let mut revoked = store.revoke_subscription(&u.id).await.unwrap();
+            assert!(!store.is_subscriber(&revoked));
+            // Even with a customer id from an earlier payment, a revoked user is not a subscriber.
+            revoked = store
+                .update_user(&u.id, |u| u.subscription.customer_id = Some("cus_9".into()))
+                .await
+                .unwrap();
+            assert!(!store.is_subscriber(&revoked));
+            assert_eq!(
+                store.subscription_status(&revoked),
+                SubscriptionStatus {
+                    is_active: false,
+                    customer_id: None
+                }
+            );
+            let regranted = store.grant_subscription(&u.id, None).await.unwrap();
+            assert_eq!(
+                store.subscription_status(&regranted).customer_id.as_deref(),
+                Some("cus_9")
+            );
+            assert!(matches!(
+                store.grant_subscription("nobody", None).await,
+                Err(Error::NotFound(_))
+            ));
+        }
     }
 }

@@ -10,9 +10,10 @@
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use sled::Transactional;
 
-use crate::{Result, Store, from_json, keys, to_json};
+use crate::backend::SecretLookup;
+use crate::secrets::{SecretRecord, SecretUse, secret_hash};
+use crate::{Result, Store, from_json, to_json};
 
 /// How the challenge was derived from the verifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,18 +97,16 @@ pub enum Exchanged {
 }
 
 impl Store {
-    /// Issues the authorization code for a followed PKCE link. `purpose` names the
-    /// user's slot (`recovery`, `signup`): a newer code replaces the older one.
-    pub fn issue_auth_code(
+    /// Issues an authorization code for `user_id` bound to the client's `challenge`,
+    /// replacing the user's previous code for the same `purpose`; only its hash is kept.
+    pub async fn issue_auth_code(
         &self,
         user_id: &str,
         purpose: &str,
         method: &str,
         challenge: PkceChallenge,
     ) -> Result<String> {
-        self.writable()?;
         let code = uuid::Uuid::new_v4().to_string();
-        let hash = keys::secret(&code);
         let record = AuthCodeRecord {
             user_id: user_id.to_string(),
             purpose: purpose.to_string(),
@@ -115,55 +114,53 @@ impl Store {
             challenge,
             issued_at: Utc::now(),
         };
-        let slot = keys::join(user_id.as_bytes(), purpose.as_bytes());
-        (&self.t.authcodes, &self.t.userid_authcode).transaction(|(codes, slots)| {
-            if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
-                codes.remove(old)?;
-            }
-            codes.insert(&hash, to_json(&record))?;
-            Ok(())
-        })?;
-        self.flush()?;
+        let stored = SecretRecord {
+            hash: secret_hash(&code),
+            owner: user_id.to_string(),
+            purpose: format!("code:{purpose}"),
+            body: to_json(&record),
+        };
+        self.backend().put_secret(&stored, None).await?;
         Ok(code)
     }
 
-    /// Exchanges an authorization code and its verifier; a good pair spends the code.
-    pub fn exchange_auth_code(
+    /// Exchanges an authorization code and its verifier: a good pair spends the code
+    /// and names the user; a wrong verifier leaves the code for the right one; an
+    /// expired code is spent and refused.
+    pub async fn exchange_auth_code(
         &self,
         code: &str,
         verifier: &str,
         ttl: Duration,
     ) -> Result<Exchanged> {
-        self.writable()?;
-        let hash = keys::secret(code);
+        let hash = secret_hash(code);
         let now = Utc::now();
-        let out = (&self.t.authcodes, &self.t.userid_authcode).transaction(|(codes, slots)| {
-            let Some(raw) = codes.get(hash)? else {
-                return Ok(Exchanged::NotFound);
-            };
-            let record: AuthCodeRecord = from_json(&raw)?;
-            let expired = record.issued_at + ttl <= now;
-            if !expired && !record.challenge.verifies(verifier) {
-                return Ok(Exchanged::BadVerifier);
-            }
-            codes.remove(&hash)?;
-            let slot = keys::join(record.user_id.as_bytes(), record.purpose.as_bytes());
-            if slots
-                .get(slot.as_slice())?
-                .is_some_and(|h| h.as_ref() == hash.as_slice())
-            {
-                slots.remove(slot.as_slice())?;
-            }
-            Ok(if expired {
-                Exchanged::Expired
-            } else {
-                Exchanged::Valid {
-                    user_id: record.user_id,
-                    method: record.method,
+        let mut out = Exchanged::NotFound;
+        self.backend()
+            .use_secret(SecretLookup::Hash(&hash), &mut |found, _| {
+                let Some(record) = found
+                    .filter(|s| s.purpose.starts_with("code:"))
+                    .and_then(|s| from_json::<AuthCodeRecord>(&s.body).ok())
+                else {
+                    out = Exchanged::NotFound;
+                    return SecretUse::Keep;
+                };
+                let expired = record.issued_at + ttl <= now;
+                if !expired && !record.challenge.verifies(verifier) {
+                    out = Exchanged::BadVerifier;
+                    return SecretUse::Keep;
                 }
+                out = if expired {
+                    Exchanged::Expired
+                } else {
+                    Exchanged::Valid {
+                        user_id: record.user_id,
+                        method: record.method,
+                    }
+                };
+                SecretUse::Spend
             })
-        })?;
-        self.flush()?;
+            .await?;
         Ok(out)
     }
 }
@@ -171,7 +168,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::{store_tests, user_with_id};
 
     fn s256(verifier: &str) -> PkceChallenge {
         use base64::Engine;
@@ -202,49 +199,57 @@ mod tests {
         assert_eq!(ChallengeMethod::parse("md5"), None);
     }
 
-    #[test]
-    fn codes_exchange_once_with_the_right_verifier_and_expire() {
-        let (_d, store) = test_store();
-        let v = "verifier-0123456789-0123456789-0123456789-xyz";
-        let ttl = Duration::seconds(300);
-        let code = store
-            .issue_auth_code("u1", "recovery", "recovery", s256(v))
-            .unwrap();
-        assert_eq!(
-            store.exchange_auth_code(&code, "wrong", ttl).unwrap(),
-            Exchanged::BadVerifier
-        );
-        assert_eq!(
-            store.exchange_auth_code(&code, v, ttl).unwrap(),
-            Exchanged::Valid {
-                user_id: "u1".into(),
-                method: "recovery".into()
-            }
-        );
-        assert_eq!(
-            store.exchange_auth_code(&code, v, ttl).unwrap(),
-            Exchanged::NotFound,
-            "one use"
-        );
-        // A newer code replaces the older one of the same purpose.
-        let old = store
-            .issue_auth_code("u1", "signup", "email/signup", s256(v))
-            .unwrap();
-        let new = store
-            .issue_auth_code("u1", "signup", "email/signup", s256(v))
-            .unwrap();
-        assert_eq!(
-            store.exchange_auth_code(&old, v, ttl).unwrap(),
-            Exchanged::NotFound
-        );
-        assert_eq!(
-            store.exchange_auth_code(&new, v, Duration::zero()).unwrap(),
-            Exchanged::Expired
-        );
-        assert_eq!(
-            store.exchange_auth_code(&new, v, ttl).unwrap(),
-            Exchanged::NotFound,
-            "an expired code is spent"
-        );
+    store_tests! {
+        async fn codes_exchange_once_with_the_right_verifier_and_expire(store) {
+            let v = "verifier-0123456789-0123456789-0123456789-xyz";
+            let ttl = Duration::seconds(300);
+            // A code belongs to an account.
+            user_with_id(&store, "u1").await;
+            let code = store
+                .issue_auth_code("u1", "recovery", "recovery", s256(v))
+                .await
+                .unwrap();
+            assert_eq!(
+                store.exchange_auth_code(&code, "wrong", ttl).await.unwrap(),
+                Exchanged::BadVerifier
+            );
+            assert_eq!(
+                store.exchange_auth_code(&code, v, ttl).await.unwrap(),
+                Exchanged::Valid {
+                    user_id: "u1".into(),
+                    method: "recovery".into()
+                }
+            );
+            assert_eq!(
+                store.exchange_auth_code(&code, v, ttl).await.unwrap(),
+                Exchanged::NotFound,
+                "one use"
+            );
+            // A newer code replaces the older one of the same purpose.
+            let old = store
+                .issue_auth_code("u1", "signup", "email/signup", s256(v))
+                .await
+                .unwrap();
+            let new = store
+                .issue_auth_code("u1", "signup", "email/signup", s256(v))
+                .await
+                .unwrap();
+            assert_eq!(
+                store.exchange_auth_code(&old, v, ttl).await.unwrap(),
+                Exchanged::NotFound
+            );
+            assert_eq!(
+                store
+                    .exchange_auth_code(&new, v, Duration::zero())
+                    .await
+                    .unwrap(),
+                Exchanged::Expired
+            );
+            assert_eq!(
+                store.exchange_auth_code(&new, v, ttl).await.unwrap(),
+                Exchanged::NotFound,
+                "an expired code is spent"
+            );
+        }
     }
 }

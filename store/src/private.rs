@@ -1,8 +1,8 @@
 //! The data directory is private: it holds password hashes, API keys, résumés and
 //! e-mails, so no other local user may read it, whatever the umask.
 //!
-//! sled creates files at any time from its own threads (blobs, snapshots), so the process
-//! umask is set to 077 before the store opens: everything created afterwards is 0600
+//! The embedded database creates files at any time from its own threads (blobs,
+//! snapshots), so the process umask is set to 077 before the store opens: everything created afterwards is 0600
 //! (folders 0700). Files left by an earlier run or another umask are fixed on every open.
 
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
@@ -60,10 +60,25 @@ fn set_mode(path: &Path, mode: u32) -> Result<()> {
 }
 
 fn io(path: &Path, e: std::io::Error) -> Error {
-    Error::Storage(sled::Error::Io(std::io::Error::new(
+    Error::Io(std::io::Error::new(
         e.kind(),
         format!("{}: {e}", path.display()),
-    )))
+    ))
+}
+
+/// Writes a secret to a new file of its own, readable by this user only (0600 from its
+/// creation, never wider), synced.
+pub(crate) fn write_private_file(path: &Path, contents: &[u8]) -> Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(FILE_MODE)
+        .open(path)
+        .map_err(|e| io(path, e))?;
+    file.write_all(contents).map_err(|e| io(path, e))?;
+    file.sync_all().map_err(|e| io(path, e))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Result, Store, from_json, to_json};
+use crate::{Error, Result, Store};
 
 /// Longest accepted resume, in characters (Unicode scalar values).
 pub const MAX_RESUME_CHARS: usize = 20_000;
@@ -22,20 +22,13 @@ pub struct Profile {
 }
 
 impl Store {
-    /// The user's profile; a user who never saved one gets an empty profile.
-    pub fn profile(&self, user_id: &str) -> Result<Profile> {
-        Ok(self
-            .t
-            .userid_profile
-            .get(user_id)?
-            .map(|v| from_json(&v))
-            .transpose()?
-            .unwrap_or_default())
+    /// The user's profile (empty until they save one).
+    pub async fn profile(&self, user_id: &str) -> Result<Profile> {
+        Ok(self.backend().profile(user_id).await?.unwrap_or_default())
     }
 
-    /// Saves the user's resume; longer than [`MAX_RESUME_CHARS`] is `Invalid`.
-    pub fn set_resume(&self, user_id: &str, resume: &str) -> Result<Profile> {
-        self.writable()?;
+    /// Saves the user's resume; longer than [`MAX_RESUME_CHARS`] is refused.
+    pub async fn set_resume(&self, user_id: &str, resume: &str) -> Result<Profile> {
         let chars = resume.chars().count();
         if chars > MAX_RESUME_CHARS {
             return Err(Error::Invalid(format!(
@@ -46,10 +39,7 @@ impl Store {
             resume: resume.to_string(),
             updated_at: Some(Utc::now()),
         };
-        self.t
-            .userid_profile
-            .insert(user_id.as_bytes(), to_json(&profile))?;
-        self.flush()?;
+        self.backend().put_profile(user_id, &profile).await?;
         Ok(profile)
     }
 }
@@ -57,26 +47,28 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::store_tests;
 
-    #[test]
-    fn resume_round_trips_and_the_limit_counts_characters() {
-        let (_d, store) = test_store();
-        assert_eq!(store.profile("u1").unwrap().resume, "");
-        store.set_resume("u1", "ML engineer").unwrap();
-        assert_eq!(store.profile("u1").unwrap().resume, "ML engineer");
-        assert_eq!(store.profile("u2").unwrap().resume, "");
-        // Multi-byte characters count once each.
-        store
-            .set_resume("u1", &"é".repeat(MAX_RESUME_CHARS))
-            .unwrap();
-        let err = store
-            .set_resume("u1", &"a".repeat(MAX_RESUME_CHARS + 1))
-            .unwrap_err();
-        assert!(matches!(err, Error::Invalid(m) if m.contains("20000")));
-        assert_eq!(
-            store.profile("u1").unwrap().resume.chars().count(),
-            MAX_RESUME_CHARS
-        );
+    store_tests! {
+        async fn resume_round_trips_and_the_limit_counts_characters(store) {
+            assert_eq!(store.profile("u1").await.unwrap().resume, "");
+            store.set_resume("u1", "ML engineer").await.unwrap();
+            assert_eq!(store.profile("u1").await.unwrap().resume, "ML engineer");
+            assert_eq!(store.profile("u2").await.unwrap().resume, "");
+            // Multi-byte characters count once each.
+            store
+                .set_resume("u1", &"é".repeat(MAX_RESUME_CHARS))
+                .await
+                .unwrap();
+            let err = store
+                .set_resume("u1", &"a".repeat(MAX_RESUME_CHARS + 1))
+                .await
+                .unwrap_err();
+            assert!(matches!(err, Error::Invalid(m) if m.contains("20000")));
+            assert_eq!(
+                store.profile("u1").await.unwrap().resume.chars().count(),
+                MAX_RESUME_CHARS
+            );
+        }
     }
 }

@@ -2,32 +2,17 @@
 //!
 //! A counter per API key owner per UTC day. Counting by owner rather than by key string
 //! means rotating a key does not reset the day's quota (there is one key per user, so
-//! "per key" and "per owner" are the same count otherwise).
-//!
-//! Counting happens in memory: a request changes a counter under its shard's lock, so the
-//! quota is exact however many requests of one key arrive at once, and a read of the
-//! public API costs no disk write. The counters are checkpointed to `quota_userday` in one
-//! batch and one sync by [`Store::checkpoint_quotas`], which the daemon calls every
-//! [`CHECKPOINT_EVERY`] and on shutdown. A crash (kill -9, power cut) forgets at most the
-//! counts of the last interval: a key may then make that many more requests on the day of
-//! the crash, never fewer. A counter is loaded from the tree on its owner's first request
-//! of the day; counters of past days are dropped from the tree by the first checkpoint of
-//! a new day and from memory once saved, so both hold about one counter per active key.
-//!
-//! While the disk is full (see `space`) a checkpoint writes nothing and the counts stay
-//! in memory: the public API goes on answering, its quotas still exact, and the first
-//! checkpoint once space is back saves them.
+//! "per key" and "per owner" are the same count otherwise). The backend counts, exactly
+//! however many requests arrive at once and however many processes share it.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
-use std::sync::Mutex;
 use std::time::Duration as StdDuration;
 
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 
-use crate::{Result, Store, keys};
+use crate::{Result, Store};
 
-/// How often the daemon writes the counters to disk: the most a crash can forget.
+/// How often the daemon asks the backend for its upkeep, which for the embedded backend
+/// writes the counters it keeps in memory to disk: the most a crash can forget.
 pub const CHECKPOINT_EVERY: StdDuration = StdDuration::from_secs(1);
 
 /// The outcome of counting one request against a quota.
@@ -43,290 +28,122 @@ pub struct QuotaUse {
     pub allowed: bool,
 }
 
-fn day_key(owner: &str, day: NaiveDate) -> Vec<u8> {
-    keys::join(
-        owner.as_bytes(),
-        day.format("%Y%m%d").to_string().as_bytes(),
-    )
-}
-
-/// Shards, so keys on different shards never wait for each other.
-const SHARDS: usize = 16;
-
-/// One owner's count for one day.
-struct Counter {
-    day: NaiveDate,
-    used: u64,
-    /// What the tree holds for `day`.
-    saved: u64,
-    /// The tree may still hold counters of earlier days (the first count of a day).
-    prune: bool,
-}
-
-/// The counters in memory; see the module doc.
-pub(crate) struct QuotaCounters {
-    shards: Vec<Mutex<HashMap<String, Counter>>>,
-    hasher: RandomState,
-    /// One checkpoint at a time, so an older batch never overwrites a newer one.
-    checkpoint: Mutex<()>,
-}
-
-impl QuotaCounters {
-    pub(crate) fn new() -> Self {
-        Self {
-            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
-            hasher: RandomState::new(),
-            checkpoint: Mutex::new(()),
-        }
-    }
-
-    fn shard(&self, owner: &str) -> &Mutex<HashMap<String, Counter>> {
-        &self.shards[self.hasher.hash_one(owner) as usize % SHARDS]
-    }
-}
-
 impl Store {
     /// Counts one request of `owner` at `now` against a daily `limit`. A refused request is
     /// not counted, so the counter never runs past the limit.
-    pub fn consume_quota(&self, owner: &str, limit: u64, now: DateTime<Utc>) -> Result<QuotaUse> {
-        let today = now.date_naive();
-        let mut shard = self.quotas.shard(owner).lock().expect("quota lock");
-        let counter = match shard.get_mut(owner) {
-            Some(c) if c.day == today => c,
-            _ => {
-                let stored = self.t.quota_userday.get(day_key(owner, today))?;
-                let used = keys::u64_from(stored.as_deref());
-                let counter = Counter {
-                    day: today,
-                    used,
-                    saved: used,
-                    prune: stored.is_none(),
-                };
-                // A counter of an earlier day is replaced: past days' counts matter no more.
-                shard.insert(owner.to_string(), counter);
-                shard.get_mut(owner).expect("just inserted")
-            }
-        };
-        let allowed = counter.used < limit;
-        if allowed {
-            counter.used += 1;
-        }
-        let used = counter.used;
-        drop(shard);
-        let reset_at = (today + Duration::days(1))
-            .and_hms_opt(0, 0, 0)
-            .expect("midnight exists")
-            .and_utc();
-        Ok(QuotaUse {
-            limit,
-            remaining: limit.saturating_sub(used),
-            reset_at,
-            allowed,
-        })
+    pub async fn consume_quota(
+        &self,
+        owner: &str,
+        limit: u64,
+        now: DateTime<Utc>,
+    ) -> Result<QuotaUse> {
+        self.backend().consume_quota(owner, limit, now).await
     }
 
     /// How many requests `owner` made on the UTC day of `now`.
-    pub fn quota_used(&self, owner: &str, now: DateTime<Utc>) -> Result<u64> {
-        let day = now.date_naive();
-        if let Some(c) = self
-            .quotas
-            .shard(owner)
-            .lock()
-            .expect("quota lock")
-            .get(owner)
-            && c.day == day
-        {
-            return Ok(c.used);
-        }
-        Ok(keys::u64_from(
-            self.t.quota_userday.get(day_key(owner, day))?.as_deref(),
-        ))
-    }
-
-    /// Writes every changed counter to disk in one batch and one sync, and forgets saved
-    /// counters of days before `now`'s. Returns how many counters it wrote: none while
-    /// the disk is full, when the counters stay in memory for a later checkpoint.
-    pub fn checkpoint_quotas(&self, now: DateTime<Utc>) -> Result<usize> {
-        if self.writable().is_err() {
-            return Ok(0);
-        }
-        let _one = self.quotas.checkpoint.lock().expect("checkpoint lock");
-        let today = now.date_naive();
-        let mut changed = Vec::new();
-        let mut prune = Vec::new();
-        for shard in &self.quotas.shards {
-            let mut shard = shard.lock().expect("quota lock");
-            shard.retain(|_, c| c.day >= today || c.used != c.saved);
-            for (owner, c) in shard.iter_mut() {
-                if c.used != c.saved {
-                    changed.push((owner.clone(), c.day, c.used));
-                }
-                if c.prune {
-                    prune.push((owner.clone(), c.day));
-                    c.prune = false;
-                }
-            }
-        }
-        let mut batch = sled::Batch::default();
-        for (owner, day) in &prune {
-            let keep = day_key(owner, *day);
-            for entry in self.t.quota_userday.scan_prefix(keys::prefix(owner)) {
-                let (k, _) = entry?;
-                if k.as_ref() != keep.as_slice() {
-                    batch.remove(k);
-                }
-            }
-        }
-        for (owner, day, used) in &changed {
-            batch.insert(day_key(owner, *day), &keys::u64_value(*used));
-        }
-        if changed.is_empty() && prune.is_empty() {
-            return Ok(0);
-        }
-        self.t.quota_userday.apply_batch(batch)?;
-        self.flush()?;
-        for (owner, day, used) in &changed {
-            let mut shard = self.quotas.shard(owner).lock().expect("quota lock");
-            if let Some(c) = shard.get_mut(owner)
-                && c.day == *day
-            {
-                c.saved = c.saved.max(*used);
-            }
-        }
-        Ok(changed.len())
-    }
-
-    /// Forgets every counter of `owner`, in memory and on disk (a purged account).
-    pub(crate) fn forget_quotas(&self, owner: &str) -> Result<()> {
-        // Under the checkpoint lock, so a checkpoint in flight cannot write it back.
-        let _one = self.quotas.checkpoint.lock().expect("checkpoint lock");
-        self.quotas
-            .shard(owner)
-            .lock()
-            .expect("quota lock")
-            .remove(owner);
-        for key in self.t.quota_userday.scan_prefix(keys::prefix(owner)).keys() {
-            self.t.quota_userday.remove(key?)?;
-        }
-        Ok(())
+    pub async fn quota_used(&self, owner: &str, now: DateTime<Utc>) -> Result<u64> {
+        self.backend().quota_used(owner, now).await
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::{Options, test_store};
+    use chrono::{DateTime, Utc};
+
+    use crate::testing::store_tests;
 
     fn at(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
     }
 
-    #[test]
-    fn counts_up_to_the_limit_then_refuses() {
-        let (_d, store) = test_store();
-        let now = at("2026-11-22T10:00:00Z");
-        for i in 1..=3 {
-            let q = store.consume_quota("u1", 3, now).unwrap();
-            assert!(q.allowed);
-            assert_eq!(q.remaining, 3 - i);
+    store_tests! {
+        async fn counts_up_to_the_limit_then_refuses(store) {
+            let now = at("2026-11-22T10:00:00Z");
+            for i in 1..=3 {
+                let q = store.consume_quota("u1", 3, now).await.unwrap();
+                assert!(q.allowed);
+                assert_eq!(q.remaining, 3 - i);
+            }
+            let q = store.consume_quota("u1", 3, now).await.unwrap();
+            assert!(!q.allowed);
+            assert_eq!(q.remaining, 0);
+            assert_eq!(q.reset_at, at("2026-11-23T00:00:00Z"));
+            assert_eq!(store.quota_used("u1", now).await.unwrap(), 3);
+            // Another owner has its own counter.
+            assert!(store.consume_quota("u2", 3, now).await.unwrap().allowed);
         }
-        let q = store.consume_quota("u1", 3, now).unwrap();
-        assert!(!q.allowed);
-        assert_eq!(q.remaining, 0);
-        assert_eq!(q.reset_at, at("2026-11-23T00:00:00Z"));
-        assert_eq!(store.quota_used("u1", now).unwrap(), 3);
-        // Another owner has its own counter.
-        assert!(store.consume_quota("u2", 3, now).unwrap().allowed);
-    }
 
-    #[test]
-    fn a_new_utc_day_starts_over_and_drops_old_counters() {
-        let (_d, store) = test_store();
-        store
-            .consume_quota("u1", 1, at("2026-11-22T23:59:59Z"))
-            .unwrap();
-        assert!(
-            !store
-                .consume_quota("u1", 1, at("2026-11-22T23:59:59Z"))
-                .unwrap()
-                .allowed
-        );
-        assert!(
+        async fn a_new_utc_day_starts_over_and_drops_old_counters(store) {
             store
-                .consume_quota("u1", 1, at("2026-11-23T00:00:00Z"))
-                .unwrap()
-                .allowed
-        );
-        store.checkpoint_quotas(at("2026-11-23T00:00:01Z")).unwrap();
-        assert_eq!(store.t.quota_userday.len(), 1);
-        assert_eq!(
-            store.quota_used("u1", at("2026-11-22T12:00:00Z")).unwrap(),
-            0,
-            "the past day's counter is gone from the tree"
-        );
-    }
-
-    #[test]
-    fn counters_survive_reopening() {
-        let dir = tempfile::tempdir().unwrap();
-        let now = at("2026-11-22T10:00:00Z");
-        {
-            let store = Store::open(dir.path(), Options::default()).unwrap();
-            store.consume_quota("u1", 100, now).unwrap();
-            store.consume_quota("u1", 100, now).unwrap();
-            assert_eq!(store.checkpoint_quotas(now).unwrap(), 1);
-            // Nothing changed since: nothing to write.
-            assert_eq!(store.checkpoint_quotas(now).unwrap(), 0);
+                .consume_quota("u1", 1, at("2026-11-22T23:59:59Z"))
+                .await
+                .unwrap();
+            assert!(
+                !store
+                    .consume_quota("u1", 1, at("2026-11-22T23:59:59Z"))
+                    .await
+                    .unwrap()
+                    .allowed
+            );
+            assert!(
+                store
+                    .consume_quota("u1", 1, at("2026-11-23T00:00:00Z"))
+                    .await
+                    .unwrap()
+                    .allowed
+            );
+            // The embedded backend keeps counters in memory and drops the past days'
+            // from its tree when it saves them.
+            if let Some(sled) = store.sled() {
+                sled.checkpoint_quotas(at("2026-11-23T00:00:01Z")).unwrap();
+                assert_eq!(sled.t.quota_userday.len(), 1);
+                assert_eq!(
+                    store
+                        .quota_used("u1", at("2026-11-22T12:00:00Z"))
+                        .await
+                        .unwrap(),
+                    0,
+                    "the past day's counter is gone from the tree"
+                );
+            }
         }
-        let store = Store::open(dir.path(), Options::default()).unwrap();
-        assert_eq!(store.quota_used("u1", now).unwrap(), 2);
-    }
 
-    #[test]
-    fn concurrent_requests_never_pass_the_limit() {
-        let (_d, store) = test_store();
-        let now = at("2026-11-22T10:00:00Z");
-        let allowed: usize = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..8)
+        async fn concurrent_requests_never_pass_the_limit(store) {
+            let now = at("2026-11-22T10:00:00Z");
+            let tasks: Vec<_> = (0..8)
                 .map(|_| {
-                    let store = &store;
-                    scope.spawn(move || {
-                        (0..50)
-                            .filter(|_| store.consume_quota("u1", 100, now).unwrap().allowed)
-                            .count()
+                    let store = store.store.clone();
+                    tokio::spawn(async move {
+                        let mut allowed = 0;
+                        for _ in 0..50 {
+                            if store.consume_quota("u1", 100, now).await.unwrap().allowed {
+                                allowed += 1;
+                            }
+                        }
+                        allowed
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap()).sum()
-        });
-        assert_eq!(allowed, 100);
-        store.checkpoint_quotas(now).unwrap();
-        assert_eq!(
-            keys::u64_from(
-                store
-                    .t
-                    .quota_userday
-                    .get(day_key("u1", now.date_naive()))
-                    .unwrap()
-                    .as_deref()
-            ),
-            100
-        );
-    }
-
-    #[test]
-    fn a_counter_loaded_from_disk_goes_on_from_the_saved_count() {
-        let dir = tempfile::tempdir().unwrap();
-        let now = at("2026-11-22T10:00:00Z");
-        {
-            let store = Store::open(dir.path(), Options::default()).unwrap();
-            for _ in 0..3 {
-                store.consume_quota("u1", 4, now).unwrap();
+            let mut allowed = 0;
+            for t in tasks {
+                allowed += t.await.unwrap();
             }
-            store.checkpoint_quotas(now).unwrap();
+            assert_eq!(allowed, 100);
+            if let Some(sled) = store.sled() {
+                use crate::engines::sled::keys;
+                use crate::engines::sled::quota_day_key;
+                sled.checkpoint_quotas(now).unwrap();
+                assert_eq!(
+                    keys::u64_from(
+                        sled.t
+                            .quota_userday
+                            .get(quota_day_key("u1", now.date_naive()))
+                            .unwrap()
+                            .as_deref()
+                    ),
+                    100
+                );
+            }
         }
-        let store = Store::open(dir.path(), Options::default()).unwrap();
-        assert!(store.consume_quota("u1", 4, now).unwrap().allowed);
-        assert!(!store.consume_quota("u1", 4, now).unwrap().allowed);
     }
 }

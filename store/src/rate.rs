@@ -81,6 +81,9 @@ mod tests {
             Gcra::step(Some(tat), minute, 1, at(1)),
             Gcra::Wait(Duration::from_secs(59))
         );
-        assert!(matches!(Gcra::step(Some(tat), minute, 1, at(60)), Gcra::Pass(_)));
+        assert!(matches!(
+            Gcra::step(Some(tat), minute, 1, at(60)),
+            Gcra::Pass(_)
+        ));
     }
 }

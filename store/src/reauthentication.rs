@@ -6,88 +6,81 @@
 //! and [`MAX_NONCE_ATTEMPTS`] wrong guesses spend it.
 
 use chrono::{Duration, Utc};
-use sled::Transactional;
 
+use crate::backend::SecretLookup;
+use crate::secrets::{SecretUse, secret_hash};
 use crate::users::{OneTimeKind, OneTimeRecord, User, kind_name};
-use crate::{Error, Result, Store, from_json, keys, to_json};
+use crate::{Result, Store, from_json, to_json};
 
 /// Wrong codes a reauthentication code survives; the next wrong one spends it.
 pub const MAX_NONCE_ATTEMPTS: u32 = 5;
 
 fn nonce_key(user_id: &str, nonce: &str) -> [u8; 32] {
-    keys::secret(&format!("reauthentication\u{0}{user_id}\u{0}{nonce}"))
+    secret_hash(&format!("reauthentication\u{0}{user_id}\u{0}{nonce}"))
 }
 
 impl Store {
-    /// Issues a reauthentication code for a user, valid for `ttl`, replacing the
-    /// previous one; answers the code to mail.
-    pub fn issue_reauthentication_nonce(&self, user_id: &str, ttl: Duration) -> Result<String> {
-        self.writable()?;
+    /// Issues a 6-digit reauthentication code for the user, valid for `ttl`, replacing
+    /// the previous one, and records when it was sent.
+    pub async fn issue_reauthentication_nonce(
+        &self,
+        user_id: &str,
+        ttl: Duration,
+    ) -> Result<String> {
         let nonce = format!("{:06}", rand::random::<u32>() % 1_000_000);
-        let hash = nonce_key(user_id, &nonce);
         let now = Utc::now();
-        let record = to_json(&OneTimeRecord {
+        let record = OneTimeRecord {
             user_id: user_id.to_string(),
             kind: OneTimeKind::Reauthentication,
             expires_at: now + ttl,
             pkce: None,
             attempts: 0,
-        });
-        let slot = keys::join(
-            user_id.as_bytes(),
-            kind_name(OneTimeKind::Reauthentication).as_bytes(),
-        );
-        let t = &self.t;
-        (&t.users, &t.onetime_tokens, &t.userid_onetime).transaction(
-            |(users, tokens, slots)| {
-                let Some(raw) = users.get(user_id.as_bytes())? else {
-                    return Err(Error::NotFound("user").into());
-                };
-                let mut user: User = from_json(&raw)?;
-                user.reauthentication_sent_at = Some(now);
-                users.insert(user_id.as_bytes(), to_json(&user))?;
-                if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
-                    tokens.remove(old)?;
-                }
-                tokens.insert(&hash, record.as_slice())?;
-                Ok(())
-            },
-        )?;
-        self.flush()?;
+        };
+        let stored = record.stored(nonce_key(user_id, &nonce));
+        self.backend()
+            .put_secret(
+                &stored,
+                Some(&mut |user: &mut User| {
+                    user.reauthentication_sent_at = Some(now);
+                    Ok(())
+                }),
+            )
+            .await?;
         Ok(nonce)
     }
 
-    /// Spends the user's reauthentication code if `nonce` is it and it has not
-    /// expired; a wrong one counts against it.
-    pub fn spend_reauthentication_nonce(&self, user_id: &str, nonce: &str) -> Result<bool> {
-        self.writable()?;
+    /// Spends the user's reauthentication code if `nonce` is it and it has not expired.
+    /// A wrong guess is counted; past [`MAX_NONCE_ATTEMPTS`] of them the code is spent.
+    pub async fn spend_reauthentication_nonce(&self, user_id: &str, nonce: &str) -> Result<bool> {
         let given = nonce_key(user_id, nonce.trim());
-        let slot = keys::join(
-            user_id.as_bytes(),
-            kind_name(OneTimeKind::Reauthentication).as_bytes(),
-        );
+        let purpose = kind_name(OneTimeKind::Reauthentication);
         let now = Utc::now();
-        let ok =
-            (&self.t.onetime_tokens, &self.t.userid_onetime).transaction(|(tokens, slots)| {
-                let Some(live) = slots.get(slot.as_slice())? else {
-                    return Ok(false);
-                };
-                let Some(raw) = tokens.get(&live)? else {
-                    slots.remove(slot.as_slice())?;
-                    return Ok(false);
-                };
-                let mut record: OneTimeRecord = from_json(&raw)?;
-                let right = live.as_ref() == given.as_slice();
-                record.attempts += u32::from(!right);
-                if right || record.attempts > MAX_NONCE_ATTEMPTS || record.expires_at <= now {
-                    tokens.remove(&live)?;
-                    slots.remove(slot.as_slice())?;
-                } else {
-                    tokens.insert(&live, to_json(&record))?;
-                }
-                Ok(right && record.expires_at > now)
-            })?;
-        self.flush()?;
+        let mut ok = false;
+        self.backend()
+            .use_secret(
+                SecretLookup::Slot {
+                    owner: user_id,
+                    purpose,
+                },
+                &mut |found, _| {
+                    ok = false;
+                    let Some(live) = found else {
+                        return SecretUse::Keep;
+                    };
+                    let Ok(mut record) = from_json::<OneTimeRecord>(&live.body) else {
+                        return SecretUse::Spend;
+                    };
+                    let right = live.hash == given;
+                    record.attempts += u32::from(!right);
+                    ok = right && record.expires_at > now;
+                    if right || record.attempts > MAX_NONCE_ATTEMPTS || record.expires_at <= now {
+                        SecretUse::Spend
+                    } else {
+                        SecretUse::Update(to_json(&record))
+                    }
+                },
+            )
+            .await?;
         Ok(ok)
     }
 }
@@ -95,48 +88,76 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::store_tests;
 
-    #[test]
-    fn a_code_works_once_and_wrong_guesses_spend_it() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user("n@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        let nonce = store
-            .issue_reauthentication_nonce(&u.id, Duration::hours(1))
-            .unwrap();
-        assert_eq!(nonce.len(), 6);
-        assert!(
-            store
-                .user(&u.id)
-                .unwrap()
-                .unwrap()
-                .reauthentication_sent_at
-                .is_some()
-        );
-        assert!(store.spend_reauthentication_nonce(&u.id, &nonce).unwrap());
-        assert!(!store.spend_reauthentication_nonce(&u.id, &nonce).unwrap());
+    store_tests! {
+        async fn a_code_works_once_and_wrong_guesses_spend_it(store) {
+            let u = store
+                .create_user("n@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            let nonce = store
+                .issue_reauthentication_nonce(&u.id, Duration::hours(1))
+                .await
+                .unwrap();
+            assert_eq!(nonce.len(), 6);
+            assert!(
+                store
+                    .user(&u.id)
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .reauthentication_sent_at
+                    .is_some()
+            );
+            assert!(
+                store
+                    .spend_reauthentication_nonce(&u.id, &nonce)
+                    .await
+                    .unwrap()
+            );
+            assert!(
+                !store
+                    .spend_reauthentication_nonce(&u.id, &nonce)
+                    .await
+                    .unwrap()
+            );
 
-        let nonce = store
-            .issue_reauthentication_nonce(&u.id, Duration::hours(1))
-            .unwrap();
-        let wrong = if nonce == "000000" {
-            "000001"
-        } else {
-            "000000"
-        };
-        for _ in 0..=MAX_NONCE_ATTEMPTS {
-            assert!(!store.spend_reauthentication_nonce(&u.id, wrong).unwrap());
+            let nonce = store
+                .issue_reauthentication_nonce(&u.id, Duration::hours(1))
+                .await
+                .unwrap();
+            let wrong = if nonce == "000000" {
+                "000001"
+            } else {
+                "000000"
+            };
+            for _ in 0..=MAX_NONCE_ATTEMPTS {
+                assert!(
+                    !store
+                        .spend_reauthentication_nonce(&u.id, wrong)
+                        .await
+                        .unwrap()
+                );
+            }
+            assert!(
+                !store
+                    .spend_reauthentication_nonce(&u.id, &nonce)
+                    .await
+                    .unwrap(),
+                "too many wrong guesses spend the code"
+            );
+
+            let nonce = store
+                .issue_reauthentication_nonce(&u.id, Duration::seconds(-1))
+                .await
+                .unwrap();
+            assert!(
+                !store
+                    .spend_reauthentication_nonce(&u.id, &nonce)
+                    .await
+                    .unwrap()
+            );
         }
-        assert!(
-            !store.spend_reauthentication_nonce(&u.id, &nonce).unwrap(),
-            "too many wrong guesses spend the code"
-        );
-
-        let nonce = store
-            .issue_reauthentication_nonce(&u.id, Duration::seconds(-1))
-            .unwrap();
-        assert!(!store.spend_reauthentication_nonce(&u.id, &nonce).unwrap());
     }
 }

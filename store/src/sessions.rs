@@ -20,10 +20,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use sled::Transactional;
-use sled::transaction::{ConflictableTransactionError, TransactionalTree};
 
-use crate::{Error, Result, Store, User, from_json, keys, to_json};
+use crate::secrets::secret_hash;
+use crate::{Result, Store, User};
 
 /// A signed-in session of one user on one device.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -183,40 +182,93 @@ pub(crate) fn new_secret() -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>())
 }
 
-/// Removes, inside a transaction, a session with its index entry and the refresh
-/// tokens listed (collected before the transaction, since sled cannot scan in one).
-fn remove_session_tx(
-    sessions: &TransactionalTree,
-    userid_sessions: &TransactionalTree,
-    refresh: &TransactionalTree,
-    sessionid_refresh: &TransactionalTree,
-    session: &Session,
-    token_keys: &[Vec<u8>],
-) -> std::result::Result<(), ConflictableTransactionError<Error>> {
-    sessions.remove(session.id.as_bytes())?;
-    userid_sessions.remove(keys::join(
-        session.user_id.as_bytes(),
-        session.id.as_bytes(),
-    ))?;
-    for k in token_keys {
-        sessionid_refresh.remove(k.as_slice())?;
-        if let Some(hash) = k.get(k.len().saturating_sub(32)..) {
-            refresh.remove(hash)?;
+/// The refresh rule (see the module doc): given what the backend read for the token
+/// `token` (hash `hash`) presented at `now`, what to answer and write. `next` is the
+/// token a rotation hands out.
+fn refresh_rule(
+    token: &str,
+    hash: [u8; 32],
+    next: &str,
+    grace: Duration,
+    now: DateTime<Utc>,
+    view: Option<RefreshView>,
+) -> RefreshPlan {
+    let Some(view) = view else {
+        // Unknown, or its session has ended: a token left of an ended session goes too.
+        return RefreshPlan {
+            remove: vec![hash],
+            ..RefreshPlan::default()
+        };
+    };
+    let RefreshView {
+        mut presented,
+        mut session,
+        user,
+        tokens,
+    } = view;
+    if let Some(used) = presented.used_at {
+        if let Some(active) = presented
+            .child
+            .as_deref()
+            .and_then(|sealed| open_child(token, sealed))
+        {
+            let child = secret_hash(&active);
+            let live = tokens
+                .iter()
+                .any(|(h, r)| *h == child && r.used_at.is_none() && r.session_id == session.id);
+            if live {
+                session.refreshed_at = Some(now);
+                return RefreshPlan {
+                    outcome: RefreshOutcome::Rotated(Box::new((session.clone(), user, active))),
+                    session: Some(session),
+                    ..RefreshPlan::default()
+                };
+            }
         }
+        if now - used > grace {
+            return RefreshPlan {
+                outcome: RefreshOutcome::AlreadyUsed,
+                end_session: true,
+                ..RefreshPlan::default()
+            };
+        }
+    } else {
+        presented.used_at = Some(now);
     }
-    Ok(())
+    // The new token becomes this one's child: the one it gets back if it is presented
+    // again while that child is active.
+    presented.child = seal_child(token, next);
+    // A long-lived session forgets the tokens spent long ago, so its records stay
+    // bounded. (Presenting one later is then refused as unknown rather than as reuse.)
+    let remove = if tokens.len() > KEEP_TOKENS {
+        tokens
+            .iter()
+            .filter(|(h, r)| *h != hash && r.used_at.is_some_and(|used| now - used > KEEP_SPENT))
+            .map(|(h, _)| *h)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let fresh = RefreshRecord {
+        session_id: session.id.clone(),
+        created_at: now,
+        used_at: None,
+        child: None,
+    };
+    session.refreshed_at = Some(now);
+    RefreshPlan {
+        outcome: RefreshOutcome::Rotated(Box::new((session.clone(), user, next.to_string()))),
+        put: vec![(hash, presented), (secret_hash(next), fresh)],
+        remove,
+        session: Some(session),
+        end_session: false,
+    }
 }
 
 impl Store {
-    /// Starts a session for a user, without a refresh token (tests and tools).
-    pub fn create_session(&self, user_id: &str) -> Result<Session> {
-        Ok(self.sign_in(user_id, "password")?.session)
-    }
-
-    /// Starts a session with its first refresh token and records the sign-in time, all
-    /// in one transaction. `method` is `password` or `otp`.
-    pub fn sign_in(&self, user_id: &str, method: &str) -> Result<SessionGrant> {
-        self.writable()?;
+    /// Starts a session with its first refresh token and records the sign-in time, in
+    /// one atomic step. `method` is `password` or `otp`.
+    pub async fn sign_in(&self, user_id: &str, method: &str) -> Result<SessionGrant> {
         let now = Utc::now();
         let session = Session {
             id: uuid::Uuid::new_v4().to_string(),
@@ -226,38 +278,19 @@ impl Store {
             refreshed_at: None,
         };
         let token = new_secret();
-        let hash = keys::secret(&token);
         let record = RefreshRecord {
             session_id: session.id.clone(),
             created_at: now,
             used_at: None,
             child: None,
         };
-        let t = &self.t;
-        let user = (
-            &t.users,
-            &t.sessions,
-            &t.userid_sessions,
-            &t.refresh_tokens,
-            &t.sessionid_refresh,
-        )
-            .transaction(
-                |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
-                    let Some(raw) = users.get(user_id.as_bytes())? else {
-                        return Err(Error::NotFound("user").into());
-                    };
-                    let mut user: User = from_json(&raw)?;
-                    user.last_sign_in_at = Some(now);
-                    users.insert(user_id.as_bytes(), to_json(&user))?;
-                    sessions.insert(session.id.as_bytes(), to_json(&session))?;
-                    userid_sessions
-                        .insert(keys::join(user_id.as_bytes(), session.id.as_bytes()), &[])?;
-                    refresh.insert(&hash, to_json(&record))?;
-                    sessionid_refresh.insert(keys::join(session.id.as_bytes(), &hash), &[])?;
-                    Ok(user)
-                },
-            )?;
-        self.flush()?;
+        let user = self
+            .backend()
+            .start_session(&session, &secret_hash(&token), &record, &mut |u| {
+                u.last_sign_in_at = Some(now);
+                Ok(())
+            })
+            .await?;
         Ok(SessionGrant {
             session,
             user,
@@ -267,104 +300,18 @@ impl Store {
 
     /// Spends a refresh token and issues the next one (see the module doc for the grace
     /// window and reuse detection).
-    pub fn refresh_session(&self, token: &str, grace: Duration) -> Result<Refresh> {
-        self.writable()?;
-        let hash = keys::secret(token);
-        let Some(raw) = self.t.refresh_tokens.get(hash)? else {
-            return Ok(Refresh::NotFound);
-        };
-        let found: RefreshRecord = from_json(&raw)?;
-        let token_keys = self.session_token_keys(&found.session_id)?;
+    pub async fn refresh_session(&self, token: &str, grace: Duration) -> Result<Refresh> {
+        let hash = secret_hash(token);
         let next = new_secret();
-        let next_hash = keys::secret(&next);
         let now = Utc::now();
-        let stale = self.stale_token_keys(&token_keys, now)?;
-        enum Outcome {
-            /// The session, the user and the refresh token to answer.
-            Rotated(Box<(Session, User, String)>),
-            NotFound,
-            AlreadyUsed,
-        }
-        let t = &self.t;
-        let outcome = (
-            &t.users,
-            &t.sessions,
-            &t.userid_sessions,
-            &t.refresh_tokens,
-            &t.sessionid_refresh,
-        )
-            .transaction(
-                |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
-                    let Some(raw) = refresh.get(hash)? else {
-                        return Ok(Outcome::NotFound);
-                    };
-                    let mut record: RefreshRecord = from_json(&raw)?;
-                    let Some(raw) = sessions.get(record.session_id.as_bytes())? else {
-                        refresh.remove(&hash)?;
-                        return Ok(Outcome::NotFound);
-                    };
-                    let mut session: Session = from_json(&raw)?;
-                    let Some(raw) = users.get(session.user_id.as_bytes())? else {
-                        return Ok(Outcome::NotFound);
-                    };
-                    let user: User = from_json(&raw)?;
-                    if let Some(used) = record.used_at {
-                        if let Some(active) = record
-                            .child
-                            .as_deref()
-                            .and_then(|sealed| open_child(token, sealed))
-                        {
-                            let live = match refresh.get(keys::secret(&active))? {
-                                Some(raw) => {
-                                    let child: RefreshRecord = from_json(&raw)?;
-                                    child.used_at.is_none() && child.session_id == session.id
-                                }
-                                None => false,
-                            };
-                            if live {
-                                session.refreshed_at = Some(now);
-                                sessions.insert(session.id.as_bytes(), to_json(&session))?;
-                                return Ok(Outcome::Rotated(Box::new((session, user, active))));
-                            }
-                        }
-                        if now - used > grace {
-                            remove_session_tx(
-                                sessions,
-                                userid_sessions,
-                                refresh,
-                                sessionid_refresh,
-                                &session,
-                                &token_keys,
-                            )?;
-                            return Ok(Outcome::AlreadyUsed);
-                        }
-                    } else {
-                        record.used_at = Some(now);
-                    }
-                    // The new token becomes this one's child: the one it gets back if
-                    // it is presented again while that child is active.
-                    record.child = seal_child(token, &next);
-                    refresh.insert(&hash, to_json(&record))?;
-                    for k in &stale {
-                        sessionid_refresh.remove(k.as_slice())?;
-                        refresh.remove(&k[k.len() - 32..])?;
-                    }
-                    let fresh = RefreshRecord {
-                        session_id: session.id.clone(),
-                        created_at: now,
-                        used_at: None,
-                        child: None,
-                    };
-                    refresh.insert(&next_hash, to_json(&fresh))?;
-                    sessionid_refresh.insert(keys::join(session.id.as_bytes(), &next_hash), &[])?;
-                    session.refreshed_at = Some(now);
-                    sessions.insert(session.id.as_bytes(), to_json(&session))?;
-                    Ok(Outcome::Rotated(Box::new((session, user, next.clone()))))
-                },
-            )?;
-        self.flush()?;
-        Ok(match outcome {
-            Outcome::Rotated(b) => {
+        let plan = self
+            .backend()
+            .refresh(&hash, &mut |view| {
+                refresh_rule(token, hash, &next, grace, now, view)
+            })
+            .await?;
+        Ok(match plan.outcome {
+            RefreshOutcome::Rotated(b) => {
                 let (session, user, refresh_token) = *b;
                 Refresh::Rotated(Box::new(SessionGrant {
                     session,
@@ -372,195 +319,100 @@ impl Store {
                     refresh_token,
                 }))
             }
-            Outcome::NotFound => Refresh::NotFound,
-            Outcome::AlreadyUsed => {
-                tracing::warn!(session = %found.session_id, "a spent refresh token was presented again; session ended");
+            RefreshOutcome::NotFound => Refresh::NotFound,
+            RefreshOutcome::AlreadyUsed => {
+                tracing::warn!("a spent refresh token was presented again; its session ended");
                 Refresh::AlreadyUsed
             }
         })
     }
 
     /// A live session by id; none once ended.
-    pub fn session(&self, id: &str) -> Result<Option<Session>> {
-        Ok(self.session_shared(id)?.map(Arc::unwrap_or_clone))
+    pub async fn session(&self, id: &str) -> Result<Option<Session>> {
+        Ok(self.session_shared(id).await?.map(Arc::unwrap_or_clone))
     }
 
-    /// One session by id, shared with the cache of parsed sessions (see `parsed`): what
-    /// a request's sign-in check reads.
-    pub fn session_shared(&self, id: &str) -> Result<Option<Arc<Session>>> {
-        self.mem.sessions.get(&self.t.sessions, id)
+    /// One session by id, shared: what a request's sign-in check reads.
+    pub async fn session_shared(&self, id: &str) -> Result<Option<Arc<Session>>> {
+        self.backend().session(id).await
     }
 
     /// Ends one session and every refresh token of it.
-    pub fn revoke_session(&self, id: &str) -> Result<()> {
-        self.writable()?;
-        let Some(session) = self.session(id)? else {
-            return Ok(());
-        };
-        let token_keys = self.session_token_keys(id)?;
-        let t = &self.t;
-        (
-            &t.sessions,
-            &t.userid_sessions,
-            &t.refresh_tokens,
-            &t.sessionid_refresh,
-        )
-            .transaction(|(sessions, userid_sessions, refresh, sessionid_refresh)| {
-                remove_session_tx(
-                    sessions,
-                    userid_sessions,
-                    refresh,
-                    sessionid_refresh,
-                    &session,
-                    &token_keys,
-                )
-            })?;
-        self.flush()
+    pub async fn revoke_session(&self, id: &str) -> Result<()> {
+        self.backend()
+            .end_sessions(&[id.to_string()])
+            .await
+            .map(drop)
     }
 
     /// Signs out: ends the sessions `scope` names, relative to the caller's `current`
     /// session. Answers how many sessions ended.
-    pub fn sign_out(&self, user_id: &str, current: &str, scope: LogoutScope) -> Result<usize> {
-        self.writable()?;
-        let ids = match scope {
+    pub async fn sign_out(
+        &self,
+        user_id: &str,
+        current: &str,
+        scope: LogoutScope,
+    ) -> Result<usize> {
+        let ids: Vec<String> = match scope {
             LogoutScope::Local => vec![current.to_string()],
-            LogoutScope::Global => self.user_session_ids(user_id)?,
+            LogoutScope::Global => self.user_session_ids(user_id).await?,
             LogoutScope::Others => self
-                .user_session_ids(user_id)?
+                .user_session_ids(user_id)
+                .await?
                 .into_iter()
                 .filter(|id| id != current)
                 .collect(),
         };
-        let mut ended = 0;
+        let mut mine = Vec::with_capacity(ids.len());
         for id in ids {
-            if self.session(&id)?.is_some_and(|s| s.user_id == user_id) {
-                self.revoke_session(&id)?;
-                ended += 1;
+            if self
+                .session_shared(&id)
+                .await?
+                .is_some_and(|s| s.user_id == user_id)
+            {
+                mine.push(id);
             }
         }
-        Ok(ended)
+        self.backend().end_sessions(&mine).await
     }
 
     /// The ids of a user's live sessions.
-    pub fn user_session_ids(&self, user_id: &str) -> Result<Vec<String>> {
-        let mut ids = Vec::new();
-        for key in self
-            .t
-            .userid_sessions
-            .scan_prefix(keys::prefix(user_id))
-            .keys()
-        {
-            if let Some(id) = keys::last_part(&key?) {
-                ids.push(id.to_string());
-            }
-        }
-        Ok(ids)
-    }
-
-    /// Of a long-lived session's token keys, those spent more than [`KEEP_SPENT`] ago:
-    /// they are forgotten so a session's records stay bounded. (Presenting one later is
-    /// then refused as unknown rather than as reuse.)
-    fn stale_token_keys(&self, token_keys: &[Vec<u8>], now: DateTime<Utc>) -> Result<Vec<Vec<u8>>> {
-        if token_keys.len() <= KEEP_TOKENS {
-            return Ok(Vec::new());
-        }
-        let mut stale = Vec::new();
-        for k in token_keys {
-            let Some(hash) = k.get(k.len().saturating_sub(32)..) else {
-                continue;
-            };
-            let Some(raw) = self.t.refresh_tokens.get(hash)? else {
-                continue;
-            };
-            let record: RefreshRecord = from_json(&raw)?;
-            if record.used_at.is_some_and(|used| now - used > KEEP_SPENT) {
-                stale.push(k.clone());
-            }
-        }
-        Ok(stale)
-    }
-
-    /// The `sessionid_refresh` keys of one session.
-    fn session_token_keys(&self, session_id: &str) -> Result<Vec<Vec<u8>>> {
-        let mut out = Vec::new();
-        for key in self
-            .t
-            .sessionid_refresh
-            .scan_prefix(keys::prefix(session_id))
-            .keys()
-        {
-            out.push(key?.to_vec());
-        }
-        Ok(out)
+    pub async fn user_session_ids(&self, user_id: &str) -> Result<Vec<String>> {
+        self.backend().user_sessions(user_id).await
     }
 
     /// Sets a new password hash and ends every other session of the user (all of them
-    /// when `keep` is none), in one transaction.
-    pub fn change_password(
+    /// when `keep` is none), in one atomic step.
+    pub async fn change_password(
         &self,
         user_id: &str,
         password_hash: String,
         keep: Option<&str>,
     ) -> Result<User> {
-        self.writable()?;
-        let mut doomed = Vec::new();
-        for id in self.user_session_ids(user_id)? {
-            if Some(id.as_str()) == keep {
-                continue;
-            }
-            if let Some(s) = self.session(&id)? {
-                let token_keys = self.session_token_keys(&id)?;
-                doomed.push((s, token_keys));
-            }
-        }
-        let t = &self.t;
-        let user = (
-            &t.users,
-            &t.sessions,
-            &t.userid_sessions,
-            &t.refresh_tokens,
-            &t.sessionid_refresh,
-        )
-            .transaction(
-                |(users, sessions, userid_sessions, refresh, sessionid_refresh)| {
-                    let Some(raw) = users.get(user_id.as_bytes())? else {
-                        return Err(Error::NotFound("user").into());
-                    };
-                    let mut user: User = from_json(&raw)?;
-                    user.password_hash = password_hash.clone();
-                    user.updated_at = Utc::now();
-                    users.insert(user_id.as_bytes(), to_json(&user))?;
-                    for (s, token_keys) in &doomed {
-                        remove_session_tx(
-                            sessions,
-                            userid_sessions,
-                            refresh,
-                            sessionid_refresh,
-                            s,
-                            token_keys,
-                        )?;
-                    }
-                    Ok(user)
-                },
-            )?;
-        self.flush()?;
-        Ok(user)
+        self.backend()
+            .update_user_ending_sessions(user_id, keep, &mut |u| {
+                u.password_hash = password_hash.clone();
+                u.updated_at = Utc::now();
+                Ok(())
+            })
+            .await
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::store_tests;
 
-    fn user(store: &Store) -> User {
+    async fn user(store: &Store) -> User {
         store
             .create_user("s@example.com", "h".into(), Default::default(), true)
+            .await
             .unwrap()
     }
 
-    fn rotate(store: &Store, token: &str, grace: Duration) -> Option<SessionGrant> {
-        match store.refresh_session(token, grace).unwrap() {
+    async fn rotate(store: &Store, token: &str, grace: Duration) -> Option<SessionGrant> {
+        match store.refresh_session(token, grace).await.unwrap() {
             Refresh::Rotated(g) => Some(*g),
             _ => None,
         }
@@ -568,96 +420,116 @@ mod tests {
 
     /// Presents a spent token again once the (zero) reuse interval is over: whether it is
     /// refused as reused.
-    fn refused_later(store: &Store, token: &str) -> bool {
+    async fn refused_later(store: &Store, token: &str) -> bool {
         std::thread::sleep(std::time::Duration::from_millis(5));
         matches!(
-            store.refresh_session(token, Duration::zero()).unwrap(),
+            store
+                .refresh_session(token, Duration::zero())
+                .await
+                .unwrap(),
             Refresh::AlreadyUsed
         )
     }
 
-    #[test]
-    fn refresh_tokens_rotate_and_an_older_spent_one_ends_the_session() {
-        let (_d, store) = test_store();
-        let u = user(&store);
-        let first = store.sign_in(&u.id, "password").unwrap();
-        assert!(
-            store
-                .user(&u.id)
-                .unwrap()
-                .unwrap()
-                .last_sign_in_at
-                .is_some()
-        );
-        let second = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
-        assert_eq!(second.session.id, first.session.id);
-        assert_ne!(second.refresh_token, first.refresh_token);
-        let third = rotate(&store, &second.refresh_token, Duration::zero()).unwrap();
-        // Spent, not the parent of the active token, past the (zero) interval: reuse
-        // ends the session.
-        assert!(refused_later(&store, &first.refresh_token));
-        assert!(store.session(&first.session.id).unwrap().is_none());
-        assert!(matches!(
-            store
-                .refresh_session(&third.refresh_token, Duration::zero())
-                .unwrap(),
-            Refresh::NotFound
-        ));
-        assert!(matches!(
-            store.refresh_session("nonsense", Duration::zero()).unwrap(),
-            Refresh::NotFound
-        ));
-    }
+    store_tests! {
+        async fn refresh_tokens_rotate_and_an_older_spent_one_ends_the_session(store) {
+            let u = user(&store).await;
+            let first = store.sign_in(&u.id, "password").await.unwrap();
+            assert!(
+                store
+                    .user(&u.id)
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .last_sign_in_at
+                    .is_some()
+            );
+            let second = rotate(&store, &first.refresh_token, Duration::zero())
+                .await
+                .unwrap();
+            assert_eq!(second.session.id, first.session.id);
+            assert_ne!(second.refresh_token, first.refresh_token);
+            let third = rotate(&store, &second.refresh_token, Duration::zero())
+                .await
+                .unwrap();
+            // Spent, not the parent of the active token, past the (zero) interval: reuse
+            // ends the session.
+            assert!(refused_later(&store, &first.refresh_token).await);
+            assert!(store.session(&first.session.id).await.unwrap().is_none());
+            assert!(matches!(
+                store
+                    .refresh_session(&third.refresh_token, Duration::zero())
+                    .await
+                    .unwrap(),
+                Refresh::NotFound
+            ));
+            assert!(matches!(
+                store
+                    .refresh_session("nonsense", Duration::zero())
+                    .await
+                    .unwrap(),
+                Refresh::NotFound
+            ));
+        }
 
-    #[test]
-    fn the_parent_of_the_active_token_gets_that_token_back_at_any_time() {
-        let (_d, store) = test_store();
-        let u = user(&store);
-        let first = store.sign_in(&u.id, "password").unwrap();
-        let active = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(5));
-        // The client lost the answer and asks again with the spent token, past the interval.
-        let again = rotate(&store, &first.refresh_token, Duration::zero()).unwrap();
-        assert_eq!(again.refresh_token, active.refresh_token);
-        assert_eq!(again.session.id, first.session.id);
-        // The active token still works once, and then the first is only a grandparent.
-        let next = rotate(&store, &active.refresh_token, Duration::zero()).unwrap();
-        assert_ne!(next.refresh_token, active.refresh_token);
-        assert!(refused_later(&store, &first.refresh_token));
-    }
+        async fn the_parent_of_the_active_token_gets_that_token_back_at_any_time(store) {
+            let u = user(&store).await;
+            let first = store.sign_in(&u.id, "password").await.unwrap();
+            let active = rotate(&store, &first.refresh_token, Duration::zero())
+                .await
+                .unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            // The client lost the answer and asks again with the spent token, past the interval.
+            let again = rotate(&store, &first.refresh_token, Duration::zero())
+                .await
+                .unwrap();
+            assert_eq!(again.refresh_token, active.refresh_token);
+            assert_eq!(again.session.id, first.session.id);
+            // The active token still works once, and then the first is only a grandparent.
+            let next = rotate(&store, &active.refresh_token, Duration::zero())
+                .await
+                .unwrap();
+            assert_ne!(next.refresh_token, active.refresh_token);
+            assert!(refused_later(&store, &first.refresh_token).await);
+        }
 
-    #[test]
-    fn within_the_interval_an_older_spent_token_gets_a_new_token_of_the_session() {
-        let (_d, store) = test_store();
-        let u = user(&store);
-        let interval = Duration::seconds(10);
-        let first = store.sign_in(&u.id, "password").unwrap();
-        let a = rotate(&store, &first.refresh_token, interval).unwrap();
-        let b = rotate(&store, &a.refresh_token, interval).unwrap();
-        // `a` is the parent of the active `b`: it gets `b` back.
-        assert_eq!(
-            rotate(&store, &a.refresh_token, interval)
-                .unwrap()
-                .refresh_token,
-            b.refresh_token
-        );
-        // `first` is not: within the interval it gets a new token of the same session...
-        let c = rotate(&store, &first.refresh_token, interval).unwrap();
-        assert_eq!(c.session.id, first.session.id);
-        assert!(
-            ![&first, &a, &b]
-                .iter()
-                .any(|g| g.refresh_token == c.refresh_token)
-        );
-        // ...which becomes its child, and both branches work.
-        assert_eq!(
-            rotate(&store, &first.refresh_token, interval)
-                .unwrap()
-                .refresh_token,
-            c.refresh_token
-        );
-        assert!(rotate(&store, &b.refresh_token, interval).is_some());
-        assert!(rotate(&store, &c.refresh_token, interval).is_some());
+        async fn within_the_interval_an_older_spent_token_gets_a_new_token_of_the_session(store) {
+            let u = user(&store).await;
+            let interval = Duration::seconds(10);
+            let first = store.sign_in(&u.id, "password").await.unwrap();
+            let a = rotate(&store, &first.refresh_token, interval)
+                .await
+                .unwrap();
+            let b = rotate(&store, &a.refresh_token, interval).await.unwrap();
+            // `a` is the parent of the active `b`: it gets `b` back.
+            assert_eq!(
+                rotate(&store, &a.refresh_token, interval)
+                    .await
+                    .unwrap()
+                    .refresh_token,
+                b.refresh_token
+            );
+            // `first` is not: within the interval it gets a new token of the same session...
+            let c = rotate(&store, &first.refresh_token, interval)
+                .await
+                .unwrap();
+            assert_eq!(c.session.id, first.session.id);
+            assert!(
+                ![&first, &a, &b]
+                    .iter()
+                    .any(|g| g.refresh_token == c.refresh_token)
+            );
+            // ...which becomes its child, and both branches work.
+            assert_eq!(
+                rotate(&store, &first.refresh_token, interval)
+                    .await
+                    .unwrap()
+                    .refresh_token,
+                c.refresh_token
+            );
+            assert!(rotate(&store, &b.refresh_token, interval).await.is_some());
+            assert!(rotate(&store, &c.refresh_token, interval).await.is_some());
+        }
     }
 
     #[test]
@@ -676,81 +548,119 @@ mod tests {
         assert_eq!(open_child(&parent, "not base64!"), None);
     }
 
-    #[test]
-    fn long_lived_sessions_forget_tokens_spent_long_ago() {
-        let (_d, store) = test_store();
-        let u = user(&store);
-        let mut grant = store.sign_in(&u.id, "password").unwrap();
-        let first = grant.refresh_token.clone();
-        for _ in 0..KEEP_TOKENS + 2 {
-            grant = rotate(&store, &grant.refresh_token, Duration::zero()).unwrap();
+    store_tests! {
+        async fn long_lived_sessions_forget_tokens_spent_long_ago(store) {
+            let u = user(&store).await;
+            let mut grant = store.sign_in(&u.id, "password").await.unwrap();
+            let first = grant.refresh_token.clone();
+            for _ in 0..KEEP_TOKENS + 2 {
+                grant = rotate(&store, &grant.refresh_token, Duration::zero())
+                    .await
+                    .unwrap();
+            }
+            let session_id = grant.session.id.clone();
+            // The session's tokens, as the refresh rule sees them (a rule that changes
+            // nothing).
+            let count = async |token: &str| {
+                let mut n = 0;
+                store
+                    .backend()
+                    .refresh(&secret_hash(token), &mut |view| {
+                        let view = view.expect("a token of a live session");
+                        assert_eq!(view.session.id, session_id);
+                        n = view.tokens.len();
+                        RefreshPlan::default()
+                    })
+                    .await
+                    .unwrap();
+                n
+            };
+            assert_eq!(
+                count(&grant.refresh_token).await,
+                KEEP_TOKENS + 3,
+                "recently spent tokens are kept"
+            );
+            // Make the first token look spent two days ago.
+            let hash = secret_hash(&first);
+            store
+                .backend()
+                .refresh(&hash, &mut |view| {
+                    let mut record = view.expect("a token of a live session").presented;
+                    record.used_at = Some(Utc::now() - Duration::days(2));
+                    RefreshPlan {
+                        put: vec![(hash, record)],
+                        ..RefreshPlan::default()
+                    }
+                })
+                .await
+                .unwrap();
+            grant = rotate(&store, &grant.refresh_token, Duration::zero())
+                .await
+                .unwrap();
+            assert_eq!(
+                count(&grant.refresh_token).await,
+                KEEP_TOKENS + 3,
+                "one forgotten, one added"
+            );
+            assert!(matches!(
+                store
+                    .refresh_session(&first, Duration::zero())
+                    .await
+                    .unwrap(),
+                Refresh::NotFound
+            ));
+            assert!(store.session(&grant.session.id).await.unwrap().is_some());
         }
-        let session_id = grant.session.id.clone();
-        let count = || store.session_token_keys(&session_id).unwrap().len();
-        assert_eq!(count(), KEEP_TOKENS + 3, "recently spent tokens are kept");
-        // Make the first token look spent two days ago.
-        let hash = keys::secret(&first);
-        let mut record: RefreshRecord =
-            from_json(&store.t.refresh_tokens.get(hash).unwrap().unwrap()).unwrap();
-        record.used_at = Some(Utc::now() - Duration::days(2));
-        store
-            .t
-            .refresh_tokens
-            .insert(hash, to_json(&record))
-            .unwrap();
-        grant = rotate(&store, &grant.refresh_token, Duration::zero()).unwrap();
-        assert_eq!(count(), KEEP_TOKENS + 3, "one forgotten, one added");
-        assert!(matches!(
-            store.refresh_session(&first, Duration::zero()).unwrap(),
-            Refresh::NotFound
-        ));
-        assert!(store.session(&grant.session.id).unwrap().is_some());
-    }
 
-    #[test]
-    fn sign_out_scopes_and_password_change() {
-        let (_d, store) = test_store();
-        let u = user(&store);
-        let s: Vec<_> = (0..4)
-            .map(|_| store.sign_in(&u.id, "password").unwrap())
-            .collect();
-        assert_eq!(
-            store
-                .sign_out(&u.id, &s[0].session.id, LogoutScope::Local)
-                .unwrap(),
-            1
-        );
-        assert!(matches!(
-            store
-                .refresh_session(&s[0].refresh_token, Duration::zero())
-                .unwrap(),
-            Refresh::NotFound
-        ));
-        assert_eq!(
-            store
-                .sign_out(&u.id, &s[1].session.id, LogoutScope::Others)
-                .unwrap(),
-            2
-        );
-        assert_eq!(
-            store.user_session_ids(&u.id).unwrap(),
-            vec![s[1].session.id.clone()]
-        );
-        let more = store.sign_in(&u.id, "password").unwrap();
-        let changed = store
-            .change_password(&u.id, "new".into(), Some(&more.session.id))
-            .unwrap();
-        assert_eq!(changed.password_hash, "new");
-        assert_eq!(
-            store.user_session_ids(&u.id).unwrap(),
-            vec![more.session.id.clone()]
-        );
-        assert_eq!(
-            store
-                .sign_out(&u.id, &more.session.id, LogoutScope::Global)
-                .unwrap(),
-            1
-        );
-        assert!(store.user_session_ids(&u.id).unwrap().is_empty());
+        async fn sign_out_scopes_and_password_change(store) {
+            let u = user(&store).await;
+            let mut s = Vec::new();
+            for _ in 0..4 {
+                s.push(store.sign_in(&u.id, "password").await.unwrap());
+            }
+            assert_eq!(
+                store
+                    .sign_out(&u.id, &s[0].session.id, LogoutScope::Local)
+                    .await
+                    .unwrap(),
+                1
+            );
+            assert!(matches!(
+                store
+                    .refresh_session(&s[0].refresh_token, Duration::zero())
+                    .await
+                    .unwrap(),
+                Refresh::NotFound
+            ));
+            assert_eq!(
+                store
+                    .sign_out(&u.id, &s[1].session.id, LogoutScope::Others)
+                    .await
+                    .unwrap(),
+                2
+            );
+            assert_eq!(
+                store.user_session_ids(&u.id).await.unwrap(),
+                vec![s[1].session.id.clone()]
+            );
+            let more = store.sign_in(&u.id, "password").await.unwrap();
+            let changed = store
+                .change_password(&u.id, "new".into(), Some(&more.session.id))
+                .await
+                .unwrap();
+            assert_eq!(changed.password_hash, "new");
+            assert_eq!(
+                store.user_session_ids(&u.id).await.unwrap(),
+                vec![more.session.id.clone()]
+            );
+            assert_eq!(
+                store
+                    .sign_out(&u.id, &more.session.id, LogoutScope::Global)
+                    .await
+                    .unwrap(),
+                1
+            );
+            assert!(store.user_session_ids(&u.id).await.unwrap().is_empty());
+        }
     }
 }

@@ -1,15 +1,14 @@
 //! Weekly AI news summaries (spec sections 2 and 3): written by the generator (`radar
 //! summaries generate`), read on /weekly-summary.
 //!
-//! `summaries` holds each summary by id; `start_summaryid` orders them by the start of
-//! the week they cover, so the archive reads newest first by walking it in reverse.
+//! The backend keeps each summary by id and in order of the week it covers, so the
+//! archive reads newest first.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sled::Transactional;
 use utoipa::ToSchema;
 
-use crate::{Error, Result, Store, from_json, keys, to_json};
+use crate::{Error, Result, Store};
 
 /// The title a summary gets when none is given.
 pub const DEFAULT_SUMMARY_TITLE: &str = "Weekly AI News Summary";
@@ -72,64 +71,43 @@ impl WeeklySummary {
 }
 
 impl Store {
-    /// Adds a summary, or replaces the one with the same id. Durable on return.
-    pub fn put_summary(&self, summary: WeeklySummary) -> Result<()> {
-        self.writable()?;
+    /// Adds or replaces a summary (checked first). Durable on return.
+    pub async fn put_summary(&self, summary: WeeklySummary) -> Result<()> {
         let summary = summary.validate()?;
-        let t = &self.t;
-        (&t.summaries, &t.start_summaryid).transaction(|(summaries, starts)| {
-            if let Some(old) = summaries.insert(summary.id.as_bytes(), to_json(&summary))? {
-                let old: WeeklySummary = from_json(&old)?;
-                starts.remove(keys::published(old.start_date, &old.id))?;
-            }
-            starts.insert(keys::published(summary.start_date, &summary.id), &[])?;
-            Ok(())
-        })?;
-        self.flush()
+        self.backend().put_summary(&summary).await
     }
 
-    /// One summary by id.
-    pub fn summary(&self, id: &str) -> Result<Option<WeeklySummary>> {
-        self.t.summaries.get(id)?.map(|v| from_json(&v)).transpose()
+    /// Adds a summary unless the week already has one: answers whether it was added.
+    /// What the daemons' schedule writes, so that the week's summary is written once
+    /// however many of them run it.
+    pub async fn put_summary_once(&self, summary: WeeklySummary) -> Result<bool> {
+        let summary = summary.validate()?;
+        self.backend().put_summary_once(&summary).await
+    }
+
+    /// One summary.
+    pub async fn summary(&self, id: &str) -> Result<Option<WeeklySummary>> {
+        self.backend().summary(id).await
     }
 
     /// Every summary, newest week first.
-    pub fn summaries(&self) -> Result<Vec<WeeklySummary>> {
-        let mut out = Vec::new();
-        for entry in self.t.start_summaryid.iter().rev() {
-            let (key, _) = entry?;
-            if let Some(s) = keys::published_item_id(&key)
-                .map(|id| self.summary(id))
-                .transpose()?
-                .flatten()
-            {
-                out.push(s);
-            }
-        }
-        Ok(out)
+    pub async fn summaries(&self) -> Result<Vec<WeeklySummary>> {
+        self.backend().summaries().await
     }
 
-    /// Removes a summary; an unknown id is `NotFound`.
-    pub fn remove_summary(&self, id: &str) -> Result<WeeklySummary> {
-        self.writable()?;
-        let t = &self.t;
-        let old = (&t.summaries, &t.start_summaryid).transaction(|(summaries, starts)| {
-            let Some(old) = summaries.remove(id.as_bytes())? else {
-                return Err(Error::NotFound("weekly summary").into());
-            };
-            let old: WeeklySummary = from_json(&old)?;
-            starts.remove(keys::published(old.start_date, &old.id))?;
-            Ok(old)
-        })?;
-        self.flush()?;
-        Ok(old)
+    /// Removes a summary.
+    pub async fn remove_summary(&self, id: &str) -> Result<WeeklySummary> {
+        self.backend()
+            .remove_summary(id)
+            .await?
+            .ok_or(Error::NotFound("weekly summary"))
     }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::store_tests;
 
     pub(crate) fn week(id: &str, start: &str) -> WeeklySummary {
         let start = DateTime::parse_from_rfc3339(start)
@@ -147,58 +125,64 @@ pub(crate) mod tests {
         }
     }
 
-    #[test]
-    fn archive_is_newest_first_and_replacing_moves_the_index() {
-        let (_d, store) = test_store();
-        store
-            .put_summary(week("w1", "2026-11-02T00:00:00Z"))
-            .unwrap();
-        store
-            .put_summary(week("w3", "2026-11-16T00:00:00Z"))
-            .unwrap();
-        store
-            .put_summary(week("w2", "2026-11-09T00:00:00Z"))
-            .unwrap();
-        let ids: Vec<_> = store
-            .summaries()
-            .unwrap()
-            .into_iter()
-            .map(|s| s.id)
-            .collect();
-        assert_eq!(ids, ["w3", "w2", "w1"]);
-        assert_eq!(
-            store.summary("w1").unwrap().unwrap().title,
-            DEFAULT_SUMMARY_TITLE
-        );
-        // w1 re-generated for a later week: one entry, new position.
-        store
-            .put_summary(week("w1", "2026-11-23T00:00:00Z"))
-            .unwrap();
-        let ids: Vec<_> = store
-            .summaries()
-            .unwrap()
-            .into_iter()
-            .map(|s| s.id)
-            .collect();
-        assert_eq!(ids, ["w1", "w3", "w2"]);
-        assert_eq!(store.t.start_summaryid.len(), 3);
-        store.remove_summary("w3").unwrap();
-        assert!(store.summary("w3").unwrap().is_none());
-        assert!(matches!(
-            store.remove_summary("w3"),
-            Err(Error::NotFound(_))
-        ));
-        assert_eq!(store.summaries().unwrap().len(), 2);
-    }
+    store_tests! {
+        async fn archive_is_newest_first_and_replacing_moves_the_index(store) {
+            store
+                .put_summary(week("w1", "2026-11-02T00:00:00Z"))
+                .await
+                .unwrap();
+            store
+                .put_summary(week("w3", "2026-11-16T00:00:00Z"))
+                .await
+                .unwrap();
+            store
+                .put_summary(week("w2", "2026-11-09T00:00:00Z"))
+                .await
+                .unwrap();
+            let ids: Vec<_> = store
+                .summaries()
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|s| s.id)
+                .collect();
+            assert_eq!(ids, ["w3", "w2", "w1"]);
+            assert_eq!(
+                store.summary("w1").await.unwrap().unwrap().title,
+                DEFAULT_SUMMARY_TITLE
+            );
+            // w1 re-generated for a later week: one entry, new position.
+            store
+                .put_summary(week("w1", "2026-11-23T00:00:00Z"))
+                .await
+                .unwrap();
+            let ids: Vec<_> = store
+                .summaries()
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|s| s.id)
+                .collect();
+            assert_eq!(ids, ["w1", "w3", "w2"]);
+            if let Some(sled) = store.sled() {
+                assert_eq!(sled.t.start_summaryid.len(), 3);
+            }
+            store.remove_summary("w3").await.unwrap();
+            assert!(store.summary("w3").await.unwrap().is_none());
+            assert!(matches!(
+                store.remove_summary("w3").await,
+                Err(Error::NotFound(_))
+            ));
+            assert_eq!(store.summaries().await.unwrap().len(), 2);
+        }
 
-    #[test]
-    fn invalid_summaries_are_refused() {
-        let (_d, store) = test_store();
-        let mut bad = week("a b", "2026-11-02T00:00:00Z");
-        assert!(store.put_summary(bad.clone()).is_err());
-        bad.id = "ok".into();
-        bad.end_date = bad.start_date - chrono::Duration::days(1);
-        assert!(store.put_summary(bad).is_err());
+        async fn invalid_summaries_are_refused(store) {
+            let mut bad = week("a b", "2026-11-02T00:00:00Z");
+            assert!(store.put_summary(bad.clone()).await.is_err());
+            bad.id = "ok".into();
+            bad.end_date = bad.start_date - chrono::Duration::days(1);
+            assert!(store.put_summary(bad).await.is_err());
+        }
     }
 
     #[test]

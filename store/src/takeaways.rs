@@ -204,9 +204,9 @@ fn summary_line(focus: &[String]) -> String {
 
 impl Store {
     /// Key takeaways of an item for a user, ranked by the user's stored resume.
-    pub fn takeaways(&self, user_id: &str, item_id: &str) -> Result<Takeaways> {
-        let item = self.item(item_id)?.ok_or(Error::NotFound("item"))?;
-        let resume = self.profile(user_id)?.resume;
+    pub async fn takeaways(&self, user_id: &str, item_id: &str) -> Result<Takeaways> {
+        let item = self.item(item_id).await?.ok_or(Error::NotFound("item"))?;
+        let resume = self.profile(user_id).await?.resume;
         Ok(takeaways(&item, &resume))
     }
 }

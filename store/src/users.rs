@@ -1,17 +1,19 @@
-//! Accounts: e-mail, password hash, metadata and subscription (spec section 3's auth user).
+//! Accounts: e-mail, password hash, metadata and subscription (spec section 3's auth user),
+//! and the one-time links mailed to them.
 //!
-//! E-mails are trimmed and compared case-insensitively; `email_userid` keeps them unique.
+//! E-mails are trimmed and compared case-insensitively; the backend keeps them unique.
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sled::Transactional;
 use utoipa::ToSchema;
 
+use crate::backend::SecretLookup;
 use crate::email::normalize_email;
 use crate::pkce::PkceChallenge;
-use crate::{Error, Result, Store, from_json, keys, to_json};
+use crate::secrets::{SecretRecord, SecretUse};
+use crate::{Error, Result, Store, from_json, to_json};
 
 /// A subscription as spec section 3's user metadata has it, plus when it ends.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -68,134 +70,6 @@ pub struct User {
     /// Subscription state.
     #[serde(default)]
     pub subscription: Subscription,
-}
-
-impl Store {
-    /// Creates an account; an e-mail already registered is a conflict.
-    pub fn create_user(
-        &self,
-        email: &str,
-        password_hash: String,
-        user_metadata: serde_json::Map<String, serde_json::Value>,
-        confirmed: bool,
-    ) -> Result<User> {
-        self.writable()?;
-        let user = new_user(email, password_hash, user_metadata, confirmed)?;
-        let email = &user.email;
-        (&self.t.users, &self.t.email_userid).transaction(|(users, emails)| {
-            if emails.get(email.as_bytes())?.is_some() {
-                return Err(Error::Conflict("User already registered".into()).into());
-            }
-            emails.insert(email.as_bytes(), user.id.as_bytes())?;
-            users.insert(user.id.as_bytes(), to_json(&user))?;
-            Ok(())
-        })?;
-        self.flush()?;
-        Ok(user)
-    }
-
-    /// A user as a fresh, unconfirmed sign-up with `email` and `user_metadata` would
-    /// get, never stored: what a sign-up with a registered address answers while
-    /// confirmations are on (GoTrue's `sanitizeUser`), so the answer does not tell that
-    /// the address is taken. The same checks as [`Store::create_user`] apply.
-    pub fn stand_in_user(
-        &self,
-        email: &str,
-        user_metadata: serde_json::Map<String, serde_json::Value>,
-    ) -> Result<User> {
-        let mut user = new_user(email, String::new(), user_metadata, false)?;
-        user.confirmation_sent_at = Some(user.created_at);
-        Ok(user)
-    }
-
-    /// One user by id.
-    pub fn user(&self, id: &str) -> Result<Option<User>> {
-        self.t.users.get(id)?.map(|v| from_json(&v)).transpose()
-    }
-
-    /// One user by id, shared with the cache of parsed accounts (see `parsed`): what
-    /// a request's sign-in or API key check reads. Walks over many accounts (operators'
-    /// listings) use [`Store::user`], so they do not push the active readers out.
-    pub fn user_shared(&self, id: &str) -> Result<Option<Arc<User>>> {
-        self.mem.users.get(&self.t.users, id)
-    }
-
-    /// One user by e-mail (any case, surrounding spaces ignored). An address that breaks
-    /// today's rule is still looked up as given (within the length limit), so accounts
-    /// made before the rule tightened stay reachable by their operators.
-    pub fn user_by_email(&self, email: &str) -> Result<Option<User>> {
-        let key = match normalize_email(email) {
-            Ok(e) => e,
-            Err(_) if email.trim().len() <= crate::MAX_EMAIL_LEN => email.trim().to_lowercase(),
-            Err(_) => return Ok(None),
-        };
-        match self.t.email_userid.get(key)? {
-            Some(id) => self.user(&String::from_utf8_lossy(&id)),
-            None => Ok(None),
-        }
-    }
-
-    /// Saves a changed user record (an e-mail change goes through
-    /// [`Store::confirm_email_change`], which keeps the address index in step).
-    pub fn save_user(&self, user: &User) -> Result<()> {
-        self.writable()?;
-        let mut user = user.clone();
-        user.updated_at = Utc::now();
-        if !self.t.users.contains_key(&user.id)? {
-            return Err(Error::NotFound("user"));
-        }
-        self.t.users.insert(user.id.as_bytes(), to_json(&user))?;
-        self.flush()
-    }
-
-    /// Applies `change` to a user record atomically and returns the new record.
-    pub fn update_user(&self, id: &str, change: impl Fn(&mut User)) -> Result<User> {
-        self.writable()?;
-        let updated = self.t.users.transaction(|users| {
-            let Some(raw) = users.get(id.as_bytes())? else {
-                return Err(Error::NotFound("user").into());
-            };
-            let mut user: User = from_json(&raw)?;
-            change(&mut user);
-            user.updated_at = Utc::now();
-            users.insert(id.as_bytes(), to_json(&user))?;
-            Ok(user)
-        })?;
-        self.flush()?;
-        Ok(updated)
-    }
-
-    /// Deletes an account and every record of it: sessions, marks and shares.
-    pub fn delete_user(&self, id: &str) -> Result<User> {
-        self.writable()?;
-        let user = self.user(id)?.ok_or(Error::NotFound("user"))?;
-        for session in self.user_session_ids(id)? {
-            self.revoke_session(&session)?;
-        }
-        self.forget_marks(id)?;
-        (&self.t.users, &self.t.email_userid).transaction(|(users, emails)| {
-            users.remove(id.as_bytes())?;
-            emails.remove(user.email.as_bytes())?;
-            Ok(())
-        })?;
-        self.flush()?;
-        Ok(user)
-    }
-
-    /// Subscriber status as spec section 4 defines it: a complimentary account (by id or
-    /// e-mail), an active subscription that has not ended, or a payment customer id.
-    pub fn is_subscriber(&self, user: &User) -> bool {
-        let comp = &self.options().complimentary;
-        if comp
-            .iter()
-            .any(|c| c == &user.id || c.eq_ignore_ascii_case(&user.email))
-        {
-            return true;
-        }
-        let s = &user.subscription;
-        let not_ended = s.until.is_none_or(|until| until > Utc::now());
-        not_ended && (s.is_active || s.customer_id.is_some())
-    }
 }
 
 /// What an e-mailed one-time link is for.
@@ -257,191 +131,241 @@ pub const PKCE_PREFIX: &str = "pkce_";
 const SERVER_METADATA: [&str; 2] = ["subscription", "has_active_subscription"];
 
 impl Store {
+    /// Creates an account; an e-mail already registered is a conflict.
+    pub async fn create_user(
+        &self,
+        email: &str,
+        password_hash: String,
+        user_metadata: serde_json::Map<String, serde_json::Value>,
+        confirmed: bool,
+    ) -> Result<User> {
+        let user = new_user(email, password_hash, user_metadata, confirmed)?;
+        self.backend().insert_user(&user).await?;
+        Ok(user)
+    }
+
+    /// A user as a fresh, unconfirmed sign-up with `email` and `user_metadata` would
+    /// get, never stored: what a sign-up with a registered address answers while
+    /// confirmations are on (GoTrue's `sanitizeUser`), so the answer does not tell that
+    /// the address is taken. The same checks as [`Store::create_user`] apply.
+    pub fn stand_in_user(
+        &self,
+        email: &str,
+        user_metadata: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<User> {
+        let mut user = new_user(email, String::new(), user_metadata, false)?;
+        user.confirmation_sent_at = Some(user.created_at);
+        Ok(user)
+    }
+
+    /// One user by id.
+    pub async fn user(&self, id: &str) -> Result<Option<User>> {
+        Ok(self.user_shared(id).await?.map(Arc::unwrap_or_clone))
+    }
+
+    /// One user by id, shared: what a request's sign-in or API key check reads (a
+    /// backend may keep recently read accounts parsed).
+    pub async fn user_shared(&self, id: &str) -> Result<Option<Arc<User>>> {
+        self.backend().user(id).await
+    }
+
+    /// One user by e-mail (any case, surrounding spaces ignored). An address that breaks
+    /// today's rule is still looked up as given (within the length limit), so accounts
+    /// made before the rule tightened stay reachable by their operators.
+    pub async fn user_by_email(&self, email: &str) -> Result<Option<User>> {
+        let key = match normalize_email(email) {
+            Ok(e) => e,
+            Err(_) if email.trim().len() <= crate::MAX_EMAIL_LEN => email.trim().to_lowercase(),
+            Err(_) => return Ok(None),
+        };
+        Ok(self
+            .backend()
+            .user_by_email(&key)
+            .await?
+            .map(Arc::unwrap_or_clone))
+    }
+
+    /// Applies `change` to a user record atomically and returns the new record.
+    pub async fn update_user(
+        &self,
+        id: &str,
+        change: impl Fn(&mut User) + Send + Sync,
+    ) -> Result<User> {
+        self.backend()
+            .update_user(id, &mut |u| {
+                change(u);
+                u.updated_at = Utc::now();
+                Ok(())
+            })
+            .await
+    }
+
+    /// Deletes an account and every record of it: sessions, secrets, marks and shares,
+    /// profile, API key and quota counts, waitlist entry and checkouts.
+    pub async fn delete_user(&self, id: &str) -> Result<User> {
+        let user = self
+            .backend()
+            .delete_user(id)
+            .await?
+            .ok_or(Error::NotFound("user"))?;
+        self.pages().forget_reader(id);
+        Ok(user)
+    }
+
+    /// Subscriber status as spec section 4 defines it: a complimentary account (by id or
+    /// e-mail), an active subscription that has not ended, or a payment customer id.
+    pub fn is_subscriber(&self, user: &User) -> bool {
+        let comp = &self.options().complimentary;
+        if comp
+            .iter()
+            .any(|c| c == &user.id || c.eq_ignore_ascii_case(&user.email))
+        {
+            return true;
+        }
+        let s = &user.subscription;
+        let not_ended = s.until.is_none_or(|until| until > Utc::now());
+        not_ended && (s.is_active || s.customer_id.is_some())
+    }
+}
+
+impl Store {
     /// Issues a one-time token (e-mailed link) for a user, valid for `ttl`. It replaces
     /// the user's previous token of the same kind; only its hash is stored, with the
     /// client's code challenge when `pkce` is given (the token then starts with
     /// [`PKCE_PREFIX`]).
-    pub fn issue_one_time_token(
+    pub async fn issue_one_time_token(
         &self,
         user_id: &str,
         kind: OneTimeKind,
         ttl: chrono::Duration,
         pkce: Option<PkceChallenge>,
     ) -> Result<String> {
-        self.writable()?;
         let secret = crate::sessions::new_secret();
         let token = match pkce {
             Some(_) => format!("{PKCE_PREFIX}{secret}"),
             None => secret,
         };
-        let hash = keys::secret(&token);
+        let now = Utc::now();
         let record = OneTimeRecord {
             user_id: user_id.to_string(),
             kind,
-            expires_at: Utc::now() + ttl,
+            expires_at: now + ttl,
             pkce,
             attempts: 0,
         };
-        let slot = keys::join(user_id.as_bytes(), kind_name(kind).as_bytes());
-        (
-            &self.t.users,
-            &self.t.onetime_tokens,
-            &self.t.userid_onetime,
-        )
-            .transaction(|(users, tokens, slots)| {
-                let Some(raw) = users.get(user_id.as_bytes())? else {
-                    return Err(Error::NotFound("user").into());
-                };
-                let mut user: User = from_json(&raw)?;
-                let sent_at = match kind {
-                    OneTimeKind::Confirmation => &mut user.confirmation_sent_at,
-                    OneTimeKind::Recovery => &mut user.recovery_sent_at,
-                    OneTimeKind::EmailChangeCurrent | OneTimeKind::EmailChangeNew => {
-                        &mut user.email_change_sent_at
-                    }
-                    OneTimeKind::Reauthentication => &mut user.reauthentication_sent_at,
-                };
-                *sent_at = Some(Utc::now());
-                users.insert(user_id.as_bytes(), to_json(&user))?;
-                if let Some(old) = slots.insert(slot.as_slice(), &hash)? {
-                    tokens.remove(old)?;
-                }
-                tokens.insert(&hash, to_json(&record))?;
-                Ok(())
-            })?;
-        self.flush()?;
+        let stored = record.stored(crate::secrets::secret_hash(&token));
+        self.backend()
+            .put_secret(
+                &stored,
+                Some(&mut |user: &mut User| {
+                    *sent_at(user, kind) = Some(now);
+                    Ok(())
+                }),
+            )
+            .await?;
         Ok(token)
     }
 
     /// Spends a one-time token of `kind`. A good one also confirms the user's e-mail
     /// (the link reached the mailbox).
-    pub fn redeem_one_time_token(&self, token: &str, kind: OneTimeKind) -> Result<Redeemed> {
-        self.redeem_link(token, &[kind]).map(|(_, r)| r)
+    pub async fn redeem_one_time_token(&self, token: &str, kind: OneTimeKind) -> Result<Redeemed> {
+        self.redeem_link(token, &[kind]).await.map(|(_, r)| r)
     }
 
     /// Spends a one-time token of any of `kinds` (GoTrue's `type=email` takes a
     /// confirmation or a recovery link alike) and says which kind it was. A good one
     /// also confirms the user's e-mail (the link reached the mailbox).
-    pub fn redeem_link(
+    pub async fn redeem_link(
         &self,
         token: &str,
         kinds: &[OneTimeKind],
     ) -> Result<(Option<OneTimeKind>, Redeemed)> {
-        self.writable()?;
-        let hash = keys::secret(token);
+        let hash = crate::secrets::secret_hash(token);
         let now = Utc::now();
-        let out = (
-            &self.t.users,
-            &self.t.onetime_tokens,
-            &self.t.userid_onetime,
-        )
-            .transaction(|(users, tokens, slots)| {
-                let Some(raw) = tokens.get(hash)? else {
-                    return Ok((None, Redeemed::Invalid));
-                };
-                let record: OneTimeRecord = from_json(&raw)?;
-                let kind = record.kind;
-                if !kinds.contains(&kind) {
-                    return Ok((None, Redeemed::Invalid));
+        let mut read: Option<OneTimeRecord> = None;
+        self.backend()
+            .use_secret(SecretLookup::Hash(&hash), &mut |found, _| {
+                read = found.and_then(|s| from_json::<OneTimeRecord>(&s.body).ok());
+                match &read {
+                    Some(r) if kinds.contains(&r.kind) => SecretUse::Spend,
+                    _ => SecretUse::Keep,
                 }
-                tokens.remove(&hash)?;
-                let slot = keys::join(record.user_id.as_bytes(), kind_name(kind).as_bytes());
-                if slots
-                    .get(slot.as_slice())?
-                    .is_some_and(|h| h.as_ref() == hash.as_slice())
-                {
-                    slots.remove(slot.as_slice())?;
+            })
+            .await?;
+        let Some(record) = read.filter(|r| kinds.contains(&r.kind)) else {
+            return Ok((None, Redeemed::Invalid));
+        };
+        let kind = record.kind;
+        if record.expires_at <= now {
+            return Ok((Some(kind), Redeemed::Expired));
+        }
+        // The link is spent; the address it reached counts as confirmed. (A crash
+        // between the two steps leaves a spent link and an unconfirmed address, which a
+        // new link mends.)
+        let confirmed = self
+            .backend()
+            .update_user(&record.user_id, &mut |u| {
+                if u.email_confirmed_at.is_none() {
+                    u.email_confirmed_at = Some(now);
+                    u.updated_at = now;
                 }
-                if record.expires_at <= now {
-                    return Ok((Some(kind), Redeemed::Expired));
-                }
-                let Some(raw) = users.get(record.user_id.as_bytes())? else {
-                    return Ok((Some(kind), Redeemed::Invalid));
-                };
-                let mut user: User = from_json(&raw)?;
-                if user.email_confirmed_at.is_none() {
-                    user.email_confirmed_at = Some(now);
-                    user.updated_at = now;
-                    users.insert(record.user_id.as_bytes(), to_json(&user))?;
-                }
-                Ok((
-                    Some(kind),
-                    Redeemed::Valid {
-                        user: Box::new(user),
-                        pkce: record.pkce,
-                    },
-                ))
-            })?;
-        self.flush()?;
-        Ok(out)
+                Ok(())
+            })
+            .await;
+        let user = match confirmed {
+            Ok(user) => user,
+            Err(Error::NotFound(_)) => return Ok((Some(kind), Redeemed::Invalid)),
+            Err(e) => return Err(e),
+        };
+        Ok((
+            Some(kind),
+            Redeemed::Valid {
+                user: Box::new(user),
+                pkce: record.pkce,
+            },
+        ))
     }
 
     /// Merges client-set metadata into a user's (a null value removes a key); keys the
     /// server owns are ignored.
-    pub fn merge_user_metadata(
+    pub async fn merge_user_metadata(
         &self,
         user_id: &str,
         data: serde_json::Map<String, serde_json::Value>,
     ) -> Result<User> {
-        self.writable()?;
-        let mut merged = self
-            .user(user_id)?
-            .ok_or(Error::NotFound("user"))?
-            .user_metadata;
-        merge_metadata(&mut merged, &data);
-        check_metadata_size(&merged)?;
-        self.update_user(user_id, |u| merge_metadata(&mut u.user_metadata, &data))
+        self.backend()
+            .update_user(user_id, &mut |u| {
+                let mut merged = u.user_metadata.clone();
+                merge_metadata(&mut merged, &data);
+                check_metadata_size(&merged)?;
+                u.user_metadata = merged;
+                u.updated_at = Utc::now();
+                Ok(())
+            })
+            .await
     }
+}
 
-    /// The user object of the auth protocol, with Radar's subscription fields.
-    pub fn auth_user(&self, user: &User) -> radar_api::auth::AuthUser {
-        let mut meta = user.user_metadata.clone();
-        // The same subscription object as `GET /api/user/metadata`, so clients agree.
-        meta.insert(
-            "subscription".into(),
-            serde_json::json!(self.subscription_status(user)),
-        );
-        meta.entry("avatar_url").or_insert(serde_json::Value::Null);
-        let identity = radar_api::auth::AuthIdentity {
-            identity_id: user.id.clone(),
-            id: user.id.clone(),
-            user_id: user.id.clone(),
-            identity_data: serde_json::json!({
-                "email": user.email,
-                "email_verified": user.email_confirmed_at.is_some(),
-                "phone_verified": false,
-                "sub": user.id,
-            }),
-            provider: "email".into(),
-            email: Some(user.email.clone()),
-            last_sign_in_at: user.last_sign_in_at,
-            created_at: user.created_at,
-            updated_at: user.updated_at,
-        };
-        radar_api::auth::AuthUser {
-            id: user.id.clone(),
-            aud: "authenticated".into(),
-            role: "authenticated".into(),
-            email: user.email.clone(),
-            phone: String::new(),
-            email_confirmed_at: user.email_confirmed_at,
-            confirmed_at: user.email_confirmed_at,
-            last_sign_in_at: user.last_sign_in_at,
-            confirmation_sent_at: user.confirmation_sent_at,
-            recovery_sent_at: user.recovery_sent_at,
-            new_email: user.new_email.clone(),
-            email_change_sent_at: user.email_change_sent_at,
-            reauthentication_sent_at: user.reauthentication_sent_at,
-            app_metadata: radar_api::auth::AuthAppMetadata {
-                provider: "email".into(),
-                providers: vec!["email".into()],
-            },
-            user_metadata: meta,
-            identities: vec![identity],
-            created_at: user.created_at,
-            updated_at: user.updated_at,
-            is_anonymous: false,
-            has_active_subscription: self.is_subscriber(user),
+/// The field of the account that records when a link of `kind` was last sent.
+fn sent_at(user: &mut User, kind: OneTimeKind) -> &mut Option<DateTime<Utc>> {
+    match kind {
+        OneTimeKind::Confirmation => &mut user.confirmation_sent_at,
+        OneTimeKind::Recovery => &mut user.recovery_sent_at,
+        OneTimeKind::EmailChangeCurrent | OneTimeKind::EmailChangeNew => {
+            &mut user.email_change_sent_at
+        }
+        OneTimeKind::Reauthentication => &mut user.reauthentication_sent_at,
+    }
+}
+
+impl OneTimeRecord {
+    /// The record as a backend stores it, under the hash of its secret.
+    pub(crate) fn stored(&self, hash: [u8; 32]) -> SecretRecord {
+        SecretRecord {
+            hash,
+            owner: self.user_id.clone(),
+            purpose: kind_name(self.kind).to_string(),
+            body: to_json(self),
         }
     }
 }
@@ -525,194 +449,232 @@ pub(crate) fn kind_name(kind: OneTimeKind) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_store;
+    use crate::testing::store_tests;
     use crate::{Options, Store};
 
-    #[test]
-    fn emails_are_unique_ignoring_case_and_spaces() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user(" Ada@Example.com ", "h".into(), Default::default(), true)
-            .unwrap();
-        assert_eq!(u.email, "ada@example.com");
-        assert!(matches!(
-            store.create_user("ADA@example.com", "h".into(), Default::default(), true),
-            Err(Error::Conflict(_))
-        ));
-        assert_eq!(
-            store.user_by_email("ada@EXAMPLE.com").unwrap().unwrap().id,
-            u.id
-        );
-        assert!(
-            store
-                .create_user("not-an-email", "h".into(), Default::default(), true)
-                .is_err()
-        );
+    /// What the auth protocol's user object shows of an account's metadata and
+    /// subscription: the daemon builds that object (`auth::user_shape::auth_user` in the
+    /// daemon) from these parts of the store, and the test reads only them.
+    struct AuthUser {
+        user_metadata: serde_json::Map<String, serde_json::Value>,
+        has_active_subscription: bool,
     }
 
-    #[test]
-    fn subscriber_rules() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(
-            dir.path(),
-            Options {
-                complimentary: vec!["vip@example.com".into()],
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        let vip = store
-            .create_user("vip@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        let free = store
-            .create_user("free@example.com", "h".into(), Default::default(), true)
-            .unwrap();
-        assert!(store.is_subscriber(&vip));
-        assert!(!store.is_subscriber(&free));
-        let paid = store
-            .update_user(&free.id, |u| {
-                u.subscription.customer_id = Some("cus_1".into())
-            })
-            .unwrap();
-        assert!(store.is_subscriber(&paid));
-        let ended = store
-            .update_user(&free.id, |u| {
-                u.subscription = Subscription {
-                    is_active: true,
-                    customer_id: None,
-                    until: Some(Utc::now() - chrono::Duration::days(1)),
-                }
-            })
-            .unwrap();
-        assert!(!store.is_subscriber(&ended));
+    fn auth_user(store: &Store, user: &User) -> AuthUser {
+        let mut meta = user.user_metadata.clone();
+        meta.insert(
+            "subscription".into(),
+            serde_json::json!(store.subscription_status(user)),
+        );
+        meta.entry("avatar_url").or_insert(serde_json::Value::Null);
+        AuthUser {
+            user_metadata: meta,
+            has_active_subscription: store.is_subscriber(user),
+        }
     }
 
-    #[test]
-    fn one_time_tokens_are_single_use_replaced_by_newer_and_expire() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user("r@example.com", "h".into(), Default::default(), false)
-            .unwrap();
-        let first = store
-            .issue_one_time_token(
-                &u.id,
-                OneTimeKind::Recovery,
-                chrono::Duration::hours(1),
-                None,
-            )
-            .unwrap();
-        let second = store
-            .issue_one_time_token(
-                &u.id,
-                OneTimeKind::Recovery,
-                chrono::Duration::hours(1),
-                None,
-            )
-            .unwrap();
-        assert!(matches!(
-            store
-                .redeem_one_time_token(&first, OneTimeKind::Recovery)
-                .unwrap(),
-            Redeemed::Invalid
-        ));
-        assert!(matches!(
-            store
-                .redeem_one_time_token(&second, OneTimeKind::Confirmation)
-                .unwrap(),
-            Redeemed::Invalid
-        ));
-        let Redeemed::Valid { user, pkce: None } = store
-            .redeem_one_time_token(&second, OneTimeKind::Recovery)
-            .unwrap()
-        else {
-            panic!()
-        };
-        assert!(
-            user.email_confirmed_at.is_some(),
-            "a redeemed link confirms the e-mail"
-        );
-        assert!(matches!(
-            store
+    store_tests! {
+        async fn emails_are_unique_ignoring_case_and_spaces(store) {
+            let u = store
+                .create_user(" Ada@Example.com ", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            assert_eq!(u.email, "ada@example.com");
+            assert!(matches!(
+                store
+                    .create_user("ADA@example.com", "h".into(), Default::default(), true)
+                    .await,
+                Err(Error::Conflict(_))
+            ));
+            assert_eq!(
+                store
+                    .user_by_email("ada@EXAMPLE.com")
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .id,
+                u.id
+            );
+            assert!(
+                store
+                    .create_user("not-an-email", "h".into(), Default::default(), true)
+                    .await
+                    .is_err()
+            );
+        }
+
+        #[options = Options {
+            complimentary: vec!["vip@example.com".into()],
+            ..Default::default()
+        }]
+        async fn subscriber_rules(store) {
+            let vip = store
+                .create_user("vip@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            let free = store
+                .create_user("free@example.com", "h".into(), Default::default(), true)
+                .await
+                .unwrap();
+            assert!(store.is_subscriber(&vip));
+            assert!(!store.is_subscriber(&free));
+            let paid = store
+                .update_user(&free.id, |u| {
+                    u.subscription.customer_id = Some("cus_1".into())
+                })
+                .await
+                .unwrap();
+            assert!(store.is_subscriber(&paid));
+            let ended = store
+                .update_user(&free.id, |u| {
+                    u.subscription = Subscription {
+                        is_active: true,
+                        customer_id: None,
+                        until: Some(Utc::now() - chrono::Duration::days(1)),
+                    }
+                })
+                .await
+                .unwrap();
+            assert!(!store.is_subscriber(&ended));
+        }
+
+        async fn one_time_tokens_are_single_use_replaced_by_newer_and_expire(store) {
+            let u = store
+                .create_user("r@example.com", "h".into(), Default::default(), false)
+                .await
+                .unwrap();
+            let first = store
+                .issue_one_time_token(
+                    &u.id,
+                    OneTimeKind::Recovery,
+                    chrono::Duration::hours(1),
+                    None,
+                )
+                .await
+                .unwrap();
+            let second = store
+                .issue_one_time_token(
+                    &u.id,
+                    OneTimeKind::Recovery,
+                    chrono::Duration::hours(1),
+                    None,
+                )
+                .await
+                .unwrap();
+            assert!(matches!(
+                store
+                    .redeem_one_time_token(&first, OneTimeKind::Recovery)
+                    .await
+                    .unwrap(),
+                Redeemed::Invalid
+            ));
+            assert!(matches!(
+                store
+                    .redeem_one_time_token(&second, OneTimeKind::Confirmation)
+                    .await
+                    .unwrap(),
+                Redeemed::Invalid
+            ));
+            let Redeemed::Valid { user, pkce: None } = store
                 .redeem_one_time_token(&second, OneTimeKind::Recovery)
-                .unwrap(),
-            Redeemed::Invalid
-        ));
-        let old = store
-            .issue_one_time_token(
-                &u.id,
-                OneTimeKind::Recovery,
-                chrono::Duration::seconds(-1),
-                None,
-            )
-            .unwrap();
-        assert!(matches!(
-            store
-                .redeem_one_time_token(&old, OneTimeKind::Recovery)
-                .unwrap(),
-            Redeemed::Expired
-        ));
-    }
-
-    #[test]
-    fn pkce_links_carry_their_challenge_to_redemption() {
-        let (_d, store) = test_store();
-        let u = store
-            .create_user("p@example.com", "h".into(), Default::default(), false)
-            .unwrap();
-        let challenge = PkceChallenge {
-            challenge: "c".repeat(43),
-            method: crate::ChallengeMethod::Plain,
-        };
-        let token = store
-            .issue_one_time_token(
-                &u.id,
-                OneTimeKind::Confirmation,
-                chrono::Duration::hours(1),
-                Some(challenge.clone()),
-            )
-            .unwrap();
-        assert!(token.starts_with(PKCE_PREFIX), "{token}");
-        let Redeemed::Valid { pkce, .. } = store
-            .redeem_one_time_token(&token, OneTimeKind::Confirmation)
-            .unwrap()
-        else {
-            panic!("a good PKCE link")
-        };
-        assert_eq!(pkce, Some(challenge));
-    }
-
-    #[test]
-    fn auth_user_carries_subscription_and_avatar_and_clients_cannot_set_them() {
-        let (_d, store) = test_store();
-        let data = client_metadata(
-            serde_json::json!({"subscription": {"isActive": true}, "name": "Ada"})
-                .as_object()
+                .await
                 .unwrap()
-                .clone(),
-        );
-        let u = store
-            .create_user("m@example.com", "h".into(), data, true)
-            .unwrap();
-        let a = store.auth_user(&u);
-        assert_eq!(
-            a.user_metadata["subscription"],
-            serde_json::json!({"isActive": false, "customerId": null})
-        );
-        assert_eq!(a.user_metadata["avatar_url"], serde_json::Value::Null);
-        assert_eq!(a.user_metadata["name"], "Ada");
-        assert!(!a.has_active_subscription);
-        let patch = serde_json::json!({"avatar_url": "https://example.com/a.png", "name": null, "has_active_subscription": true});
-        let u = store
-            .merge_user_metadata(&u.id, patch.as_object().unwrap().clone())
-            .unwrap();
-        let a = store.auth_user(&u);
-        assert_eq!(a.user_metadata["avatar_url"], "https://example.com/a.png");
-        assert!(a.user_metadata.get("name").is_none());
-        assert!(!a.has_active_subscription);
-        let huge = serde_json::json!({"bio": "x".repeat(MAX_METADATA_BYTES)});
-        assert!(matches!(
-            store.merge_user_metadata(&u.id, huge.as_object().unwrap().clone()),
-            Err(Error::Invalid(_))
-        ));
+            else {
+                panic!()
+            };
+            assert!(
+                user.email_confirmed_at.is_some(),
+                "a redeemed link confirms the e-mail"
+            );
+            assert!(matches!(
+                store
+                    .redeem_one_time_token(&second, OneTimeKind::Recovery)
+                    .await
+                    .unwrap(),
+                Redeemed::Invalid
+            ));
+            let old = store
+                .issue_one_time_token(
+                    &u.id,
+                    OneTimeKind::Recovery,
+                    chrono::Duration::seconds(-1),
+                    None,
+                )
+                .await
+                .unwrap();
+            assert!(matches!(
+                store
+                    .redeem_one_time_token(&old, OneTimeKind::Recovery)
+                    .await
+                    .unwrap(),
+                Redeemed::Expired
+            ));
+        }
+
+        async fn pkce_links_carry_their_challenge_to_redemption(store) {
+            let u = store
+                .create_user("p@example.com", "h".into(), Default::default(), false)
+                .await
+                .unwrap();
+            let challenge = PkceChallenge {
+                challenge: "c".repeat(43),
+                method: crate::ChallengeMethod::Plain,
+            };
+            let token = store
+                .issue_one_time_token(
+                    &u.id,
+                    OneTimeKind::Confirmation,
+                    chrono::Duration::hours(1),
+                    Some(challenge.clone()),
+                )
+                .await
+                .unwrap();
+            assert!(token.starts_with(PKCE_PREFIX), "{token}");
+            let Redeemed::Valid { pkce, .. } = store
+                .redeem_one_time_token(&token, OneTimeKind::Confirmation)
+                .await
+                .unwrap()
+            else {
+                panic!("a good PKCE link")
+            };
+            assert_eq!(pkce, Some(challenge));
+        }
+
+        async fn auth_user_carries_subscription_and_avatar_and_clients_cannot_set_them(store) {
+            let data = client_metadata(
+                serde_json::json!({"subscription": {"isActive": true}, "name": "Ada"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            );
+            let u = store
+                .create_user("m@example.com", "h".into(), data, true)
+                .await
+                .unwrap();
+            let a = auth_user(&store, &u);
+            assert_eq!(
+                a.user_metadata["subscription"],
+                serde_json::json!({"isActive": false, "customerId": null})
+            );
+            assert_eq!(a.user_metadata["avatar_url"], serde_json::Value::Null);
+            assert_eq!(a.user_metadata["name"], "Ada");
+            assert!(!a.has_active_subscription);
+            let patch = serde_json::json!({"avatar_url": "https://example.com/a.png", "name": null, "has_active_subscription": true});
+            let u = store
+                .merge_user_metadata(&u.id, patch.as_object().unwrap().clone())
+                .await
+                .unwrap();
+            let a = auth_user(&store, &u);
+            assert_eq!(a.user_metadata["avatar_url"], "https://example.com/a.png");
+            assert!(a.user_metadata.get("name").is_none());
+            assert!(!a.has_active_subscription);
+            let huge = serde_json::json!({"bio": "x".repeat(MAX_METADATA_BYTES)});
+            assert!(matches!(
+                store
+                    .merge_user_metadata(&u.id, huge.as_object().unwrap().clone())
+                    .await,
+                Err(Error::Invalid(_))
+            ));
+        }
     }
 }

@@ -18,8 +18,11 @@ pub trait BillingStore: Send + Sync {
 
     /// Applies `change` to a checkout session atomically; an unknown id is
     /// `Error::NotFound("checkout session")`.
-    async fn update_checkout(&self, id: &str, change: &mut CheckoutChange<'_>)
-    -> Result<CheckoutSession>;
+    async fn update_checkout(
+        &self,
+        id: &str,
+        change: &mut CheckoutChange<'_>,
+    ) -> Result<CheckoutSession>;
 
     /// How many checkout sessions the user created since `since` (a backend may forget
     /// older ones as it counts).

@@ -36,7 +36,11 @@ pub trait Coordination: Send + Sync {
 
     /// The secret `name` (the token signing key), made once from `make` by the first
     /// caller and the same for every caller afterwards.
-    async fn shared_secret(&self, name: &str, make: &(dyn Fn() -> Vec<u8> + Sync)) -> Result<Vec<u8>>;
+    async fn shared_secret(
+        &self,
+        name: &str,
+        make: &(dyn Fn() -> Vec<u8> + Sync),
+    ) -> Result<Vec<u8>>;
 
     /// Lets one event of `key` through a rate of one per `interval` with bursts of up
     /// to `burst` (GCRA: see [`crate::rate::Gcra`]), or answers how long until the next

@@ -134,8 +134,7 @@ pub trait ItemStore: Send + Sync {
     ) -> Result<Vec<Json>>;
 
     /// The items published in `[from, to)`, oldest first (a weekly summary's week).
-    async fn published_between(&self, from: DateTime<Utc>, to: DateTime<Utc>)
-    -> Result<Vec<Json>>;
+    async fn published_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Vec<Json>>;
 
     /// Up to `limit` items in id order after `after`: a walk over every item in pages
     /// (rebuilding the search index, moving an install).

@@ -50,7 +50,21 @@
 //! API quota counts, the sign-in limiter and mail pace, the feed scheduler's leases,
 //! jobs that must run once (the weekly summary, the demo load), and the token secret.
 //! sled answers them from memory, which is exact because sled's file lock allows one
-//! process; a shared backend answers them from the database.
+//! process; a shared backend answers them from the database. Every piece, with what it
+//! needs from a backend:
+//!
+//! | state | was | now | a shared backend must |
+//! |---|---|---|---|
+//! | items generation (first pages, the public listing, the feed head) | an atomic counter | [`ItemStore::items_version`] | move it with every item write, readable in one query |
+//! | each reader's hidden and read ids, and their first page | a cache keyed by the set's version | [`MarkStore::reader_version`] (sled keeps the sets) | move it with every mark change of the reader |
+//! | ready JSON of first pages and public pages | in the store | `pages` (store) and the daemon, keyed by the versions above | nothing: the versions make them safe |
+//! | API quota counts | in memory, checkpointed | [`KeyStore::consume_quota`] | count exactly, never past the limit |
+//! | sign-in limiter, mail pace | in the daemon | [`Coordination::rate`] | apply the GCRA step atomically per key |
+//! | feed scheduler's due feeds and in-flight set | the daemon | [`SourceStore::lease_due_feeds`] | lease each due feed to one fetcher |
+//! | weekly summary's check-then-write | a meta flag | [`SummaryStore::put_summary_once`], [`Coordination::set_flag`] | one summary per week, one first setter |
+//! | the token signing secret | `DATA/jwt_secret` | [`Coordination::shared_secret`] | make it once, the same for all |
+//! | start-up steps (demo load, index rebuild) | meta flags | [`Coordination::set_flag`], [`Coordination::lease`] | one holder at a time |
+//! | the search index's sync | `search_pending` in sled | [`ItemStore::item_changes`] | an ordered log every replica can follow |
 
 mod accounts;
 mod billing;
@@ -61,8 +75,8 @@ mod marks;
 mod records;
 mod sources;
 
-pub use accounts::{AccountStore, SecretLookup, SecretStore, SessionStore, UserChange};
-pub use billing::BillingStore;
+pub use accounts::{AccountStore, SecretLookup, SecretRule, SecretStore, SessionStore, UserChange};
+pub use billing::{BillingStore, CheckoutChange};
 pub use coordination::{Coordination, Lease};
 pub use items::{
     FeedPosition, ItemChange, ItemStore, ItemWritten, NewestPage, NewestQuery, StoredItem,
@@ -70,7 +84,7 @@ pub use items::{
 pub use keys::KeyStore;
 pub use marks::{MarkChange, MarkCounts, MarkStore, Share};
 pub use records::{OutboxStore, ProfileStore, SummaryStore};
-pub use sources::SourceStore;
+pub use sources::{FeedChange, SourceStore};
 
 use crate::Result;
 
@@ -111,5 +125,12 @@ pub trait Backend:
     /// go on); always false for a backend without a local disk.
     fn storage_full(&self) -> bool {
         false
+    }
+
+    /// How many times the engine has waited for its disk to make writes durable since it
+    /// opened (each wait may cover many writes); 0 where the engine does not count them.
+    /// For benchmarks of group commit.
+    fn durable_syncs(&self) -> u64 {
+        0
     }
 }

@@ -1,13 +1,13 @@
 //! The search index on disk (`DATA/search/`): its schema, its private directory and its
 //! one writer.
 //!
-//! Only item ids are stored in the index; the texts stay in sled, where snippets are cut
+//! Only item ids are stored in the index; the texts stay in the backend, where snippets are cut
 //! from. `radar-format` beside tantivy's files names the schema and analyzer the index was
 //! built with, and is written only after a full build has been committed: an index without
 //! it (missing, cut short, or from an older Radar) is rebuilt when the store opens.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use tokio::sync::{Mutex, MutexGuard};
 
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
@@ -173,10 +173,15 @@ impl SearchIndex {
         self.reader.searcher()
     }
 
-    /// The writer. A panic while it was held leaves nothing half-done that a later
-    /// commit could not finish, so a poisoned lock is taken over.
-    pub fn lock(&self) -> MutexGuard<'_, Writer> {
-        self.writer.lock().unwrap_or_else(|p| p.into_inner())
+    /// The writer, waited for without holding a thread (a batch holds it across its
+    /// writes to the backend).
+    pub async fn lock(&self) -> MutexGuard<'_, Writer> {
+        self.writer.lock().await
+    }
+
+    /// The index's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// Commits what the writer holds and makes it visible to the next search.

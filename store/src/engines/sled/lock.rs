@@ -53,25 +53,27 @@ fn is_lock_contention(e: &sled::Error) -> bool {
     matches!(e, sled::Error::Io(io) if io.to_string().contains("could not acquire lock"))
 }
 
+/// Tests of sled's lock on its files: sled only.
 #[cfg(test)]
 mod tests {
+    use super::super::SledBackend;
     use crate::{Error, Options, Store};
 
     #[test]
     fn reopening_right_after_closing_waits_for_the_lock() {
         let dir = tempfile::tempdir().unwrap();
         for _ in 0..20 {
-            let store = Store::open(dir.path(), Options::default()).unwrap();
+            let store = SledBackend::open(dir.path(), &Options::default()).unwrap();
             store.t.meta.insert(b"k", b"v").unwrap();
             drop(store);
         }
     }
 
-    #[test]
-    fn a_held_store_is_reported_as_locked() {
+    #[tokio::test]
+    async fn a_held_store_is_reported_as_locked() {
         let dir = tempfile::tempdir().unwrap();
-        let _held = Store::open(dir.path(), Options::default()).unwrap();
-        let Err(e) = Store::open(dir.path(), Options::default()) else {
+        let _held = Store::open(dir.path(), Options::default()).await.unwrap();
+        let Err(e) = Store::open(dir.path(), Options::default()).await else {
             panic!("a second handle opened a held store");
         };
         assert!(matches!(e, Error::Locked(_)), "{e:?}");

@@ -25,6 +25,17 @@ pub fn time_from(bytes: &[u8]) -> Option<DateTime<Utc>> {
     Utc.timestamp_millis_opt(millis).single()
 }
 
+/// [`time`] of an instant given in milliseconds since the epoch.
+pub fn time_ms(ms: i64) -> [u8; 8] {
+    ((ms as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+/// Inverse of [`time_ms`]: the milliseconds of a key's first 8 bytes.
+pub fn time_ms_from(bytes: &[u8]) -> Option<i64> {
+    let raw: [u8; 8] = bytes.get(..8)?.try_into().ok()?;
+    Some((u64::from_be_bytes(raw) ^ (1 << 63)) as i64)
+}
+
 /// `published_itemid` key: time(published) ++ item id. Equal times fall back to id order.
 pub fn published(t: DateTime<Utc>, item_id: &str) -> Vec<u8> {
     let mut k = time(t).to_vec();
@@ -109,13 +120,7 @@ pub fn u64_from(bytes: Option<&[u8]>) -> u64 {
         .unwrap_or(0)
 }
 
-/// Key of a secret token (refresh, recovery, confirmation): its SHA-256, so the store
-/// never holds a usable token and a lookup by token is still one `get`.
-pub fn secret(token: &str) -> [u8; 32] {
-    use sha2::Digest;
-    sha2::Sha256::digest(token.as_bytes()).into()
-}
-
+/// Tests of the key layouts of sled's trees: sled only.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,13 +189,6 @@ mod tests {
         let k = title(&long, "id");
         assert_eq!(title_item_id(&k), Some("id"));
         assert!(k.len() <= 256 + 1 + 2);
-    }
-
-    #[test]
-    fn secret_keys_are_fixed_width_digests() {
-        assert_eq!(secret("a"), secret("a"));
-        assert_ne!(secret("a"), secret("b"));
-        assert_eq!(secret("").len(), 32);
     }
 
     #[test]

@@ -62,6 +62,7 @@ fn shard_of(key: &str) -> usize {
     BuildHasherDefault::<DefaultHasher>::default().hash_one(key) as usize % SHARDS
 }
 
+/// Tests of the cache of records sled holds, kept parsed: sled only.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,7 +20,7 @@
 //! opens and serves reads. Writes resume by themselves once the free space is back
 //! above the reserve and the ballast: the guard allocates the ballast again and lets the
 //! write through, without a restart. The daemon also asks every second
-//! ([`Store::watch_space`]), so the ballast is given back even while nobody writes.
+//! ([`SpaceGuard::watch`], from the backend's upkeep), so the ballast is given back even while nobody writes.
 //!
 //! Invariant: no write method changes sled, the journal or the search index while the
 //! disk holding the data directory has less than the reserve free; only recovery at open
@@ -43,7 +43,7 @@ use std::sync::Mutex;
 
 use fs2::FileExt;
 
-use crate::{Error, FILE_MODE, Result, Store};
+use crate::{Error, FILE_MODE, Result};
 
 /// The ballast file's name in the data directory.
 pub const BALLAST_FILE: &str = "reserve";
@@ -154,10 +154,10 @@ impl SpaceGuard {
     /// Bytes an unprivileged user may still write on the data directory's filesystem.
     fn free(&self) -> Result<u64> {
         fs2::available_space(&self.dir).map_err(|e| {
-            Error::Storage(sled::Error::Io(std::io::Error::new(
+            Error::Io(std::io::Error::new(
                 e.kind(),
                 format!("cannot read the free space of {}: {e}", self.dir.display()),
-            )))
+            ))
         })
     }
 
@@ -199,27 +199,21 @@ impl SpaceGuard {
     }
 }
 
-impl Store {
-    /// Refuses a write with [`Error::StorageFull`] while the data directory's disk is
-    /// short of the reserve (see `space`). Every write method calls it before it
-    /// changes anything.
-    pub(crate) fn writable(&self) -> Result<()> {
-        self.space.check()
-    }
-
+impl SpaceGuard {
     /// Looks at the free space as a write would, so the ballast is given back as soon as
     /// the disk fills and allocated again once it has room, even while nobody writes.
     /// Answers whether writes go ahead now.
-    pub fn watch_space(&self) -> bool {
-        self.space.check().is_ok()
+    pub(crate) fn watch(&self) -> bool {
+        self.check().is_ok()
     }
 
     /// Whether writes are refused for a full disk now (as last seen).
-    pub fn storage_full(&self) -> bool {
-        self.space.is_full()
+    pub(crate) fn full(&self) -> bool {
+        self.is_full()
     }
 }
 
+/// Tests of the space guard of the embedded backend's disk: sled only.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,21 +254,33 @@ mod tests {
         assert!(e.to_string().contains("is full"), "{e}");
     }
 
-    #[test]
-    fn a_full_store_refuses_writes_and_keeps_reads() {
+    #[tokio::test]
+    async fn a_full_store_refuses_writes_and_keeps_reads() {
         let dir = tempfile::tempdir().unwrap();
         let free = fs2::available_space(dir.path()).unwrap();
         let opts = crate::Options {
             disk_reserve: free + 1024 * MIB,
             ..Default::default()
         };
-        let store = Store::open(dir.path(), opts).unwrap();
+        let store = crate::Store::open(dir.path(), opts).await.unwrap();
         assert!(store.storage_full());
         let e = store
             .create_user("a@example.com", "h".into(), Default::default(), true)
+            .await
             .unwrap_err();
         assert!(matches!(e, Error::StorageFull(_)), "{e:?}");
-        assert!(store.user_by_email("a@example.com").unwrap().is_none());
-        assert!(store.feed_page(&crate::Viewer::default(), None).is_ok());
+        assert!(
+            store
+                .user_by_email("a@example.com")
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            store
+                .feed_page(&crate::Viewer::default(), None)
+                .await
+                .is_ok()
+        );
     }
 }

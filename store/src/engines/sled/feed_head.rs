@@ -7,7 +7,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::{Result, Store, keys};
+use super::{SledBackend, json, keys};
+use crate::Result;
+use crate::backend::Json;
 
 /// How many of the newest items the head holds: enough for a few pages of 20 after a
 /// reader's hidden and read items are skipped; about 2 KB each.
@@ -20,7 +22,7 @@ pub(crate) struct HeadItem {
     /// Its id.
     pub id: Box<str>,
     /// Its stored JSON, which is its wire form.
-    pub json: sled::IVec,
+    pub json: Json,
 }
 
 /// The newest items, newest first, as of one items generation.
@@ -48,7 +50,7 @@ impl Head {
 #[derive(Default)]
 pub(crate) struct HeadCache(Mutex<Option<Arc<Head>>>);
 
-impl Store {
+impl SledBackend {
     /// The head for the current items generation, read from sled if items changed since
     /// it was last read.
     pub(crate) fn feed_head(&self) -> Result<Arc<Head>> {
@@ -70,11 +72,11 @@ impl Store {
             let Some(id) = keys::published_item_id(&key) else {
                 continue;
             };
-            if let Some(json) = self.t.items.get(id)? {
+            if let Some(value) = self.t.items.get(id)? {
                 items.push(HeadItem {
                     key: (*key).into(),
                     id: id.into(),
-                    json,
+                    json: json(value),
                 });
             }
         }
@@ -90,14 +92,17 @@ impl Store {
     }
 }
 
+/// Tests of sled's head of newest items and of feed pages that run from it into the
+/// trees: sled only.
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::items::tests::new_item;
-    use crate::{Mark, Viewer, test_store};
+    use crate::testing::{Engine, open};
+    use crate::{Mark, Options, Store, Viewer};
 
     /// `n` items an hour apart, oldest first; answers their ids newest first.
-    fn fill(store: &Store, n: usize) -> Vec<String> {
+    async fn fill(store: &Store, n: usize) -> Vec<String> {
         let items: Vec<_> = (0..n)
             .map(|i| {
                 let date = format!("2026-02-{:02}T{:02}:00:00Z", 1 + i / 24, i % 24);
@@ -110,6 +115,7 @@ mod tests {
             .collect();
         let mut ids: Vec<String> = store
             .upsert_items(items)
+            .await
             .unwrap()
             .into_iter()
             .map(|u| u.id)
@@ -119,11 +125,11 @@ mod tests {
     }
 
     /// Every page of the reader's feed by cursor, as ids.
-    fn walk(store: &Store, viewer: &Viewer) -> Vec<String> {
+    async fn walk(store: &Store, viewer: &Viewer) -> Vec<String> {
         let mut seen = Vec::new();
         let mut cursor = None;
         loop {
-            let page = store.feed_page(viewer, cursor.as_deref()).unwrap();
+            let page = store.feed_page(viewer, cursor.as_deref()).await.unwrap();
             seen.extend(page.items.into_iter().map(|i| i.id));
             match page.next_cursor {
                 Some(c) => cursor = Some(c),
@@ -132,10 +138,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn pages_run_from_the_head_into_sled_and_follow_every_item_write() {
-        let (_d, store) = test_store();
-        let ids = fill(&store, HEAD_LEN + 45);
+    #[tokio::test]
+    async fn pages_run_from_the_head_into_sled_and_follow_every_item_write() {
+        let store = open(Engine::Sled, Options::default()).await;
+        let sled = store.sled().unwrap();
+        let ids = fill(&store, HEAD_LEN + 45).await;
         let reader = Viewer {
             user_id: Some("r".into()),
             subscriber: true,
@@ -144,7 +151,7 @@ mod tests {
         let out = [3, 40, HEAD_LEN - 1, HEAD_LEN, HEAD_LEN + 7];
         for (n, at) in out.iter().enumerate() {
             let mark = if n % 2 == 0 { Mark::Hidden } else { Mark::Read };
-            store.set_mark("r", &ids[*at], mark).unwrap();
+            store.set_mark("r", &ids[*at], mark).await.unwrap();
         }
         let expected: Vec<String> = ids
             .iter()
@@ -152,8 +159,8 @@ mod tests {
             .filter(|(i, _)| !out.contains(i))
             .map(|(_, id)| id.clone())
             .collect();
-        assert_eq!(walk(&store, &reader), expected);
-        assert!(!store.feed_head().unwrap().whole);
+        assert_eq!(walk(&store, &reader).await, expected);
+        assert!(!sled.feed_head().unwrap().whole);
 
         // A new newest item, an update that moves an old one to the top, and a removal
         // show at once.
@@ -163,6 +170,7 @@ mod tests {
                 Some("https://h.example/new"),
                 "2026-03-01T00:00:00Z",
             ))
+            .await
             .unwrap()
             .id;
         let mut moved = new_item(
@@ -171,9 +179,9 @@ mod tests {
             "2026-03-02T00:00:00Z",
         );
         moved.title = "Item 0, updated".into();
-        store.upsert_item(moved).unwrap();
-        store.remove_item(&ids[1]).unwrap();
-        let first = store.feed_page(&reader, None).unwrap();
+        store.upsert_item(moved).await.unwrap();
+        store.remove_item(&ids[1]).await.unwrap();
+        let first = store.feed_page(&reader, None).await.unwrap();
         let titles: Vec<&str> = first
             .items
             .iter()
@@ -186,11 +194,11 @@ mod tests {
         assert_eq!(first.items[1].id, newest);
     }
 
-    #[test]
-    fn a_small_store_is_all_head() {
-        let (_d, store) = test_store();
-        let ids = fill(&store, 30);
-        let head = store.feed_head().unwrap();
+    #[tokio::test]
+    async fn a_small_store_is_all_head() {
+        let store = open(Engine::Sled, Options::default()).await;
+        let ids = fill(&store, 30).await;
+        let head = store.sled().unwrap().feed_head().unwrap();
         assert!(head.whole);
         assert_eq!(head.items.len(), 30);
         assert_eq!(&*head.items[0].id, ids[0].as_str());
@@ -199,6 +207,6 @@ mod tests {
             user_id: Some("r".into()),
             subscriber: true,
         };
-        assert_eq!(walk(&store, &reader), ids);
+        assert_eq!(walk(&store, &reader).await, ids);
     }
 }

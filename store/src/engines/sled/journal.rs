@@ -64,21 +64,23 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use crate::group_commit::{GroupCommit, off_the_runtime};
+use super::group_commit::GroupCommit;
 use radar_api::ItemMarks;
 
-use crate::marks::apply_change;
-use crate::{Error, FILE_MODE, Memory, Result, Store, Trees, keys};
+use super::marks::{apply_change, mark_byte, mark_of_byte};
+use super::{Memory, SledBackend, Trees, keys};
+use crate::{Error, FILE_MODE, Mark, Result};
 
 /// One journaled change. Each is absolute, so replaying it twice does no harm.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Record {
-    /// `user` set (`on`) or cleared a mark (`mark_byte`) on `item` at `at` (`keys::time`).
+    /// `user` changed their marks on `item` at `at` (`keys::time`): cleared the marks of
+    /// `clear` (a mask of bit `Mark::index`), then set `set`.
     Mark {
         user: String,
         item: String,
-        mark: u8,
-        on: bool,
+        clear: u8,
+        set: Option<Mark>,
         at: [u8; 8],
     },
     /// `user` shared `item`: the `userid_shared` value.
@@ -89,8 +91,13 @@ pub(crate) enum Record {
     },
 }
 
+/// A mark set or cleared, as the first versions wrote it: the mark's byte and on or
+/// off, read as the change the rule of those versions made (setting one of the three
+/// marks cleared the other two).
 const MARK: u8 = 1;
 const SHARE: u8 = 2;
+/// A change of marks: the mask cleared and the mark set (its byte, or 0 for none).
+const MARKS: u8 = 3;
 
 /// The first bytes of a journal file of this format. The first format had none: its
 /// files start with a record's small length, never with these bytes.
@@ -128,11 +135,11 @@ impl Record {
             Record::Mark {
                 user,
                 item,
-                mark,
-                on,
+                clear,
+                set,
                 at,
             } => {
-                out.extend_from_slice(&[MARK, *mark, u8::from(*on)]);
+                out.extend_from_slice(&[MARKS, *clear, set.map_or(0, mark_byte)]);
                 out.extend_from_slice(at);
                 field(out, user.as_bytes());
                 field(out, item.as_bytes());
@@ -152,9 +159,34 @@ impl Record {
             MARK => {
                 let (head, tail) = rest.split_at_checked(10)?;
                 rest = tail;
+                let mark = mark_of_byte(head[0])?;
+                let on = head[1] == 1;
+                let clear = if on {
+                    Mark::ALL
+                        .into_iter()
+                        .filter(|m| *m != mark)
+                        .fold(0, |acc, m| acc | (1 << m.index()))
+                } else {
+                    1 << mark.index()
+                };
                 Record::Mark {
-                    mark: head[0],
-                    on: head[1] == 1,
+                    clear,
+                    set: on.then_some(mark),
+                    at: head[2..10].try_into().ok()?,
+                    user: text(&mut rest)?,
+                    item: text(&mut rest)?,
+                }
+            }
+            MARKS => {
+                let (head, tail) = rest.split_at_checked(10)?;
+                rest = tail;
+                let set = match head[1] {
+                    0 => None,
+                    b => Some(mark_of_byte(b)?),
+                };
+                Record::Mark {
+                    clear: head[0],
+                    set,
                     at: head[2..10].try_into().ok()?,
                     user: text(&mut rest)?,
                     item: text(&mut rest)?,
@@ -579,46 +611,36 @@ impl Leftover {
 }
 
 /// A journaled change on its way to disk. Its outcome (the item's marks after it, or why
-/// it was refused) is known once it is on disk and applied: [`Durable::wait`] or
-/// [`Durable::on_disk`].
+/// it was refused) is known once it is on disk and applied: [`Durable::on_disk`].
 #[must_use = "a change is done only once it is on disk"]
-pub struct Durable<T> {
+pub(crate) struct Durable {
     journal: Arc<Journal>,
     record: u64,
     outcome: Arc<Outcome>,
-    answer: fn(ItemMarks) -> T,
 }
 
 /// Where the writer leaves the outcome of one change.
 type Outcome = Mutex<Option<Result<ItemMarks>>>;
 
-impl<T> Durable<T> {
-    /// Blocks until the change is on disk, and answers its outcome.
-    pub fn wait(self) -> Result<T> {
-        off_the_runtime(|| self.journal.wait(self.record))?;
-        self.outcome()
-    }
-
+impl Durable {
     /// Waits until the change is on disk without holding a thread, and answers its
     /// outcome: the daemon's way, so that many writers share one sync.
-    pub async fn on_disk(self) -> Result<T> {
+    pub(crate) async fn on_disk(self) -> Result<ItemMarks> {
         self.journal.durable(self.record).await?;
         self.outcome()
     }
 
-    fn outcome(self) -> Result<T> {
+    fn outcome(self) -> Result<ItemMarks> {
         let outcome = self
             .outcome
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take();
-        outcome
-            .unwrap_or_else(|| Err(poisoned("the change was not applied")))
-            .map(self.answer)
+        outcome.unwrap_or_else(|| Err(poisoned("the change was not applied")))
     }
 }
 
-impl Store {
+impl SledBackend {
     /// Applies what an earlier run journaled and sled may not hold, records in sled the
     /// last sequence number and the journal file started now, syncs sled, and deletes the
     /// old journal files (keeping damaged ones aside first).
@@ -648,7 +670,7 @@ impl Store {
             CURRENT_FILE,
             &current_file_value(leftover.next_number, leftover.last_seq + 1),
         )?;
-        self.flush()?;
+        self.sync()?;
         let files = leftover.files.len();
         leftover.remove()?;
         if files > 0 {
@@ -668,8 +690,6 @@ struct Shared {
     state: Mutex<State>,
     /// Records were appended, or the store is closing.
     appended: Condvar,
-    /// `durable` moved on, or the journal failed.
-    synced: Condvar,
     /// `durable` for async waiters (`u64::MAX` once the journal failed).
     durable_watch: tokio::sync::watch::Sender<u64>,
 }
@@ -736,7 +756,6 @@ impl Journal {
                 ..State::default()
             }),
             appended: Condvar::new(),
-            synced: Condvar::new(),
             durable_watch: tokio::sync::watch::Sender::new(last),
         });
         let thread = {
@@ -766,47 +785,23 @@ impl Journal {
     }
 
     /// Appends a change; it is done once the answer says so.
-    pub(crate) fn append<T>(
-        self: &Arc<Self>,
-        record: Record,
-        answer: fn(ItemMarks) -> T,
-    ) -> Durable<T> {
+    pub(crate) fn append(self: &Arc<Self>, record: Record) -> Durable {
         let outcome = Arc::new(Outcome::default());
         let mut s = self.shared.lock();
         s.appended += 1;
         let seq = s.appended;
         record.encode(seq, &mut s.buf);
         s.pending.push((record, outcome.clone()));
-        let record = seq;
         drop(s);
         self.shared.appended.notify_one();
         Durable {
             journal: self.clone(),
-            record,
+            record: seq,
             outcome,
-            answer,
         }
     }
 
-    /// Returns once record `n` is on disk and applied.
-    pub(crate) fn wait(&self, n: u64) -> Result<()> {
-        let mut s = self.shared.lock();
-        loop {
-            if s.durable >= n {
-                return Ok(());
-            }
-            if let Some(why) = &s.poisoned {
-                return Err(poisoned(why));
-            }
-            s = self
-                .shared
-                .synced
-                .wait(s)
-                .unwrap_or_else(|p| p.into_inner());
-        }
-    }
-
-    /// [`Journal::wait`] for async callers: the task waits, not its thread.
+    /// Returns once record `n` is on disk and applied; the task waits, not its thread.
     pub(crate) async fn durable(&self, n: u64) -> Result<()> {
         let mut rx = self.shared.durable_watch.subscribe();
         // The sender lives as long as `self`, so this ends.
@@ -840,7 +835,6 @@ impl Shared {
         tracing::error!(error = %why, "the journal failed; restart radar to recover");
         self.lock().poisoned = Some(why);
         self.durable_watch.send_replace(u64::MAX);
-        self.synced.notify_all();
     }
 }
 
@@ -877,7 +871,6 @@ impl Writer {
                 s.syncs += 1;
             }
             shared.durable_watch.send_replace(upto);
-            shared.synced.notify_all();
             if self.len >= self.checkpoint_bytes
                 && let Err(why) = self.checkpoint(Some(upto + 1))
             {
@@ -913,7 +906,9 @@ impl Writer {
         for (record, _) in batch {
             outcomes.push(
                 match apply_change(&self.trees, &self.memory.out_of_feed, record) {
-                    Err(Error::Storage(e)) => return Err(format!("applying a change: {e}")),
+                    Err(e @ (Error::Storage(_) | Error::Io(_))) => {
+                        return Err(format!("applying a change: {e}"));
+                    }
                     outcome => outcome,
                 },
             );
@@ -980,7 +975,7 @@ fn create_file(dir: &Path, number: u64) -> Result<File> {
 }
 
 fn io(e: std::io::Error) -> Error {
-    Error::Storage(sled::Error::Io(e))
+    Error::Io(e)
 }
 
 fn poisoned(why: &str) -> Error {
@@ -989,18 +984,27 @@ fn poisoned(why: &str) -> Error {
     ))
 }
 
+/// Tests of the journal of marks and shares (its file format, replay after a crash,
+/// damage, group commit of its syncs): sled only.
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn mark(user: &str, on: bool) -> Record {
+    /// The journal record of `user` setting (`on`) or clearing `mark` on `item` at `at`,
+    /// as the backend writes it.
+    fn mark_record(user: &str, item: &str, mark: Mark, on: bool, at: [u8; 8]) -> Record {
+        let change = crate::marks::change_of(mark, on);
         Record::Mark {
             user: user.into(),
-            item: "item-1".into(),
-            mark: b'f',
-            on,
-            at: [1, 2, 3, 4, 5, 6, 7, 8],
+            item: item.into(),
+            clear: super::super::marks::mask(change.clear),
+            set: change.set,
+            at,
         }
+    }
+
+    fn mark(user: &str, on: bool) -> Record {
+        mark_record(user, "item-1", Mark::Favorite, on, [1, 2, 3, 4, 5, 6, 7, 8])
     }
 
     fn share() -> Record {
@@ -1188,21 +1192,23 @@ mod tests {
 
         use super::super::*;
         use crate::items::tests::new_item;
+        use crate::testing::{crash_copy, open_sled};
         use crate::{Mark, Options, Store};
 
-        fn open(dir: &Path) -> Store {
-            Store::open(dir, Options::default()).unwrap()
+        async fn open(dir: &Path) -> (Store, Arc<SledBackend>) {
+            open_sled(dir, Options::default()).await.unwrap()
         }
 
         /// A user and two items; answers the user's id and the items' ids.
-        fn reader(store: &Store) -> (String, Vec<String>) {
+        async fn reader(store: &Store) -> (String, Vec<String>) {
             let user = store
                 .create_user("j@example.com", "hash".into(), Default::default(), true)
+                .await
                 .unwrap();
             let items = (0..2)
                 .map(|i| new_item(&format!("Item {i}"), None, "2026-03-01T00:00:00Z"))
                 .collect::<Vec<_>>();
-            let ids = store.upsert_items(items).unwrap();
+            let ids = store.upsert_items(items).await.unwrap();
             (user.id, ids.into_iter().map(|u| u.id).collect())
         }
 
@@ -1214,58 +1220,72 @@ mod tests {
         }
 
         /// Sequence number of the last change the store journaled.
-        fn last_seq(store: &Store) -> u64 {
-            store.journal.shared.lock().durable
+        fn last_seq(sled: &SledBackend) -> u64 {
+            sled.journal.shared.lock().durable
         }
 
         fn mark(user: &str, item: &str, m: Mark, on: bool) -> Record {
-            Record::Mark {
-                user: user.into(),
-                item: item.into(),
-                mark: crate::marks::mark_byte(m),
-                on,
-                at: crate::keys::time(chrono::Utc::now()),
-            }
+            super::mark_record(user, item, m, on, keys::time(chrono::Utc::now()))
         }
 
-        #[test]
-        fn an_acknowledged_mark_is_in_the_journal_file_before_sled_syncs() {
+        /// A record of the first format, as the first versions wrote a mark set or
+        /// cleared: its length and checksum, the mark's byte and on or off.
+        fn first_format_mark(user: &str, item: &str, m: Mark, on: bool, out: &mut Vec<u8>) {
+            let mut payload = vec![MARK, mark_byte(m), u8::from(on)];
+            payload.extend_from_slice(&keys::time(chrono::Utc::now()));
+            field(&mut payload, user.as_bytes());
+            field(&mut payload, item.as_bytes());
+            out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+            out.extend_from_slice(&payload);
+        }
+
+        #[tokio::test]
+        async fn an_acknowledged_mark_is_in_the_journal_file_before_sled_syncs() {
             let dir = tempfile::tempdir().unwrap();
-            let store = open(dir.path());
-            let (user, items) = reader(&store);
-            let syncs = store.syncs();
-            store.set_mark(&user, &items[0], Mark::Favorite).unwrap();
-            store.record_share(&user, &items[1], "x").unwrap();
-            assert_eq!(store.syncs(), syncs, "marks and shares do not sync sled");
+            let (store, sled) = open(dir.path()).await;
+            let (user, items) = reader(&store).await;
+            let syncs = sled.syncs();
+            store
+                .set_mark(&user, &items[0], Mark::Favorite)
+                .await
+                .unwrap();
+            store.record_share(&user, &items[1], "x").await.unwrap();
+            assert_eq!(sled.syncs(), syncs, "marks and shares do not sync sled");
             let files = journal_files(&dir.path().join("journal")).unwrap();
             assert_eq!(files.len(), 1);
             let records = parse(&std::fs::read(&files[0].1).unwrap()).entries;
             assert!(
-                matches!(&records[0], Entry::Record(Some(_), Record::Mark { item, on: true, .. }) if *item == items[0])
+                matches!(&records[0], Entry::Record(Some(_), Record::Mark { item, set: Some(Mark::Favorite), .. }) if *item == items[0])
             );
             assert!(
                 matches!(&records[1], Entry::Record(Some(_), Record::Share { item, .. }) if *item == items[1])
             );
 
             // A clean close folds the journal into sled.
-            drop(store);
+            drop((store, sled));
             let files = journal_files(&dir.path().join("journal")).unwrap();
             assert!(files.is_empty(), "{files:?}");
-            let store = open(dir.path());
-            assert!(store.has_mark(&user, &items[0], Mark::Favorite).unwrap());
-            assert!(store.has_shared(&user, &items[1]).unwrap());
+            let (store, _sled) = open(dir.path()).await;
+            assert!(
+                store
+                    .has_mark(&user, &items[0], Mark::Favorite)
+                    .await
+                    .unwrap()
+            );
+            assert!(store.has_shared(&user, &items[1]).await.unwrap());
         }
 
-        #[test]
-        fn replay_restores_lost_changes_and_does_not_count_applied_ones_twice() {
+        #[tokio::test]
+        async fn replay_restores_lost_changes_and_does_not_count_applied_ones_twice() {
             let dir = tempfile::tempdir().unwrap();
             let (user, items, first) = {
-                let store = open(dir.path());
-                let r = reader(&store);
-                let first = last_seq(&store) + 1;
+                let (store, sled) = open(dir.path()).await;
+                let r = reader(&store).await;
+                let first = last_seq(&sled) + 1;
                 // Applied and synced before the crash: favourite, then read.
-                store.set_mark(&r.0, &r.1[0], Mark::Favorite).unwrap();
-                store.set_mark(&r.0, &r.1[0], Mark::Read).unwrap();
+                store.set_mark(&r.0, &r.1[0], Mark::Favorite).await.unwrap();
+                store.set_mark(&r.0, &r.1[0], Mark::Read).await.unwrap();
                 (r.0, r.1, first)
             };
             // The crash left in the journal the two changes sled had, and two it lost.
@@ -1281,19 +1301,24 @@ mod tests {
                     mark(&user, "a-removed-item", Mark::Favorite, true),
                 ],
             );
-            let store = open(dir.path());
+            let (store, _sled) = open(dir.path()).await;
             assert!(journal_files(&dir.path().join("journal")).unwrap().len() == 1);
             assert_eq!(
-                store.item_marks(&user, &items[0]).unwrap(),
+                store.item_marks(&user, &items[0]).await.unwrap(),
                 Default::default()
             );
-            assert!(store.has_mark(&user, &items[1], Mark::Hidden).unwrap());
-            let counts = store.mark_counts(&user).unwrap();
-            let mut want = crate::marks::MarkCounts::default();
+            assert!(
+                store
+                    .has_mark(&user, &items[1], Mark::Hidden)
+                    .await
+                    .unwrap()
+            );
+            let counts = store.mark_counts(&user).await.unwrap();
+            let mut want = crate::backend::MarkCounts::default();
             want.add(Mark::Hidden, 1);
             assert_eq!(counts, want);
             assert_eq!(
-                store.mark_counts("a-deleted-user").unwrap(),
+                store.mark_counts("a-deleted-user").await.unwrap(),
                 Default::default()
             );
             // The feed follows the replayed marks.
@@ -1301,27 +1326,27 @@ mod tests {
                 user_id: Some(user.clone()),
                 subscriber: true,
             };
-            let page = store.feed_page(&viewer, None).unwrap();
+            let page = store.feed_page(&viewer, None).await.unwrap();
             assert_eq!(page.items.len(), 1);
             assert_eq!(page.items[0].id, items[0]);
         }
 
-        #[test]
-        fn a_change_sled_kept_in_part_is_completed_and_recounted() {
+        #[tokio::test]
+        async fn a_change_sled_kept_in_part_is_completed_and_recounted() {
             let dir = tempfile::tempdir().unwrap();
             let (user, items, next) = {
-                let store = open(dir.path());
-                let r = reader(&store);
-                store.set_mark(&r.0, &r.1[0], Mark::Hidden).unwrap();
-                let next = last_seq(&store) + 1;
+                let (store, sled) = open(dir.path()).await;
+                let r = reader(&store).await;
+                store.set_mark(&r.0, &r.1[0], Mark::Hidden).await.unwrap();
+                let next = last_seq(&sled) + 1;
                 // "Read" on item 1 reached the mark tree, and neither the reverse index
                 // nor the counts, when the process died.
-                let key = crate::keys::join(r.0.as_bytes(), r.1[1].as_bytes());
-                store.t.userid_read.insert(key, &[0; 8]).unwrap();
+                let key = keys::join(r.0.as_bytes(), r.1[1].as_bytes());
+                sled.t.userid_read.insert(key, &[0; 8]).unwrap();
                 // And "favourite" on item 0 only removed the hidden mark.
-                let key = crate::keys::join(r.0.as_bytes(), r.1[0].as_bytes());
-                store.t.userid_hidden.remove(key).unwrap();
-                store.flush().unwrap();
+                let key = keys::join(r.0.as_bytes(), r.1[0].as_bytes());
+                sled.t.userid_hidden.remove(key).unwrap();
+                store.flush().await.unwrap();
                 (r.0, r.1, next)
             };
             leave_journal(
@@ -1332,81 +1357,91 @@ mod tests {
                     mark(&user, &items[0], Mark::Favorite, true),
                 ],
             );
-            let store = open(dir.path());
-            assert!(store.item_marks(&user, &items[0]).unwrap().favorite);
-            assert!(store.item_marks(&user, &items[1]).unwrap().read);
-            let mut want = crate::marks::MarkCounts::default();
+            let (store, _sled) = open(dir.path()).await;
+            assert!(store.item_marks(&user, &items[0]).await.unwrap().favorite);
+            assert!(store.item_marks(&user, &items[1]).await.unwrap().read);
+            let mut want = crate::backend::MarkCounts::default();
             want.add(Mark::Favorite, 1);
             want.add(Mark::Read, 1);
-            assert_eq!(store.mark_counts(&user).unwrap(), want);
+            assert_eq!(store.mark_counts(&user).await.unwrap(), want);
         }
 
-        #[test]
-        fn concurrent_writers_share_journal_syncs_and_checkpoints_keep_one_file() {
+        #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+        async fn concurrent_writers_share_journal_syncs_and_checkpoints_keep_one_file() {
             let dir = tempfile::tempdir().unwrap();
             let opts = Options {
                 journal_checkpoint_bytes: 4096,
                 ..Options::default()
             };
-            let store = Store::open(dir.path(), opts.clone()).unwrap();
-            let (user, items) = reader(&store);
+            let (store, sled) = open_sled(dir.path(), opts.clone()).await.unwrap();
+            let (user, items) = reader(&store).await;
             let writers = 16;
             let each = 40;
-            let barrier = Arc::new(std::sync::Barrier::new(writers));
-            let syncs_before = store.journal.syncs();
+            let barrier = Arc::new(tokio::sync::Barrier::new(writers));
+            let syncs_before = sled.journal.syncs();
             let handles: Vec<_> = (0..writers)
                 .map(|w| {
                     let (store, user, items, barrier) =
                         (store.clone(), user.clone(), items.clone(), barrier.clone());
-                    std::thread::spawn(move || {
-                        barrier.wait();
+                    tokio::spawn(async move {
+                        barrier.wait().await;
                         for i in 0..each {
                             let mark = [Mark::Favorite, Mark::Read][(w + i) % 2];
-                            store.set_mark(&user, &items[i % 2], mark).unwrap();
+                            store.set_mark(&user, &items[i % 2], mark).await.unwrap();
                         }
                     })
                 })
                 .collect();
             for h in handles {
-                h.join().unwrap();
+                h.await.unwrap();
             }
-            let syncs = store.journal.syncs() - syncs_before;
+            let syncs = sled.journal.syncs() - syncs_before;
             let writes = (writers * each) as u64;
             assert!(syncs < writes, "{syncs} journal syncs for {writes} writes");
-            let files = journal_files(&dir.path().join("journal")).unwrap();
-            assert_eq!(files.len(), 1, "old journal files are removed: {files:?}");
-            let marks_now: Vec<_> = items
-                .iter()
-                .map(|i| store.item_marks(&user, i).unwrap())
-                .collect();
-            let counts = store.mark_counts(&user).unwrap();
-            drop(store);
-            let store = Store::open(dir.path(), opts).unwrap();
-            for (i, m) in items.iter().zip(&marks_now) {
-                assert_eq!(&store.item_marks(&user, i).unwrap(), m);
+            // A checkpoint runs on the journal's thread after the sync it follows has
+            // answered its writers: wait for the one the last writes started.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+            let mut files = journal_files(&dir.path().join("journal")).unwrap();
+            while files.len() > 1 && std::time::Instant::now() < deadline {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                files = journal_files(&dir.path().join("journal")).unwrap();
             }
-            assert_eq!(store.mark_counts(&user).unwrap(), counts);
+            assert_eq!(files.len(), 1, "old journal files are removed: {files:?}");
+            let mut marks_now = Vec::new();
+            for i in &items {
+                marks_now.push(store.item_marks(&user, i).await.unwrap());
+            }
+            let counts = store.mark_counts(&user).await.unwrap();
+            drop((store, sled));
+            let (store, _sled) = open_sled(dir.path(), opts).await.unwrap();
+            for (i, m) in items.iter().zip(&marks_now) {
+                assert_eq!(&store.item_marks(&user, i).await.unwrap(), m);
+            }
+            assert_eq!(store.mark_counts(&user).await.unwrap(), counts);
         }
 
         /// 300 changes of a reader's marks on ten items, the 150th the only one on an
         /// eleventh; with `sync_after` changes done sled is synced, and the process is
         /// killed after the last. Answers the crashed data directory, the user, the items
-        /// and their marks as acknowledged.
-        fn three_hundred_changes_then_a_crash(
+        /// and their marks as acknowledged. Call it on a current-thread runtime: sled
+        /// opens on this thread, without a background flush.
+        async fn three_hundred_changes_then_a_crash(
             dir: &Path,
             sync_after: usize,
         ) -> (PathBuf, String, Vec<String>, Vec<ItemMarks>) {
-            crate::sled_open::NO_BACKGROUND_FLUSH.with(|f| f.set(true));
+            super::super::super::lock::NO_BACKGROUND_FLUSH.with(|f| f.set(true));
             let live = dir.join("live");
-            let store = open(&live);
+            let (store, _sled) = open(&live).await;
             let user = store
                 .create_user("j@example.com", "hash".into(), Default::default(), true)
+                .await
                 .unwrap()
                 .id;
             let items: Vec<String> = store
                 .upsert_items(
                     (0..11).map(|i| new_item(&format!("Item {i}"), None, "2026-03-01T00:00:00Z")),
                 )
+                .await
                 .unwrap()
                 .into_iter()
                 .map(|u| u.id)
@@ -1417,22 +1452,18 @@ mod tests {
                 } else {
                     (&items[i % 10], Mark::ALL[(i / 10) % 3], (i / 7) % 2 == 0)
                 };
-                store
-                    .change_mark(&user, item, mark, on)
-                    .unwrap()
-                    .wait()
-                    .unwrap();
+                store.change_mark(&user, item, mark, on).await.unwrap();
                 if i + 1 == sync_after {
-                    store.flush().unwrap();
+                    store.flush().await.unwrap();
                 }
             }
-            let marks = items
-                .iter()
-                .map(|i| store.item_marks(&user, i).unwrap())
-                .collect();
+            let mut marks = Vec::new();
+            for i in &items {
+                marks.push(store.item_marks(&user, i).await.unwrap());
+            }
             let crashed = dir.join("crashed");
-            crate::crash_copy(&live, &crashed);
-            crate::sled_open::NO_BACKGROUND_FLUSH.with(|f| f.set(false));
+            crash_copy(&live, &crashed);
+            super::super::super::lock::NO_BACKGROUND_FLUSH.with(|f| f.set(false));
             (crashed, user, items, marks)
         }
 
@@ -1464,15 +1495,20 @@ mod tests {
                 .collect()
         }
 
-        #[test]
-        fn a_damaged_record_in_the_middle_loses_nothing_sled_held_and_is_kept_aside() {
+        #[tokio::test]
+        async fn a_damaged_record_in_the_middle_loses_nothing_sled_held_and_is_kept_aside() {
             let dir = tempfile::tempdir().unwrap();
             // sled holds the first 230 changes; record 150 of the journal is damaged.
-            let (data, user, items, marks) = three_hundred_changes_then_a_crash(dir.path(), 230);
+            let (data, user, items, marks) =
+                three_hundred_changes_then_a_crash(dir.path(), 230).await;
             let damaged = damage_record(&data, 150);
-            let store = open(&data);
+            let (store, sled) = open(&data).await;
             for (item, want) in items.iter().zip(&marks) {
-                assert_eq!(&store.item_marks(&user, item).unwrap(), want, "{item}");
+                assert_eq!(
+                    &store.item_marks(&user, item).await.unwrap(),
+                    want,
+                    "{item}"
+                );
             }
             let aside = kept_aside(&data, &damaged);
             assert_eq!(aside.len(), 1, "the damaged file is kept: {aside:?}");
@@ -1485,52 +1521,66 @@ mod tests {
                     .iter()
                     .any(|e| matches!(e, Entry::Damaged(_)))
             );
-            drop(store);
+            drop((store, sled));
             // Opening again replays nothing old over the state.
-            let store = open(&data);
+            let (store, _sled) = open(&data).await;
             for (item, want) in items.iter().zip(&marks) {
-                assert_eq!(&store.item_marks(&user, item).unwrap(), want, "{item}");
+                assert_eq!(
+                    &store.item_marks(&user, item).await.unwrap(),
+                    want,
+                    "{item}"
+                );
             }
         }
 
-        #[test]
-        fn a_damaged_record_sled_did_not_hold_is_the_only_change_lost() {
+        #[tokio::test]
+        async fn a_damaged_record_sled_did_not_hold_is_the_only_change_lost() {
             let dir = tempfile::tempdir().unwrap();
             let (data, user, items, mut marks) =
-                three_hundred_changes_then_a_crash(dir.path(), 100);
+                three_hundred_changes_then_a_crash(dir.path(), 100).await;
             let damaged = damage_record(&data, 150);
-            let store = open(&data);
+            let (store, _sled) = open(&data).await;
             // Change 150, the eleventh item's favourite, is lost; every other one is kept.
             marks[10] = ItemMarks::default();
             for (item, want) in items.iter().zip(&marks) {
-                assert_eq!(&store.item_marks(&user, item).unwrap(), want, "{item}");
+                assert_eq!(
+                    &store.item_marks(&user, item).await.unwrap(),
+                    want,
+                    "{item}"
+                );
             }
             assert_eq!(kept_aside(&data, &damaged).len(), 1);
         }
 
-        #[test]
-        fn damage_at_the_end_of_the_journal_does_not_roll_back_what_sled_held() {
+        #[tokio::test]
+        async fn damage_at_the_end_of_the_journal_does_not_roll_back_what_sled_held() {
             let dir = tempfile::tempdir().unwrap();
             // sled holds all 300 changes; records 200 to 300 are damaged. Replaying the
             // 199 readable ones over it would take the marks back to change 199.
-            let (data, user, items, marks) = three_hundred_changes_then_a_crash(dir.path(), 300);
+            let (data, user, items, marks) =
+                three_hundred_changes_then_a_crash(dir.path(), 300).await;
             let mut damaged = PathBuf::new();
             for n in 200..=300 {
                 damaged = damage_record(&data, n);
             }
-            let store = open(&data);
+            let (store, _sled) = open(&data).await;
             for (item, want) in items.iter().zip(&marks) {
-                assert_eq!(&store.item_marks(&user, item).unwrap(), want, "{item}");
+                assert_eq!(
+                    &store.item_marks(&user, item).await.unwrap(),
+                    want,
+                    "{item}"
+                );
             }
             assert_eq!(kept_aside(&data, &damaged).len(), 1);
         }
 
-        #[test]
-        fn a_deleted_journal_refuses_to_open_and_the_loss_can_be_accepted() {
+        #[tokio::test]
+        async fn a_deleted_journal_refuses_to_open_and_the_loss_can_be_accepted() {
             let dir = tempfile::tempdir().unwrap();
-            let (data, user, items, marks) = three_hundred_changes_then_a_crash(dir.path(), 230);
+            let (data, user, items, marks) =
+                three_hundred_changes_then_a_crash(dir.path(), 230).await;
             std::fs::remove_dir_all(data.join("journal")).unwrap();
-            let Err(e) = Store::open(&data, Options::default()) else {
+            let Err(e) = Store::open(&data, Options::default()).await else {
                 panic!("opened without its journal");
             };
             let text = e.to_string();
@@ -1541,59 +1591,66 @@ mod tests {
                 accept_journal_loss: true,
                 ..Options::default()
             };
-            let store = Store::open(&data, accept).unwrap();
+            let store = Store::open(&data, accept).await.unwrap();
             // What sled held is there: the state after change 230.
             assert_eq!(
-                store.item_marks(&user, &items[10]).unwrap(),
+                store.item_marks(&user, &items[10]).await.unwrap(),
                 marks[10],
                 "change 150"
             );
             drop(store);
             // From then on the store opens without the flag.
-            drop(open(&data));
+            drop(open(&data).await);
         }
 
-        #[test]
-        fn a_journal_of_the_first_format_is_replayed_on_upgrade() {
+        #[tokio::test]
+        async fn a_journal_of_the_first_format_is_replayed_on_upgrade() {
             let dir = tempfile::tempdir().unwrap();
             let (user, items) = {
-                let store = open(dir.path());
-                let r = reader(&store);
+                let (store, sled) = open(dir.path()).await;
+                let r = reader(&store).await;
                 // As the previous version left its store: no sequence numbers in sled.
-                store.t.meta.remove(APPLIED).unwrap();
-                store.t.meta.remove(CURRENT_FILE).unwrap();
-                store.flush().unwrap();
+                sled.t.meta.remove(APPLIED).unwrap();
+                sled.t.meta.remove(CURRENT_FILE).unwrap();
+                store.flush().await.unwrap();
                 r
             };
             let mut bytes = Vec::new();
-            for r in [
-                mark(&user, &items[0], Mark::Favorite, true),
-                mark(&user, &items[1], Mark::Read, true),
-            ] {
-                r.encode_first_format(&mut bytes);
-            }
+            first_format_mark(&user, &items[0], Mark::Favorite, true, &mut bytes);
+            first_format_mark(&user, &items[1], Mark::Read, true, &mut bytes);
             std::fs::write(file_path(&dir.path().join("journal"), 3), bytes).unwrap();
-            let store = open(dir.path());
-            assert!(store.has_mark(&user, &items[0], Mark::Favorite).unwrap());
-            assert!(store.has_mark(&user, &items[1], Mark::Read).unwrap());
+            let (store, sled) = open(dir.path()).await;
+            assert!(
+                store
+                    .has_mark(&user, &items[0], Mark::Favorite)
+                    .await
+                    .unwrap()
+            );
+            assert!(store.has_mark(&user, &items[1], Mark::Read).await.unwrap());
             // New records are numbered after it and replayed after a crash.
-            store.set_mark(&user, &items[0], Mark::Hidden).unwrap();
-            assert!(last_seq(&store) >= 1);
+            store
+                .set_mark(&user, &items[0], Mark::Hidden)
+                .await
+                .unwrap();
+            assert!(last_seq(&sled) >= 1);
         }
 
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
         async fn async_waiters_are_answered_once_on_disk() {
             let dir = tempfile::tempdir().unwrap();
-            let store = open(dir.path());
-            let (user, items) = reader(&store);
+            let (store, sled) = open(dir.path()).await;
+            let (user, items) = reader(&store).await;
             let waits: Vec<_> = (0..64)
                 .map(|i| {
-                    let (store, user, item) = (store.clone(), user.clone(), items[i % 2].clone());
+                    let (sled, user, item) = (sled.clone(), user.clone(), items[i % 2].clone());
                     tokio::spawn(async move {
-                        let change = store.change_mark(&user, &item, Mark::Hidden, i % 3 != 0)?;
+                        // A change as the backend journals it.
+                        let change =
+                            sled.journal
+                                .append(mark(&user, &item, Mark::Hidden, i % 3 != 0));
                         let record = change.record;
                         change.on_disk().await?;
-                        let durable = store.journal.shared.lock().durable;
+                        let durable = sled.journal.shared.lock().durable;
                         assert!(durable >= record, "answered before its record was synced");
                         Ok::<_, crate::Error>(())
                     })

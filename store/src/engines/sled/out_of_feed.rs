@@ -5,14 +5,12 @@
 //! The sets are a cache of `userid_hidden` and `userid_read`: loaded on a reader's first
 //! page, changed by every committed mark change, dropped least recently used first when
 //! the ids held pass a budget. A set is loaded with its shard locked, and a mark change
-//! applies to the cache under the same lock after its transaction commits, so a change is
-//! either seen by the load or applied to the loaded set: the cache never misses one.
+//! applies to the cache under the same lock after it is written, so a change is either
+//! seen by the load or applied to the loaded set: the cache never misses one.
 //!
-//! Beside its set, a reader may have their first feed page kept as JSON, the page almost
-//! every request of theirs asks for. It is kept with the version of the set it was built
-//! from and the items generation; any mark change of the reader drops it, and a page
-//! built from a set that changed meanwhile is not kept. Kept pages have a byte budget of
-//! their own.
+//! Each set has a version that moves on with every change applied to it, and is never
+//! reused (a set dropped and loaded again gets a new one): the reader's version the
+//! backend answers, which the reader's kept first page is checked against.
 
 use std::collections::HashSet;
 use std::hash::BuildHasher;
@@ -30,10 +28,7 @@ struct Shard {
     readers: LruCache<String, Reader>,
     /// Ids held by this shard's sets.
     ids: usize,
-    /// Bytes held by this shard's kept pages.
-    page_bytes: usize,
-    /// The next version to give a reader's set: never reused, so a page built from a
-    /// set that was dropped and loaded again is not taken for one of the new set.
+    /// The next version to give a reader's set: never reused.
     next_version: u64,
 }
 
@@ -42,20 +37,7 @@ struct Reader {
     out: OutSet,
     /// Moves on with every change applied to the reader.
     version: u64,
-    page: Option<FirstPage>,
 }
-
-/// A reader's first feed page as JSON, and what it was built for.
-pub(crate) struct FirstPage {
-    /// The items generation it was built at.
-    pub generation: u64,
-    /// Whether it was built for a subscriber.
-    pub subscriber: bool,
-    pub json: Arc<[u8]>,
-}
-
-/// Bytes of kept first pages in all (a subscriber's page is about 40 KB).
-const PAGE_BUDGET: usize = 8 << 20;
 
 /// The cache of every reader's set.
 pub(crate) struct OutOfFeedCache {
@@ -74,7 +56,6 @@ impl OutOfFeedCache {
                     Mutex::new(Shard {
                         readers: LruCache::unbounded(),
                         ids: 0,
-                        page_bytes: 0,
                         next_version: 0,
                     })
                 })
@@ -106,65 +87,19 @@ impl OutOfFeedCache {
             Reader {
                 out: set.clone(),
                 version,
-                page: None,
             },
         );
         while shard.ids > self.budget && shard.readers.len() > 1 {
             match shard.readers.pop_lru() {
-                Some((_, dropped)) => shard.drop_reader(&dropped),
+                Some((_, dropped)) => shard.ids -= dropped.out.len(),
                 None => break,
             }
         }
         Ok((set, version))
     }
 
-    /// The reader's kept first page, if it was built at `generation` for `subscriber`.
-    pub(crate) fn first_page(
-        &self,
-        user: &str,
-        generation: u64,
-        subscriber: bool,
-    ) -> Option<Arc<[u8]>> {
-        let shard = self.shard(user).lock().expect("cache lock");
-        let page = shard.readers.peek(user)?.page.as_ref()?;
-        (page.generation == generation && page.subscriber == subscriber).then(|| page.json.clone())
-    }
-
-    /// Keeps a first page built from version `version` of the reader's set, unless the
-    /// set changed since; the least recently used readers' pages go when the budget is
-    /// passed.
-    pub(crate) fn keep_first_page(&self, user: &str, version: u64, page: FirstPage) {
-        let mut shard = self.shard(user).lock().expect("cache lock");
-        let budget = PAGE_BUDGET / SHARDS;
-        if page.json.len() > budget {
-            return;
-        }
-        let size = page.json.len();
-        let Some(r) = shard.readers.get_mut(user) else {
-            return;
-        };
-        if r.version != version {
-            return;
-        }
-        let old = r.page.replace(page).map_or(0, |p| p.json.len());
-        let Shard {
-            readers,
-            page_bytes,
-            ..
-        } = &mut *shard;
-        *page_bytes = *page_bytes + size - old;
-        for (_, r) in readers.iter_mut().rev() {
-            if *page_bytes <= budget {
-                break;
-            }
-            if let Some(p) = r.page.take() {
-                *page_bytes -= p.json.len();
-            }
-        }
-    }
-
-    /// Locks the reader's shard. A mark change holds it across its transaction and
-    /// [`Locked::apply`], so changes reach the cache in the order they commit.
+    /// Locks the reader's shard. A mark change holds it across its write and
+    /// [`Locked::apply`], so changes reach the cache in the order they are written.
     pub(crate) fn lock(&self, user: &str) -> Locked<'_> {
         Locked(self.shard(user).lock().expect("cache lock"))
     }
@@ -173,7 +108,7 @@ impl OutOfFeedCache {
     pub(crate) fn forget(&self, user: &str) {
         let mut shard = self.shard(user).lock().expect("cache lock");
         if let Some(r) = shard.readers.pop(user) {
-            shard.drop_reader(&r);
+            shard.ids -= r.out.len();
         }
     }
 }
@@ -183,20 +118,15 @@ impl Shard {
         self.next_version += 1;
         self.next_version
     }
-
-    /// Counts a reader out of the shard's sizes.
-    fn drop_reader(&mut self, r: &Reader) {
-        self.ids -= r.out.len();
-        self.page_bytes -= r.page.as_ref().map_or(0, |p| p.json.len());
-    }
 }
 
 /// A locked shard.
 pub(crate) struct Locked<'a>(std::sync::MutexGuard<'a, Shard>);
 
 impl Locked<'_> {
-    /// Applies a committed change: `item` is now out of `user`'s feed, or back in it.
-    /// Readers not cached are left alone; their next page loads them from disk.
+    /// Applies a written change: `item` is now out of `user`'s feed, or back in it. The
+    /// reader's version moves on either way (any mark change may change what their
+    /// pages show). Readers not cached are left alone; their next page loads them.
     pub(crate) fn apply(&mut self, user: &str, item: &str, out: bool) {
         let shard = &mut *self.0;
         if !shard.readers.contains(user) {
@@ -207,9 +137,6 @@ impl Locked<'_> {
             return;
         };
         r.version = version;
-        if let Some(p) = r.page.take() {
-            shard.page_bytes -= p.json.len();
-        }
         // Copies only while a page being built still holds the old set.
         let set = Arc::make_mut(&mut r.out);
         let changed = if out {
@@ -225,9 +152,11 @@ impl Locked<'_> {
     }
 }
 
+/// Tests of the cache of readers' hidden and read ids kept beside sled: sled only.
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pages::Pages;
 
     fn load(ids: &[&str]) -> Result<HashSet<Box<str>>, ()> {
         Ok(ids.iter().map(|i| (*i).into()).collect())
@@ -282,70 +211,63 @@ mod tests {
         cache.forget(&users[199]);
     }
 
-    fn page(generation: u64, bytes: usize) -> FirstPage {
-        FirstPage {
-            generation,
-            subscriber: true,
-            json: vec![b'x'; bytes].into(),
-        }
+    /// A first page of `bytes` bytes.
+    fn page(bytes: usize) -> Arc<[u8]> {
+        vec![b'x'; bytes].into()
     }
 
+    /// The reader's kept first page, as the store asks for it: under the items'
+    /// version `items` and the reader's version now.
+    fn first_page(
+        cache: &OutOfFeedCache,
+        pages: &Pages,
+        user: &str,
+        items: u64,
+        subscriber: bool,
+    ) -> Option<Arc<[u8]>> {
+        let (_, reader) = cache.get_or_load(user, || load(&[])).unwrap();
+        pages.reader_first(user, items, reader, subscriber)
+    }
+
+    /// Keeps a subscriber's first page built from the reader's set at `version`.
+    fn keep_first_page(pages: &Pages, user: &str, version: u64, items: u64, page: Arc<[u8]>) {
+        pages.keep_reader_first(user, items, version, true, page);
+    }
+
+    /// The versions of these sets are what the store's kept first pages (`crate::pages`)
+    /// are checked against.
     #[test]
     fn a_first_page_is_kept_until_the_reader_or_the_items_change() {
         let cache = OutOfFeedCache::new(1000);
+        let pages = Pages::default();
         let (_, version) = cache.get_or_load("u", || load(&[])).unwrap();
-        cache.keep_first_page("u", version, page(7, 10));
-        assert!(cache.first_page("u", 7, true).is_some());
-        assert!(cache.first_page("u", 8, true).is_none(), "items changed");
+        keep_first_page(&pages, "u", version, 7, page(10));
+        assert!(first_page(&cache, &pages, "u", 7, true).is_some());
         assert!(
-            cache.first_page("u", 7, false).is_none(),
+            first_page(&cache, &pages, "u", 8, true).is_none(),
+            "items changed"
+        );
+        assert!(
+            first_page(&cache, &pages, "u", 7, false).is_none(),
             "no longer a subscriber"
         );
         cache.lock("u").apply("u", "a", true);
-        assert!(cache.first_page("u", 7, true).is_none(), "a mark changed");
+        assert!(
+            first_page(&cache, &pages, "u", 7, true).is_none(),
+            "a mark changed"
+        );
         // A page built from the set before that change is not kept.
-        cache.keep_first_page("u", version, page(7, 10));
-        assert!(cache.first_page("u", 7, true).is_none());
+        keep_first_page(&pages, "u", version, 7, page(10));
+        assert!(first_page(&cache, &pages, "u", 7, true).is_none());
         let (_, now) = cache.get_or_load("u", || load(&[])).unwrap();
-        cache.keep_first_page("u", now, page(7, 10));
-        assert!(cache.first_page("u", 7, true).is_some());
+        keep_first_page(&pages, "u", now, 7, page(10));
+        assert!(first_page(&cache, &pages, "u", 7, true).is_some());
         // Nor is one built from a set that was dropped and loaded again meanwhile.
         cache.forget("v");
         let (_, before) = cache.get_or_load("v", || load(&[])).unwrap();
         cache.forget("v");
         cache.get_or_load("v", || load(&["b"])).unwrap();
-        cache.keep_first_page("v", before, page(7, 10));
-        assert!(cache.first_page("v", 7, true).is_none());
-    }
-
-    #[test]
-    fn kept_pages_stay_within_their_budget() {
-        let cache = OutOfFeedCache::new(1_000_000);
-        let size = 40_000;
-        for i in 0..2000 {
-            let user = format!("user{i}");
-            let (_, v) = cache.get_or_load(&user, || load(&[])).unwrap();
-            cache.keep_first_page(&user, v, page(1, size));
-        }
-        let held: usize = cache
-            .shards
-            .iter()
-            .map(|s| s.lock().unwrap().page_bytes)
-            .sum();
-        assert!(held <= PAGE_BUDGET, "{held} bytes of pages");
-        assert!(held >= PAGE_BUDGET / 2, "{held} bytes of pages");
-        assert!(
-            cache.first_page("user1999", 1, true).is_some(),
-            "the newest is kept"
-        );
-        for i in 0..2000 {
-            cache.forget(&format!("user{i}"));
-        }
-        let held: usize = cache
-            .shards
-            .iter()
-            .map(|s| s.lock().unwrap().page_bytes)
-            .sum();
-        assert_eq!(held, 0);
+        keep_first_page(&pages, "v", before, 7, page(10));
+        assert!(first_page(&cache, &pages, "v", 7, true).is_none());
     }
 }

@@ -212,7 +212,7 @@ impl GroupCommit {
 }
 
 fn io(e: std::io::Error) -> Error {
-    Error::Storage(sled::Error::Io(e))
+    Error::Io(e)
 }
 
 fn poisoned(why: &str) -> Error {
@@ -225,7 +225,7 @@ fn poisoned(why: &str) -> Error {
 /// thread's other tasks move on meanwhile (`block_in_place`). Without that, a daemon
 /// with two workers could have at most two writers waiting for a sync, and a sync could
 /// never be shared by more.
-pub(crate) fn off_the_runtime<T>(f: impl FnOnce() -> T) -> T {
+fn off_the_runtime<T>(f: impl FnOnce() -> T) -> T {
     use tokio::runtime::{Handle, RuntimeFlavor};
     match Handle::try_current() {
         Ok(h) if h.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(f),
@@ -233,15 +233,20 @@ pub(crate) fn off_the_runtime<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
+/// Tests of group commit on sled's log: sled only.
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
 
+    use super::super::SledBackend;
+    use crate::Options;
+
     #[test]
     fn each_write_is_synced_after_it_and_concurrent_writers_share_syncs() {
-        let (_dir, store) = crate::test_store();
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(SledBackend::open(dir.path(), &Options::default()).unwrap());
         let before = store.syncs();
-        store.flush().unwrap();
+        store.sync().unwrap();
         assert_eq!(
             store.syncs(),
             before + 1,
@@ -264,7 +269,7 @@ mod tests {
                         let key = format!("w{w}-{i}");
                         store.t.meta.insert(key.as_bytes(), b"x").unwrap();
                         let started = store.commit.lock().started;
-                        store.flush().unwrap();
+                        store.sync().unwrap();
                         let finished = store.commit.lock().finished;
                         assert!(
                             finished > started,
@@ -290,11 +295,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let big = vec![7u8; 600 * 1024];
         {
-            let store = crate::Store::open(dir.path(), crate::Options::default()).unwrap();
+            let store = SledBackend::open(dir.path(), &Options::default()).unwrap();
             store.t.meta.insert(b"big", big.clone()).unwrap();
-            store.flush().unwrap();
+            store.sync().unwrap();
         }
-        let store = crate::Store::open(dir.path(), crate::Options::default()).unwrap();
+        let store = SledBackend::open(dir.path(), &Options::default()).unwrap();
         assert_eq!(
             store.t.meta.get(b"big").unwrap().unwrap().as_ref(),
             &big[..]

@@ -1,0 +1,19 @@
+//! The backends: where a store keeps its data, each behind the same interface
+//! ([`crate::backend::Backend`]). The embedded one is the default and needs nothing
+//! installed; the others are for tests, or for several processes sharing one install.
+
+pub(crate) mod sled;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::backend::Backend;
+use crate::{Options, Result};
+
+pub use self::sled::space::{BALLAST_FILE, FULL_RETRY_AFTER};
+
+/// Opens the embedded backend in the data directory `dir` (it replays its journal and
+/// may wait for its lock: call it off the async runtime).
+pub(crate) fn open_embedded(dir: &Path, opts: &Options) -> Result<Arc<dyn Backend>> {
+    Ok(Arc::new(self::sled::SledBackend::open(dir, opts)?))
+}
