@@ -740,7 +740,9 @@ async fn a_stopped_daemon_is_given_up_on_within_the_admin_timeout() {
 async fn a_stale_socket_is_replaced_and_ignored() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("data");
-    drop(radar_store::Store::open(&dir, radar_store::Options::default()).unwrap());
+    drop(radar_store::Store::open(&dir, radar_store::Options::default())
+        .await
+        .unwrap());
     // A socket file nobody listens on, as a crash leaves it.
     drop(std::os::unix::net::UnixListener::bind(dir.join("admin.sock")).unwrap());
     assert!(dir.join("admin.sock").exists());
@@ -915,7 +917,9 @@ async fn a_store_held_by_a_starting_daemon_is_waited_for() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("data");
     // Another process part-way through start-up: it holds the store, its socket is not up.
-    let store = radar_store::Store::open(&dir, radar_store::Options::default()).unwrap();
+    let store = radar_store::Store::open(&dir, radar_store::Options::default())
+        .await
+        .unwrap();
     let release = tokio::spawn(async move {
         tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
         drop(store);
@@ -942,7 +946,9 @@ async fn a_store_held_by_a_starting_daemon_is_waited_for() {
     release.await.unwrap();
 
     // Held for longer than the command waits: a clear message, exit 1.
-    let _held = radar_store::Store::open(&dir, radar_store::Options::default()).unwrap();
+    let _held = radar_store::Store::open(&dir, radar_store::Options::default())
+        .await
+        .unwrap();
     let out = cli_with(
         &dir,
         &["users", "list"],

@@ -15,8 +15,8 @@ const ITEMS: usize = 25;
 
 /// 25 items whose title order, date order and id order all differ. No title is a prefix
 /// of another: see `catalogue::tests::a_title_sorts_before_its_extensions` for why.
-fn seed_items(data: &std::path::Path) {
-    seed(data, |s| {
+async fn seed_items(data: &std::path::Path) {
+    seed(data, async |s| {
         for i in 0..ITEMS {
             s.upsert_item(NewItem {
                 id: Some(format!("item-{:02}", (i * 7) % ITEMS)),
@@ -35,9 +35,11 @@ fn seed_items(data: &std::path::Path) {
                 .with_timezone(&Utc),
                 ..Default::default()
             })
+            .await
             .unwrap();
         }
-    });
+    })
+    .await;
 }
 
 struct Answer {
@@ -107,7 +109,7 @@ async fn key_of(d: &Daemon, email: &str) -> String {
 async fn pages_sorts_and_validates() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    seed_items(&data);
+    seed_items(&data).await;
     let d = Daemon::start(&data);
 
     assert_eq!(
@@ -243,7 +245,7 @@ fn next_utc_midnight() -> i64 {
 async fn free_key_gets_429_on_request_101_and_counters_survive_restart() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    seed_items(&data);
+    seed_items(&data).await;
     let d = Daemon::start_with(
         &data,
         &["--no-demo", "--complimentary", "pro@example.com"],

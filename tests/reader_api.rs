@@ -38,11 +38,11 @@ pub const PROTECTED: &[(&str, &str)] = &[
 ];
 
 /// Writes into a data directory's store before a daemon opens it.
-pub fn seed(data: &Path, fill: impl FnOnce(&Store)) {
+pub async fn seed(data: &Path, fill: impl AsyncFnOnce(&Store)) {
     std::fs::create_dir_all(data).unwrap();
-    let store = Store::open(data, Options::default()).unwrap();
-    fill(&store);
-    store.flush().unwrap();
+    let store = Store::open(data, Options::default()).await.unwrap();
+    fill(&store).await;
+    store.flush().await.unwrap();
 }
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -284,15 +284,18 @@ async fn user_metadata_reports_the_subscription() {
 async fn weekly_summaries_are_listed_newest_first_for_any_signed_in_user() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    seed(&data, |s| {
+    seed(&data, async |s| {
         s.put_summary(week("2026-w44", "2026-10-26T00:00:00Z"))
+            .await
             .unwrap();
         s.put_summary(week("2026-w46", "2026-11-09T00:00:00Z"))
+            .await
             .unwrap();
         let mut titled = week("2026-w45", "2026-11-02T00:00:00Z");
         titled.title = "Agents everywhere".into();
-        s.put_summary(titled).unwrap();
-    });
+        s.put_summary(titled).await.unwrap();
+    })
+    .await;
     let d = Daemon::start(&data);
     let free = d.sign_up("free@example.com", "secret-password").await;
 

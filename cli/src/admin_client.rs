@@ -52,7 +52,7 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
         if let Some(answer) = try_daemon(data, &req, slow).await? {
             return answer.map_err(explain);
         }
-        match open_store(data) {
+        match open_store(data).await {
             Ok(store) => {
                 let mut ctx = AdminCtx::new(store);
                 ctx.progress = Arc::new(Bar::default());
@@ -131,7 +131,7 @@ pub fn accept_journal_loss(accept: bool) {
     ACCEPT_JOURNAL_LOSS.store(accept, Ordering::Relaxed);
 }
 
-fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
+async fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
     // The same complimentary accounts as the daemon, so subscriber status reads the same.
     let complimentary = std::env::var("RADAR_COMPLIMENTARY")
         .map(|v| {
@@ -151,6 +151,7 @@ fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
             ..Default::default()
         },
     )
+    .await
 }
 
 /// The daemon's answer, or `None` when no daemon listens on the socket.

@@ -22,7 +22,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     (status = 200, body = ApiKeyBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn get_api_key(State(s): State<AppState>, caller: AuthUser) -> Result<Json<ApiKeyBody>> {
     Ok(Json(ApiKeyBody {
-        api_key: s.store.api_key(&caller.user.id)?,
+        api_key: s.store.api_key(&caller.user.id).await?,
     }))
 }
 
@@ -34,6 +34,6 @@ pub async fn post_api_key_rotate(
     caller: AuthUser,
 ) -> Result<Json<ApiKeyBody>> {
     Ok(Json(ApiKeyBody {
-        api_key: s.store.rotate_api_key(&caller.user.id)?,
+        api_key: s.store.rotate_api_key(&caller.user.id).await?,
     }))
 }

@@ -128,12 +128,13 @@ impl From<radar_store::Error> for ApiError {
             E::Forbidden(m) => Self::subscription_required(m),
             E::StorageFull(_) => Self::storage_full(),
             e @ E::Unavailable(_) => Self::storage_failed(e),
-            // sled met a full disk the guard did not foresee: it refuses writes from now
-            // on, until a restart.
+            // The store met a full disk its guard did not foresee: it refuses writes from
+            // now on, until a restart.
             e if e.met_full_disk() => Self::storage_failed(e),
             e @ (E::Locked(_)
             | E::Open(_)
             | E::Storage(_)
+            | E::Io(_)
             | E::Corrupt(_)
             | E::Index(_)
             | E::JournalLoss(_)) => Self::internal(e),

@@ -52,11 +52,11 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
             ApiError::unauthorized("Your session is invalid or has expired. Please sign in again.")
         };
         let claims = state.tokens.verify(token).map_err(|_| expired())?;
-        let session = state.store.session_shared(&claims.session_id)?;
+        let session = state.store.session_shared(&claims.session_id).await?;
         if session.is_none_or(|s| s.user_id != claims.sub) {
             return Err(expired());
         }
-        let user = state.store.user_shared(&claims.sub)?.ok_or_else(expired)?;
+        let user = state.store.user_shared(&claims.sub).await?.ok_or_else(expired)?;
         Ok(Self(Some(AuthUser { user, claims })))
     }
 }

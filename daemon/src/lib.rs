@@ -120,9 +120,10 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
             ..Default::default()
         },
     )
+    .await
     .map_err(|e| open_error(&config.data_dir, e))?;
     if !config.no_demo {
-        match store.load_demo_if_empty() {
+        match store.load_demo_if_empty().await {
             Ok(0) => {}
             Ok(n) => tracing::info!(items = n, "loaded the demo data set"),
             // Said in the store's log line; the demo loads on a later start with room.
@@ -131,7 +132,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         }
     }
     let tokens =
-        auth::tokens::Tokens::load_or_create(&config.data_dir, config.auth.jwt_secret.as_deref())?;
+        auth::tokens::Tokens::load(&store, config.auth.jwt_secret.as_deref()).await?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
@@ -139,7 +140,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     // The admin socket is up before the address line, so a command run right after it goes through the daemon.
     let background =
         admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
-    let quota_checkpoints = tokio::spawn(checkpoint_quotas(store.clone()));
+    let upkeep = tokio::spawn(upkeep(store.clone()));
     let state = AppState::new(config, store.clone(), tokens, bound);
     // Handlers are installed before the address is announced, so a signal sent by anyone
     // who has read that line stops the daemon cleanly instead of killing it.
@@ -165,14 +166,14 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     )
     .await;
     background.stop().await;
-    quota_checkpoints.abort();
-    // Every acknowledged write was synced before its answer, so a failure here (a full
+    upkeep.abort();
+    // Every acknowledged write was durable before its answer, so a failure here (a full
     // disk, a store that met an I/O error) loses nothing acknowledged: it is logged and
     // the exit stays clean. The quota counts of the last second are what may be lost.
-    if let Err(e) = store.checkpoint_quotas(chrono::Utc::now()) {
+    if let Err(e) = store.upkeep().await {
         tracing::warn!(error = %e, "the API quota counts of the last moments were not saved");
     }
-    match store.flush() {
+    match store.flush().await {
         Ok(()) => tracing::info!("stopped; store flushed"),
         Err(e) => tracing::warn!(
             error = %e,
@@ -196,24 +197,17 @@ fn open_error(data: &std::path::Path, e: radar_store::Error) -> anyhow::Error {
     }
 }
 
-/// Writes the public API's quota counters to disk every few moments (the store counts in
-/// memory; see `radar_store::quotas`), on the blocking pool since it syncs. Each tick also
-/// looks at the free space (see `radar_store::space`), so a disk that fills while nobody
-/// writes gets the ballast back at once, and one with room again has writes resume.
-async fn checkpoint_quotas(store: radar_store::Store) {
+/// The store's upkeep every second (see `radar_store::Store::upkeep`): the embedded
+/// backend writes the public API's quota counters to disk, and looks at the free space,
+/// so a disk that fills while nobody writes gets its ballast back at once, and one with
+/// room again has writes resume.
+async fn upkeep(store: radar_store::Store) {
     let mut tick = tokio::time::interval(radar_store::QUOTA_CHECKPOINT_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        let store = store.clone();
-        let checkpoint = move || {
-            store.watch_space();
-            store.checkpoint_quotas(chrono::Utc::now())
-        };
-        match tokio::task::spawn_blocking(checkpoint).await {
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => tracing::error!(error = %e, "cannot save the API quota counters"),
-            Err(e) => tracing::error!(error = %e, "the quota checkpoint stopped"),
+        if let Err(e) = store.upkeep().await {
+            tracing::error!(error = %e, "the store's upkeep failed (API quota counters not saved)");
         }
     }
 }

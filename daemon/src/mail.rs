@@ -102,17 +102,7 @@ impl Mailer {
         text: &str,
         kind: &str,
     ) -> anyhow::Result<()> {
-        let store = self.store.clone();
-        let (to_s, subject_s, text_s, kind_s) = (
-            to.to_string(),
-            subject.to_string(),
-            text.to_string(),
-            kind.to_string(),
-        );
-        let mail = tokio::task::spawn_blocking(move || {
-            store.outbox_add(&to_s, &subject_s, &text_s, &kind_s)
-        })
-        .await??;
+        let mail = self.store.outbox_add(to, subject, text, kind).await?;
         tracing::info!(mail = %mail.id, kind, "kept an e-mail in the outbox (radar outbox show ID)");
         let Some(smtp) = self.smtp.clone() else {
             return Ok(());

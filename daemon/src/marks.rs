@@ -25,8 +25,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(post_shared))
 }
 
-fn list(state: &AppState, caller: &AuthUser, mark: Mark) -> Result<Json<Vec<NewsItem>>> {
-    Ok(Json(state.store.marked_items(&caller.user.id, mark)?))
+async fn list(state: &AppState, caller: &AuthUser, mark: Mark) -> Result<Json<Vec<NewsItem>>> {
+    Ok(Json(state.store.marked_items(&caller.user.id, mark).await?))
 }
 
 /// The answer of a stored change: the item's marks now, so a client can draw them.
@@ -38,7 +38,7 @@ fn stored(marks: ItemMarks) -> Json<MarkResult> {
     })
 }
 
-/// Sets (`on`) or clears a mark, answering once the change is on disk; meanwhile the
+/// Sets (`on`) or clears a mark, answering once the change is durable; meanwhile the
 /// request waits without holding a thread, so concurrent writers share one sync.
 async fn change(
     state: &AppState,
@@ -47,8 +47,12 @@ async fn change(
     mark: Mark,
     on: bool,
 ) -> Result<Json<MarkResult>> {
-    let change = state.store.change_mark(&caller.user.id, item, mark, on)?;
-    Ok(stored(change.on_disk().await?))
+    Ok(stored(
+        state
+            .store
+            .change_mark(&caller.user.id, item, mark, on)
+            .await?,
+    ))
 }
 
 /// The caller's favourites, most recently added first.
@@ -57,7 +61,7 @@ pub async fn get_favorites(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<Vec<NewsItem>>> {
-    list(&s, &caller, Mark::Favorite)
+    list(&s, &caller, Mark::Favorite).await
 }
 
 /// Favourites an item (and takes it out of Trash and Read).
@@ -86,7 +90,7 @@ pub async fn get_hidden(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<Vec<NewsItem>>> {
-    list(&s, &caller, Mark::Hidden)
+    list(&s, &caller, Mark::Hidden).await
 }
 
 /// Moves an item to Trash (and out of Favs and Read).
@@ -112,7 +116,7 @@ pub async fn delete_hidden(
 /// The caller's read items, most recently read first.
 #[utoipa::path(get, path = "/api/read", responses((status = 200, body = [NewsItem]), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn get_read(State(s): State<AppState>, caller: AuthUser) -> Result<Json<Vec<NewsItem>>> {
-    list(&s, &caller, Mark::Read)
+    list(&s, &caller, Mark::Read).await
 }
 
 /// Marks an item read (and takes it out of Favs and Trash).
@@ -142,11 +146,11 @@ pub async fn get_read_check(
     caller: AuthUser,
     Path(id): Path<String>,
 ) -> Result<Json<ReadCheck>> {
-    if !s.store.item_exists(&id)? {
+    if !s.store.item_exists(&id).await? {
         return Err(ApiError::not_found("Item not found"));
     }
     Ok(Json(ReadCheck {
-        read: s.store.has_mark(&caller.user.id, &id, Mark::Read)?,
+        read: s.store.has_mark(&caller.user.id, &id, Mark::Read).await?,
     }))
 }
 
@@ -160,8 +164,7 @@ pub async fn post_shared(
     Json(body): Json<ShareBody>,
 ) -> Result<Json<ShareResult>> {
     s.store
-        .share(&caller.user.id, &id, body.platform.as_str())?
-        .on_disk()
+        .record_share(&caller.user.id, &id, body.platform.as_str())
         .await?;
     Ok(Json(ShareResult { success: true }))
 }
@@ -172,5 +175,5 @@ pub async fn get_shared(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<Vec<SharedItem>>> {
-    Ok(Json(s.store.shared_items(&caller.user.id)?))
+    Ok(Json(s.store.shared_items(&caller.user.id).await?))
 }

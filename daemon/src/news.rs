@@ -54,7 +54,7 @@ pub async fn get_news(
 ) -> Result<RawJson> {
     let viewer = viewer(&state, caller.as_ref());
     Ok(RawJson(
-        state.store.feed_page_json(&viewer, q.cursor.as_deref())?,
+        state.store.feed_page_json(&viewer, q.cursor.as_deref()).await?,
     ))
 }
 
@@ -72,7 +72,7 @@ pub async fn get_news_item(
     Path(id): Path<String>,
 ) -> Result<Json<NewsItem>> {
     let viewer = viewer(&state, caller.as_ref());
-    Ok(Json(state.store.readable_item(&viewer, &id)?))
+    Ok(Json(state.store.readable_item(&viewer, &id).await?))
 }
 
 /// Personalised key takeaways of an item (subscribers), ranked by the reader's resume.
@@ -92,5 +92,5 @@ pub async fn get_takeaways(
             "Key takeaways are for subscribers. Subscribe to unlock them.",
         ));
     }
-    Ok(Json(state.store.takeaways(&caller.user.id, &id)?))
+    Ok(Json(state.store.takeaways(&caller.user.id, &id).await?))
 }

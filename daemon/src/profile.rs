@@ -24,7 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     (status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn get_profile(State(s): State<AppState>, caller: AuthUser) -> Result<Json<ProfileBody>> {
     Ok(Json(ProfileBody {
-        resume: s.store.profile(&caller.user.id)?.resume,
+        resume: s.store.profile(&caller.user.id).await?.resume,
     }))
 }
 
@@ -56,7 +56,7 @@ pub async fn patch_profile(
             format!("The resume is {chars} characters long; the limit is {MAX_RESUME_CHARS}."),
         ));
     }
-    let saved = s.store.set_resume(&caller.user.id, resume)?;
+    let saved = s.store.set_resume(&caller.user.id, resume).await?;
     Ok(Json(ProfileBody {
         resume: saved.resume,
     }))

@@ -22,11 +22,15 @@
 //!   match; pages reach down to the best 10,000. `sort` and `order` do not apply with `q`
 //!   (400). A malformed `q` is 400 `invalid_query`.
 
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
+
 use axum::extract::{FromRequestParts, RawQuery, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
+use lru::LruCache;
 use radar_api::public::{Pagination, PublicItem, PublicPage};
 use radar_store::{QuotaUse, SearchQuery, SortBy, SortOrder, User};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -78,8 +82,8 @@ impl FromRequestParts<AppState> for ApiKeyUser {
         let unknown = || {
             ApiError::unauthorized("This API key is not valid. Get your current key on /api-docs.")
         };
-        let owner = state.store.api_key_owner(key)?.ok_or_else(unknown)?;
-        Ok(Self(state.store.user_shared(&owner)?.ok_or_else(unknown)?))
+        let owner = state.store.api_key_owner(key).await?.ok_or_else(unknown)?;
+        Ok(Self(state.store.user_shared(&owner).await?.ok_or_else(unknown)?))
     }
 }
 
@@ -220,12 +224,14 @@ pub async fn get_public_news(
         s.config.api.api_free_quota
     };
     let now = Utc::now();
-    let used = match s.store.consume_quota(&owner.id, quota, now) {
+    let used = match s.store.consume_quota(&owner.id, quota, now).await {
         Ok(u) => u,
         Err(e) => return ApiError::from(e).into_response(),
     };
     let mut res = if used.allowed {
-        page(&s, raw.as_deref()).unwrap_or_else(IntoResponse::into_response)
+        page(&s, raw.as_deref())
+            .await
+            .unwrap_or_else(IntoResponse::into_response)
     } else {
         let wait = (used.reset_at - now).num_seconds().max(1) as u64;
         ApiError::too_many(
@@ -239,20 +245,80 @@ pub async fn get_public_news(
     res
 }
 
-/// The answer for a valid key: a search, or a page of the listing, which the store keeps
-/// ready as JSON for every client asking the same page.
-fn page(s: &AppState, raw: Option<&str>) -> Result<Response> {
+/// The answer for a valid key: a search, or a page of the listing, kept ready as JSON
+/// for every client asking the same page until the items change (see [`Pages`]).
+async fn page(s: &AppState, raw: Option<&str>) -> Result<Response> {
     let q = PublicQuery::parse(raw)?;
     let Some(search) = &q.q else {
-        let json = s.store.public_page_json(q.sort, q.order, q.page, q.limit)?;
-        return Ok(RawJson(json).into_response());
+        return Ok(RawJson(listing(s, &q).await?).into_response());
     };
-    let (items, total) = s.store.search_catalogue(search, q.page, q.limit)?;
+    let (items, total) = s.store.search_catalogue(search, q.page, q.limit).await?;
     Ok(Json(PublicPage {
         pagination: Pagination::of(total, q.page, q.limit),
         items: items.into_iter().map(PublicItem::from).collect(),
     })
     .into_response())
+}
+
+/// A page of the listing as JSON: the kept one while the items' version is the one it
+/// was built at, else built now and kept.
+async fn listing(s: &AppState, q: &PublicQuery) -> Result<Arc<[u8]>> {
+    let key = (q.sort, q.order, q.page, q.limit);
+    let version = s.store.items_version().await?;
+    if let Some(json) = s.public_pages.get(&key, version) {
+        return Ok(json);
+    }
+    let (items, total) = s.store.public_page(q.sort, q.order, q.page, q.limit).await?;
+    let json: Arc<[u8]> = serde_json::to_vec(&PublicPage {
+        pagination: Pagination::of(total, q.page, q.limit),
+        items: items.into_iter().map(PublicItem::from).collect(),
+    })
+    .map_err(ApiError::internal)?
+    .into();
+    // Built from items of `version` at the newest: a write meanwhile moved the version
+    // on, so this page is never served after that write.
+    s.public_pages.keep(key, version, json.clone());
+    Ok(json)
+}
+
+/// Which page of the listing: sort, order, page number and limit.
+type PageKey = (SortBy, SortOrder, u64, u64);
+
+/// Pages of the public listing kept ready: API clients mostly poll the first few pages
+/// of a few orders, so a small cache answers nearly every request. Each page is kept
+/// with the items' version it was built at, which the store answers for every process
+/// sharing its backend.
+pub struct Pages(Mutex<LruCache<PageKey, Versioned>>);
+
+/// A page's JSON and the items' version it was built at.
+type Versioned = (u64, Arc<[u8]>);
+
+/// How many pages are kept.
+const PAGES_KEPT: usize = 256;
+
+impl Default for Pages {
+    fn default() -> Self {
+        Self(Mutex::new(LruCache::new(
+            NonZeroUsize::new(PAGES_KEPT).expect("non-zero"),
+        )))
+    }
+}
+
+impl Pages {
+    fn get(&self, key: &PageKey, version: u64) -> Option<Arc<[u8]>> {
+        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        match kept.get(key) {
+            Some((v, json)) if *v == version => Some(json.clone()),
+            _ => None,
+        }
+    }
+
+    fn keep(&self, key: PageKey, version: u64, json: Arc<[u8]>) {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .put(key, (version, json));
+    }
 }
 
 #[cfg(test)]

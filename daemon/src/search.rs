@@ -4,7 +4,7 @@
 //! `radar_api::search::Highlighted`).
 
 use axum::extract::State;
-use radar_api::search::SearchPage;
+use radar_api::search::{SearchHit, SearchPage};
 use radar_store::{SearchQuery, Viewer};
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -53,12 +53,21 @@ pub async fn get_search(
         subscriber: state.store.is_subscriber(&user),
         user_id: Some(user.id.clone()),
     };
-    let store = state.store.clone();
-    // A search takes milliseconds of CPU: off the async workers.
-    let page = tokio::task::spawn_blocking(move || {
-        store.search(&viewer, &query, params.cursor.as_deref())
-    })
-    .await
-    .map_err(ApiError::internal)??;
+    let found = state
+        .store
+        .search(&viewer, &query, params.cursor.as_deref())
+        .await?;
+    let page = SearchPage {
+        items: found
+            .hits
+            .into_iter()
+            .map(|(item, highlights)| SearchHit { item, highlights })
+            .collect(),
+        has_more: found.has_more,
+        next_cursor: found.next_cursor,
+        limit: found.limit,
+        total: found.total,
+        subscriber: found.subscriber,
+    };
     Ok(Json(page))
 }

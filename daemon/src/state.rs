@@ -33,6 +33,8 @@ pub struct Parts {
     pub send_pace: Arc<crate::auth::pace::SendPace>,
     /// The bounded pool passwords are hashed and checked on.
     pub passwords: Arc<crate::auth::password::PasswordPool>,
+    /// Pages of the public listing kept ready as JSON.
+    pub public_pages: Arc<crate::public_api::Pages>,
 }
 
 impl AppState {
@@ -44,14 +46,10 @@ impl AppState {
             config.auth.smtp_url.as_ref(),
             &config.auth.mail_from,
         );
-        let limiter = crate::auth::limiter::RateLimiter::new(
-            config.auth.sign_in_rate,
-            crate::auth::limiter::MAX_KEYS,
-        );
-        let send_pace = crate::auth::pace::SendPace::new(
-            std::time::Duration::from_secs(config.auth.email_max_frequency),
-            crate::auth::limiter::MAX_KEYS,
-        );
+        let limiter = crate::auth::limiter::RateLimiter::new(config.auth.sign_in_rate);
+        let send_pace = crate::auth::pace::SendPace::new(std::time::Duration::from_secs(
+            config.auth.email_max_frequency,
+        ));
         let passwords = crate::auth::password::PasswordPool::new(&config.passwords);
         Self(Arc::new(Parts {
             send_pace: Arc::new(send_pace),
@@ -62,6 +60,7 @@ impl AppState {
             site_url: Arc::new(site_url),
             mailer: Arc::new(mailer),
             limiter: Arc::new(limiter),
+            public_pages: Arc::default(),
         }))
     }
 }

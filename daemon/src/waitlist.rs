@@ -23,7 +23,7 @@ pub async fn get_waitlist_status(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<WaitlistStatus>> {
-    Ok(Json(s.store.waitlist_status(&caller.user.id)?))
+    Ok(Json(s.store.waitlist_status(&caller.user.id).await?))
 }
 
 /// Puts the caller on the waitlist; joining again keeps the first date. Answers the status.
@@ -33,6 +33,6 @@ pub async fn post_waitlist_join(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<WaitlistStatus>> {
-    let entry = s.store.join_waitlist(&caller.user)?;
+    let entry = s.store.join_waitlist(&caller.user).await?;
     Ok(Json(radar_store::WaitlistEntry::status(Some(&entry))))
 }

@@ -26,7 +26,7 @@ pub async fn get_weekly_archive(
     State(s): State<AppState>,
     _caller: AuthUser,
 ) -> Result<Json<Vec<WeeklySummary>>> {
-    Ok(Json(s.store.summaries()?))
+    Ok(Json(s.store.summaries().await?))
 }
 
 /// One weekly summary.
@@ -41,7 +41,7 @@ pub async fn get_weekly_summary(
     Path(id): Path<String>,
 ) -> Result<Json<WeeklySummary>> {
     s.store
-        .summary(&id)?
+        .summary(&id).await?
         .map(Json)
         .ok_or_else(|| ApiError::not_found("Weekly summary not found."))
 }

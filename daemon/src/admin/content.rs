@@ -1,6 +1,6 @@
 //! Items, feeds and weekly summaries, as operators manage them.
 
-use std::cell::RefCell;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use radar_store::{Feed, ImportStatus, NewItem};
@@ -46,11 +46,11 @@ pub struct OpmlReport {
     pub invalid: Vec<String>,
 }
 
-pub(super) fn items_add(ctx: &AdminCtx, item: NewItem) -> Result<AdminResponse, AdminError> {
-    let outcome = ctx.store.import_item(item)?;
+pub(super) async fn items_add(ctx: &AdminCtx, item: NewItem) -> Result<AdminResponse, AdminError> {
+    let outcome = ctx.store.import_item(item).await?;
     let item = ctx
         .store
-        .item(&outcome.id)?
+        .item(&outcome.id).await?
         .ok_or_else(|| AdminError::new("storage", "the item vanished after it was stored"))?;
     Ok(AdminResponse::Item {
         item,
@@ -126,63 +126,67 @@ pub(super) async fn items_import(
     content: String,
 ) -> Result<AdminResponse, AdminError> {
     let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
-    let report = tokio::task::spawn_blocking(move || -> Result<ImportReport, AdminError> {
+    let report = super::on_blocking_pool(move || async move {
         let raws = raw_records(&content)?;
         progress.begin(raws.len() as u64, "items");
         let mut report = ImportReport {
             total: raws.len(),
             ..Default::default()
         };
-        let invalid = RefCell::new(Vec::new());
+        let invalid = Mutex::new(Vec::new());
         // The line of each record handed to the store, by its position among those.
-        let lines = RefCell::new(Vec::new());
+        let lines = Mutex::new(Vec::new());
         let items = raws.iter().filter_map(|&(line, raw)| match record(raw) {
             Ok(item) => {
-                lines.borrow_mut().push(line);
+                lock(&lines).push(line);
                 Some(item)
             }
             Err(reason) => {
-                invalid.borrow_mut().push(InvalidLine { line, reason });
+                lock(&invalid).push(InvalidLine { line, reason });
                 progress.step("");
                 None
             }
         });
-        store.import_items(items, |i, outcome| {
-            progress.step("");
-            match outcome {
-                Ok(o) => match o.status {
-                    ImportStatus::Added => report.added += 1,
-                    ImportStatus::Updated => report.updated += 1,
-                    ImportStatus::Unchanged => report.skipped += 1,
-                },
-                Err(e) => invalid.borrow_mut().push(InvalidLine {
-                    line: lines.borrow()[i],
-                    reason: e.to_string(),
-                }),
-            }
-        })?;
+        store
+            .import_items(items, |i, outcome| {
+                progress.step("");
+                match outcome {
+                    Ok(o) => match o.status {
+                        ImportStatus::Added => report.added += 1,
+                        ImportStatus::Updated => report.updated += 1,
+                        ImportStatus::Unchanged => report.skipped += 1,
+                    },
+                    Err(e) => lock(&invalid).push(InvalidLine {
+                        line: lock(&lines)[i],
+                        reason: e.to_string(),
+                    }),
+                }
+            })
+            .await?;
         progress.end();
-        let mut invalid = invalid.into_inner();
+        let mut invalid = invalid.into_inner().unwrap_or_else(|p| p.into_inner());
         invalid.sort_by_key(|l| l.line);
         report.invalid = invalid;
-        Ok(report)
+        Ok::<_, AdminError>(report)
     })
-    .await
-    .map_err(|e| AdminError::new("internal", e.to_string()))??;
+    .await??;
     Ok(AdminResponse::Import(report))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 pub(super) async fn items_reindex(ctx: &AdminCtx) -> Result<AdminResponse, AdminError> {
     let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
     let started = std::time::Instant::now();
-    let items = tokio::task::spawn_blocking(move || -> Result<u64, AdminError> {
-        progress.begin(store.item_count()?, "items");
-        let indexed = store.reindex(|| progress.step(""));
+    let items = super::on_blocking_pool(move || async move {
+        progress.begin(store.item_count().await?, "items");
+        let indexed = store.reindex(|| progress.step("")).await;
         progress.end();
-        Ok(indexed?)
+        Ok::<_, AdminError>(indexed?)
     })
-    .await
-    .map_err(|e| AdminError::new("internal", e.to_string()))??;
+    .await??;
     Ok(AdminResponse::Reindexed {
         items,
         seconds: started.elapsed().as_secs_f64(),
@@ -190,10 +194,10 @@ pub(super) async fn items_reindex(ctx: &AdminCtx) -> Result<AdminResponse, Admin
 }
 
 /// A feed by id or by URL.
-pub(super) fn find_feed(ctx: &AdminCtx, id_or_url: &str) -> Result<Feed, AdminError> {
-    let found = match ctx.store.feed(id_or_url)? {
+pub(super) async fn find_feed(ctx: &AdminCtx, id_or_url: &str) -> Result<Feed, AdminError> {
+    let found = match ctx.store.feed(id_or_url).await? {
         Some(f) => Some(f),
-        None => ctx.store.feed_by_url(id_or_url)?,
+        None => ctx.store.feed_by_url(id_or_url).await?,
     };
     found.ok_or_else(|| {
         AdminError::new(
@@ -209,11 +213,13 @@ pub(super) async fn feeds_fetch(
     timeout_secs: Option<u64>,
 ) -> Result<AdminResponse, AdminError> {
     let feeds = if ids.is_empty() {
-        ctx.store.feeds()?
+        ctx.store.feeds().await?
     } else {
-        ids.iter()
-            .map(|id| find_feed(ctx, id))
-            .collect::<Result<Vec<_>, _>>()?
+        let mut feeds = Vec::with_capacity(ids.len());
+        for id in &ids {
+            feeds.push(find_feed(ctx, id).await?);
+        }
+        feeds
     };
     if feeds.is_empty() {
         return Ok(AdminResponse::Fetch(Vec::new()));
@@ -259,14 +265,14 @@ pub(super) async fn feeds_fetch(
     ))
 }
 
-pub(super) fn feeds_import_opml(
+pub(super) async fn feeds_import_opml(
     ctx: &AdminCtx,
     content: &str,
 ) -> Result<AdminResponse, AdminError> {
     let outlines = ingest::opml::parse(content).map_err(AdminError::invalid)?;
     let mut report = OpmlReport::default();
     for o in outlines {
-        match ctx.store.add_feed(&o.url, o.name) {
+        match ctx.store.add_feed(&o.url, o.name).await {
             Ok(f) => report.added.push(f),
             Err(radar_store::Error::Conflict(_)) => report.existing.push(o.url),
             Err(radar_store::Error::Invalid(why)) => report.invalid.push(why),

@@ -314,6 +314,7 @@ impl From<radar_store::Error> for AdminError {
             | E::Unavailable(_)
             | E::Open(_)
             | E::Storage(_)
+            | E::Io(_)
             | E::Corrupt(_)
             | E::Index(_)
             | E::JournalLoss(_) => "storage",
@@ -401,18 +402,18 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
     use AdminRequest as R;
     match req {
         R::UsersList => people::users_list(ctx).await,
-        R::UsersShow { email } => people::users_show(ctx, &email),
+        R::UsersShow { email } => people::users_show(ctx, &email).await,
         R::UsersCreate { email, password } => people::users_create(ctx, &email, password.0).await,
-        R::UsersDelete { email } => people::users_delete(ctx, &email),
-        R::WaitlistList { all } => people::waitlist_list(ctx, all),
-        R::WaitlistApprove { email, until } => people::waitlist_approve(ctx, &email, until),
-        R::WaitlistRemove { email } => people::waitlist_remove(ctx, &email),
+        R::UsersDelete { email } => people::users_delete(ctx, &email).await,
+        R::WaitlistList { all } => people::waitlist_list(ctx, all).await,
+        R::WaitlistApprove { email, until } => people::waitlist_approve(ctx, &email, until).await,
+        R::WaitlistRemove { email } => people::waitlist_remove(ctx, &email).await,
         R::SubscribersList => people::subscribers_list(ctx).await,
-        R::SubscribersGrant { email, until } => people::subscribers_grant(ctx, &email, until),
-        R::SubscribersRevoke { email } => people::subscribers_revoke(ctx, &email),
-        R::OutboxList => Ok(AdminResponse::Outbox(ctx.store.outbox_list()?)),
+        R::SubscribersGrant { email, until } => people::subscribers_grant(ctx, &email, until).await,
+        R::SubscribersRevoke { email } => people::subscribers_revoke(ctx, &email).await,
+        R::OutboxList => Ok(AdminResponse::Outbox(ctx.store.outbox_list().await?)),
         R::OutboxShow { id } => {
-            let mail = ctx.store.outbox_get(&id)?.ok_or_else(|| {
+            let mail = ctx.store.outbox_get(&id).await?.ok_or_else(|| {
                 AdminError::new(
                     "not_found",
                     format!("no e-mail with id {id} in the outbox; `radar outbox list` shows them"),
@@ -420,12 +421,12 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
             })?;
             Ok(AdminResponse::Mail(mail))
         }
-        R::ItemsAdd { item } => content::items_add(ctx, item),
+        R::ItemsAdd { item } => content::items_add(ctx, item).await,
         R::ItemsImport { content } => content::items_import(ctx, content).await,
         R::ItemsReindex => content::items_reindex(ctx).await,
-        R::ItemsList { limit } => Ok(AdminResponse::Items(ctx.store.newest_items(limit)?)),
+        R::ItemsList { limit } => Ok(AdminResponse::Items(ctx.store.newest_items(limit).await?)),
         R::ItemsRemove { id } => {
-            ctx.store.remove_item(&id).map_err(|e| {
+            ctx.store.remove_item(&id).await.map_err(|e| {
                 not_found_hint(
                     e,
                     &format!("no item with id {id}; `radar items list` shows them"),
@@ -437,14 +438,14 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
             })
         }
         R::FeedsAdd { url, name } => {
-            let feed = ctx.store.add_feed(&url, name)?;
+            let feed = ctx.store.add_feed(&url, name).await?;
             ctx.wake.notify_one();
             Ok(AdminResponse::Feed(feed))
         }
-        R::FeedsList => Ok(AdminResponse::Feeds(ctx.store.feeds()?)),
+        R::FeedsList => Ok(AdminResponse::Feeds(ctx.store.feeds().await?)),
         R::FeedsRemove { id } => {
-            let feed = content::find_feed(ctx, &id)?;
-            ctx.store.remove_feed(&feed.id)?;
+            let feed = content::find_feed(ctx, &id).await?;
+            ctx.store.remove_feed(&feed.id).await?;
             Ok(AdminResponse::Removed {
                 what: "feed".into(),
                 id: feed.id,
@@ -452,19 +453,19 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
         }
         R::FeedsFetch { ids, timeout_secs } => content::feeds_fetch(ctx, ids, timeout_secs).await,
         R::FeedsImportOpml { content } => {
-            let answer = content::feeds_import_opml(ctx, &content);
+            let answer = content::feeds_import_opml(ctx, &content).await;
             ctx.wake.notify_one();
             answer
         }
         R::FeedsExportOpml => Ok(AdminResponse::Opml(ingest::opml::export(
-            &ctx.store.feeds()?,
+            &ctx.store.feeds().await?,
         ))),
         R::SummariesGenerate { week, force } => {
             content::summaries_generate(ctx, week.as_deref(), force).await
         }
-        R::SummariesList => Ok(AdminResponse::Summaries(ctx.store.summaries()?)),
+        R::SummariesList => Ok(AdminResponse::Summaries(ctx.store.summaries().await?)),
         R::SummariesShow { id } => {
-            let s = ctx.store.summary(&id)?.ok_or_else(|| {
+            let s = ctx.store.summary(&id).await?.ok_or_else(|| {
                 AdminError::new(
                     "not_found",
                     format!("no summary with id {id}; `radar summaries list` shows them"),
@@ -473,7 +474,7 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
             Ok(AdminResponse::Summary(s))
         }
         R::SummariesRemove { id } => {
-            ctx.store.remove_summary(&id).map_err(|e| {
+            ctx.store.remove_summary(&id).await.map_err(|e| {
                 not_found_hint(
                     e,
                     &format!("no summary with id {id}; `radar summaries list` shows them"),
@@ -485,6 +486,23 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
             })
         }
     }
+}
+
+/// Runs long admin work (an import, a reindex, a walk over every account) on the
+/// blocking pool, driving its store calls from there, so the daemon's request workers
+/// stay free meanwhile: the one place the daemon waits on a future from a thread of
+/// its own. `work` makes the future there, so it need not be `Send`.
+pub(crate) async fn on_blocking_pool<T, F>(
+    work: impl FnOnce() -> F + Send + 'static,
+) -> Result<T, AdminError>
+where
+    T: Send + 'static,
+    F: std::future::Future<Output = T>,
+{
+    let handle = tokio::runtime::Handle::current();
+    tokio::task::spawn_blocking(move || handle.block_on(work()))
+        .await
+        .map_err(|e| AdminError::new("internal", e.to_string()))
 }
 
 /// A store error, with a friendlier message when it is `NotFound`.

@@ -6,9 +6,9 @@ use radar_store::User;
 use super::{AdminCtx, AdminError, AdminResponse, UserView};
 
 /// The account with this e-mail, or an error saying how to find the right one.
-fn user(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
+async fn user(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
     ctx.store
-        .user_by_email(email)?
+        .user_by_email(email).await?
         .ok_or_else(|| match radar_store::check_email(email) {
             Err(problem) => AdminError::new("invalid", problem.message()),
             Ok(_) => AdminError::new(
@@ -24,14 +24,13 @@ fn user(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
 /// Every account, walked on the blocking pool with progress.
 async fn all_users(ctx: &AdminCtx) -> Result<Vec<User>, AdminError> {
     let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
-    let users = tokio::task::spawn_blocking(move || {
-        progress.begin(store.user_count() as u64, "users");
-        let users = store.all_users(|| progress.step(""));
+    let users = super::on_blocking_pool(move || async move {
+        progress.begin(store.user_count().await?, "users");
+        let users = store.all_users(|| progress.step("")).await;
         progress.end();
         users
     })
-    .await
-    .map_err(|e| AdminError::new("internal", e.to_string()))??;
+    .await??;
     Ok(users)
 }
 
@@ -42,10 +41,10 @@ pub(super) async fn users_list(ctx: &AdminCtx) -> Result<AdminResponse, AdminErr
     ))
 }
 
-pub(super) fn users_show(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
+pub(super) async fn users_show(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
     Ok(AdminResponse::User(UserView::of(
         &ctx.store,
-        &user(ctx, email)?,
+        &user(ctx, email).await?,
     )))
 }
 
@@ -55,7 +54,7 @@ pub(super) async fn users_create(
     password: String,
 ) -> Result<AdminResponse, AdminError> {
     let email = radar_store::normalize_email(email)?;
-    if ctx.store.user_by_email(&email)?.is_some() {
+    if ctx.store.user_by_email(&email).await?.is_some() {
         return Err(AdminError::new(
             "conflict",
             format!("an account with the e-mail {email} already exists"),
@@ -69,23 +68,23 @@ pub(super) async fn users_create(
         .map_err(|e| AdminError::new("internal", e.inner.message))?;
     let user = ctx
         .store
-        .create_user(&email, hash, Default::default(), true)?;
+        .create_user(&email, hash, Default::default(), true).await?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &user)))
 }
 
-pub(super) fn users_delete(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
-    let u = user(ctx, email)?;
-    ctx.store.purge_user(&u.id)?;
+pub(super) async fn users_delete(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
+    let u = user(ctx, email).await?;
+    ctx.store.purge_user(&u.id).await?;
     Ok(AdminResponse::Removed {
         what: "user".into(),
         id: u.email,
     })
 }
 
-pub(super) fn waitlist_list(ctx: &AdminCtx, all: bool) -> Result<AdminResponse, AdminError> {
+pub(super) async fn waitlist_list(ctx: &AdminCtx, all: bool) -> Result<AdminResponse, AdminError> {
     let entries = ctx
         .store
-        .waitlist()?
+        .waitlist().await?
         .into_iter()
         .filter(|e| all || e.approved_at.is_none())
         .collect();
@@ -93,9 +92,9 @@ pub(super) fn waitlist_list(ctx: &AdminCtx, all: bool) -> Result<AdminResponse, 
 }
 
 /// The waitlist entry of the account with this e-mail.
-fn entry_of(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
-    let u = user(ctx, email)?;
-    if ctx.store.waitlist_entry(&u.id)?.is_none() {
+async fn entry_of(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
+    let u = user(ctx, email).await?;
+    if ctx.store.waitlist_entry(&u.id).await?.is_none() {
         return Err(AdminError::new(
             "not_found",
             format!(
@@ -107,22 +106,22 @@ fn entry_of(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
     Ok(u)
 }
 
-pub(super) fn waitlist_approve(
+pub(super) async fn waitlist_approve(
     ctx: &AdminCtx,
     email: &str,
     until: Option<DateTime<Utc>>,
 ) -> Result<AdminResponse, AdminError> {
-    let u = entry_of(ctx, email)?;
+    let u = entry_of(ctx, email).await?;
     check_until(until)?;
     Ok(AdminResponse::WaitlistEntry(
-        ctx.store.approve_waitlist(&u.id, until)?,
+        ctx.store.approve_waitlist(&u.id, until).await?,
     ))
 }
 
-pub(super) fn waitlist_remove(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
-    let u = entry_of(ctx, email)?;
+pub(super) async fn waitlist_remove(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
+    let u = entry_of(ctx, email).await?;
     Ok(AdminResponse::WaitlistEntry(
-        ctx.store.remove_from_waitlist(&u.id)?,
+        ctx.store.remove_from_waitlist(&u.id).await?,
     ))
 }
 
@@ -146,19 +145,19 @@ fn check_until(until: Option<DateTime<Utc>>) -> Result<(), AdminError> {
     }
 }
 
-pub(super) fn subscribers_grant(
+pub(super) async fn subscribers_grant(
     ctx: &AdminCtx,
     email: &str,
     until: Option<DateTime<Utc>>,
 ) -> Result<AdminResponse, AdminError> {
-    let u = user(ctx, email)?;
+    let u = user(ctx, email).await?;
     check_until(until)?;
-    let u = ctx.store.grant_subscription(&u.id, until)?;
+    let u = ctx.store.grant_subscription(&u.id, until).await?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))
 }
 
-pub(super) fn subscribers_revoke(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
-    let u = user(ctx, email)?;
-    let u = ctx.store.revoke_subscription(&u.id)?;
+pub(super) async fn subscribers_revoke(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
+    let u = user(ctx, email).await?;
+    let u = ctx.store.revoke_subscription(&u.id).await?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))
 }

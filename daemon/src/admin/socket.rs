@@ -254,7 +254,7 @@ mod tests {
     #[tokio::test]
     async fn answers_requests_and_errors_as_json() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), Default::default()).unwrap();
+        let store = Store::open(dir.path(), Default::default()).await.unwrap();
         let app = router(AdminCtx::new(store));
         assert_eq!(
             post(&app, r#"{"op":"users_list"}"#).await,
@@ -291,8 +291,8 @@ mod tests {
             }
         });
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), Default::default()).unwrap();
-        let feed = store.add_feed(&url, None).unwrap();
+        let store = Store::open(dir.path(), Default::default()).await.unwrap();
+        let feed = store.add_feed(&url, None).await.unwrap();
         let app = router(AdminCtx::new(store));
         let body = json!({"op": "feeds_fetch", "ids": [feed.id], "timeout_secs": 1});
         let req = Request::post("/admin")
@@ -322,7 +322,7 @@ mod tests {
     #[tokio::test]
     async fn the_socket_is_private_and_removed_on_stop() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), Default::default()).unwrap();
+        let store = Store::open(dir.path(), Default::default()).await.unwrap();
         std::fs::write(socket_path(dir.path()), b"stale").unwrap();
         let config = IngestConfig {
             no_feed_polling: true,

@@ -86,18 +86,18 @@ pub async fn post_signup(
     }
     password::check_strength(&password)?;
     let pkce = pkce_challenge(&body.pkce)?;
-    super::limit(&state, "sign-up", &email, peer)?;
+    super::limit(&state, "sign-up", &email, peer).await?;
     let confirm = state.config.auth.confirm_email;
     if confirm {
-        super::pace_mail(&state, "signup", &email)?;
-    } else if state.store.user_by_email(&email)?.is_some() {
+        super::pace_mail(&state, "signup", &email).await?;
+    } else if state.store.user_by_email(&email).await?.is_some() {
         return Err(already_registered());
     }
     let hash = state.passwords.hash(password).await?;
     let metadata = client_metadata(body.data.unwrap_or_default());
     let user = match state
         .store
-        .create_user(&email, hash, metadata.clone(), !confirm)
+        .create_user(&email, hash, metadata.clone(), !confirm).await
     {
         Ok(user) => user,
         Err(radar_store::Error::Conflict(_)) if confirm => {
@@ -117,10 +117,10 @@ pub async fn post_signup(
         )
         .await?;
         // Read again: issuing the link set `confirmation_sent_at`.
-        let user = state.store.user(&user.id)?.unwrap_or(user);
-        return Ok(Json(state.store.auth_user(&user)).into_response());
+        let user = state.store.user(&user.id).await?.unwrap_or(user);
+        return Ok(Json(super::user_shape::auth_user(&state.store, &user)).into_response());
     }
-    let grant = state.store.sign_in(&user.id, "password")?;
+    let grant = state.store.sign_in(&user.id, "password").await?;
     Ok(Json(session_answer(&state, &grant)).into_response())
 }
 
@@ -137,7 +137,7 @@ async fn registered_address(
     redirect_to: Option<&str>,
     pkce: Option<radar_store::PkceChallenge>,
 ) -> AuthResult<Response> {
-    let registered = state.store.user_by_email(email)?;
+    let registered = state.store.user_by_email(email).await?;
     let confirmed = registered
         .as_ref()
         .is_some_and(|u| u.email_confirmed_at.is_some());
@@ -145,7 +145,7 @@ async fn registered_address(
         send_link(state, &user, OneTimeKind::Confirmation, redirect_to, pkce).await?;
     }
     let stand_in = state.store.stand_in_user(email, metadata)?;
-    let mut answer = state.store.auth_user(&stand_in);
+    let mut answer = super::user_shape::auth_user(&state.store, &stand_in);
     if confirmed {
         answer.identities.clear();
     }
@@ -160,7 +160,7 @@ pub async fn get_user(
     _key: ApiKey,
     caller: Caller,
 ) -> Json<AuthUser> {
-    Json(state.store.auth_user(&caller.user))
+    Json(super::user_shape::auth_user(&state.store, &caller.user))
 }
 
 /// Body of `PUT /user`.
@@ -211,13 +211,13 @@ pub async fn put_user(
     }
     let pkce = pkce_challenge(&body.pkce)?;
     if let Some(new) = &new_email {
-        if state.store.user_by_email(new)?.is_some() {
+        if state.store.user_by_email(new).await?.is_some() {
             return Err(super::email_change::email_exists());
         }
-        super::pace_mail(&state, "email_change", &user.email)?;
+        super::pace_mail(&state, "email_change", &user.email).await?;
     }
     if let Some(new) = body.password {
-        super::reauthenticate::check_nonce(&state, &user, &caller.claims, body.nonce.as_deref())?;
+        super::reauthenticate::check_nonce(&state, &user, &caller.claims, body.nonce.as_deref()).await?;
         if state
             .passwords
             .verify(new.clone(), Some(user.password_hash.clone()))
@@ -231,14 +231,14 @@ pub async fn put_user(
         let hash = state.passwords.hash(new).await?;
         user = state
             .store
-            .change_password(&user.id, hash, Some(&caller.claims.session_id))?;
+            .change_password(&user.id, hash, Some(&caller.claims.session_id)).await?;
     }
     if let Some(data) = body.data {
-        user = state.store.merge_user_metadata(&user.id, data)?;
+        user = state.store.merge_user_metadata(&user.id, data).await?;
     }
     if let Some(new) = new_email {
         user =
             super::email_change::start(&state, &user, &new, q.redirect_to.as_deref(), pkce).await?;
     }
-    Ok(Json(state.store.auth_user(&user)))
+    Ok(Json(super::user_shape::auth_user(&state.store, &user)))
 }

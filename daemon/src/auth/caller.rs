@@ -113,13 +113,13 @@ impl FromRequestParts<AppState> for Caller {
         })?;
         // The user first, as GoTrue: a deleted account's token (whose sessions went with
         // it) is `user_not_found`, not `session_not_found`.
-        let user = state.store.user_shared(&claims.sub)?.ok_or_else(|| {
+        let user = state.store.user_shared(&claims.sub).await?.ok_or_else(|| {
             AuthError::forbidden(
                 "user_not_found",
                 "User from sub claim in JWT does not exist.",
             )
         })?;
-        let session = state.store.session_shared(&claims.session_id)?;
+        let session = state.store.session_shared(&claims.session_id).await?;
         if session.is_none_or(|s| s.user_id != claims.sub) {
             return Err(AuthError::forbidden(
                 "session_not_found",

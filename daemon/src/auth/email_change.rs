@@ -40,7 +40,7 @@ pub async fn start(
     let double = !state.config.auth.single_email_change_confirm;
     let links = state
         .store
-        .request_email_change(&user.id, new_email, ttl, double, pkce)
+        .request_email_change(&user.id, new_email, ttl, double, pkce).await
         .map_err(|e| match e {
             radar_store::Error::Conflict(_) => email_exists(),
             e => e.into(),
@@ -117,7 +117,7 @@ pub enum Followed {
 
 /// Spends an e-mail change link's token; the errors are GoTrue's.
 pub async fn follow(state: &AppState, token: &str) -> AuthResult<Followed> {
-    match state.store.confirm_email_change(token)? {
+    match state.store.confirm_email_change(token).await? {
         EmailChangeStep::Pending => Ok(Followed::FirstOfTwo),
         EmailChangeStep::Changed {
             user,

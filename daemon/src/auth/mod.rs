@@ -70,6 +70,7 @@ pub mod recovery;
 pub mod redirect;
 pub mod session;
 pub mod tokens;
+pub mod user_shape;
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -228,8 +229,13 @@ pub fn auth_url(state: &AppState) -> String {
 /// allowance) against the per-e-mail and per-IP limits; 429 past them. `email` is the
 /// checked, lower-cased address. The IP is the TCP peer's unless `--trust-forwarded-for`
 /// says a proxy sets X-Forwarded-For.
-pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthResult<()> {
-    state.limiter.hit(action, email, ip).map_err(|secs| {
+pub async fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthResult<()> {
+    let counted = state
+        .limiter
+        .hit(&state.store, action, email, ip)
+        .await
+        .map_err(crate::error::ApiError::from)?;
+    counted.map_err(|secs| {
         tracing::warn!(%ip, action, "rate limit reached");
         AuthError {
             inner: crate::error::ApiError::too_many(
@@ -245,8 +251,13 @@ pub fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthRes
 /// Counts a request for a mailed link of `kind` (`signup`, `recovery`) to `email`
 /// against the send frequency limit (see [`pace`]): 429 `over_email_send_rate_limit`
 /// with GoTrue's message inside it.
-pub fn pace_mail(state: &AppState, kind: &str, email: &str) -> AuthResult<()> {
-    state.send_pace.hit(kind, email).map_err(|secs| AuthError {
+pub async fn pace_mail(state: &AppState, kind: &str, email: &str) -> AuthResult<()> {
+    let counted = state
+        .send_pace
+        .hit(&state.store, kind, email)
+        .await
+        .map_err(crate::error::ApiError::from)?;
+    counted.map_err(|secs| AuthError {
         inner: crate::error::ApiError::too_many(
             "over_email_send_rate_limit",
             format!("For security purposes, you can only request this after {secs} seconds."),

@@ -30,9 +30,9 @@ pub async fn get_reauthenticate(
             "Please verify your email first.",
         ));
     }
-    super::pace_mail(&state, "reauthentication", &user.email)?;
+    super::pace_mail(&state, "reauthentication", &user.email).await?;
     let ttl = chrono::Duration::seconds(state.config.auth.otp_expiry);
-    let nonce = state.store.issue_reauthentication_nonce(&user.id, ttl)?;
+    let nonce = state.store.issue_reauthentication_nonce(&user.id, ttl).await?;
     let minutes = super::recovery::mail_minutes(&state);
     let text = format!(
         "Your Radar reauthentication code is:\n\n{nonce}\n\n\
@@ -53,7 +53,7 @@ pub async fn get_reauthenticate(
 
 /// Whether a password change by `user` in the session of `claims` may go ahead with
 /// `nonce` (spent when it is used).
-pub fn check_nonce(
+pub async fn check_nonce(
     state: &AppState,
     user: &User,
     claims: &Claims,
@@ -80,7 +80,7 @@ pub fn check_nonce(
             "Password update requires reauthentication",
         ));
     }
-    if !state.store.spend_reauthentication_nonce(&user.id, nonce)? {
+    if !state.store.spend_reauthentication_nonce(&user.id, nonce).await? {
         return Err(AuthError::unprocessable(
             "reauthentication_not_valid",
             "Nonce has expired or is invalid",

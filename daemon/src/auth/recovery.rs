@@ -121,7 +121,7 @@ pub async fn send_link(
     let ttl = chrono::Duration::seconds(state.config.auth.otp_expiry);
     let token = state
         .store
-        .issue_one_time_token(&user.id, kind, ttl, pkce)?;
+        .issue_one_time_token(&user.id, kind, ttl, pkce).await?;
     let link = link_to(state, &token, kind_name(kind), redirect_to);
     let minutes = mail_minutes(state);
     let (subject, text) = match kind {
@@ -178,9 +178,9 @@ pub async fn post_recover(
     }
     let email = email_of(body.email.as_deref())?;
     let pkce = pkce_challenge(&body.pkce)?;
-    super::limit(&state, "recover", &email, peer)?;
-    super::pace_mail(&state, "recovery", &email)?;
-    if let Some(user) = state.store.user_by_email(&email)? {
+    super::limit(&state, "recover", &email, peer).await?;
+    super::pace_mail(&state, "recovery", &email).await?;
+    if let Some(user) = state.store.user_by_email(&email).await? {
         send_link(
             &state,
             &user,
@@ -228,11 +228,11 @@ pub async fn post_resend(
     };
     let email = email_of(body.email.as_deref())?;
     let pkce = pkce_challenge(&body.pkce)?;
-    super::limit(&state, "recover", &email, peer)?;
+    super::limit(&state, "recover", &email, peer).await?;
     if kind == "email_change" {
         // GoTrue resend.go: the current address asks; nothing pending answers `{}` too.
-        super::pace_mail(&state, "email_change", &email)?;
-        let user = state.store.user_by_email(&email)?;
+        super::pace_mail(&state, "email_change", &email).await?;
+        let user = state.store.user_by_email(&email).await?;
         if let Some((user, new)) = user.and_then(|u| u.new_email.clone().map(|n| (u, n))) {
             // Taken since it was asked for: the last link will say so; `{}` here, so an
             // unauthenticated caller learns nothing about either address.
@@ -245,10 +245,10 @@ pub async fn post_resend(
         }
         return Ok(Json(serde_json::json!({})));
     }
-    super::pace_mail(&state, "signup", &email)?;
+    super::pace_mail(&state, "signup", &email).await?;
     if let Some(user) = state
         .store
-        .user_by_email(&email)?
+        .user_by_email(&email).await?
         .filter(|u| u.email_confirmed_at.is_none())
     {
         send_link(
@@ -323,7 +323,7 @@ async fn follow(state: &AppState, token: &str, kinds: &[OneTimeKind]) -> AuthRes
             },
         });
     }
-    match state.store.redeem_link(token, kinds)? {
+    match state.store.redeem_link(token, kinds).await? {
         (Some(kind), Redeemed::Valid { user, pkce }) => Ok(Outcome::SignIn { user, pkce, kind }),
         _ => Err(AuthError::forbidden(
             "otp_expired",
@@ -403,14 +403,14 @@ pub async fn get_verify(
                 kind_name(kind),
                 pkce_method(kind),
                 challenge,
-            )?;
+            ).await?;
             to.query_pairs_mut().append_pair("code", &code);
             Ok(see_other(to))
         }
         Outcome::SignIn {
             user, pkce: None, ..
         } => {
-            let grant = state.store.sign_in(&user.id, "otp")?;
+            let grant = state.store.sign_in(&user.id, "otp").await?;
             let s = session_answer(&state, &grant);
             let f = url::form_urlencoded::Serializer::new(String::new())
                 .append_pair("access_token", &s.access_token)
@@ -476,7 +476,7 @@ pub async fn post_verify(
         }))
         .into_response()),
         Outcome::SignIn { user, .. } => {
-            let grant = state.store.sign_in(&user.id, "otp")?;
+            let grant = state.store.sign_in(&user.id, "otp").await?;
             Ok(Json(session_answer(&state, &grant)).into_response())
         }
     }

@@ -21,7 +21,7 @@ use crate::state::AppState;
 pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
     let now = Utc::now().timestamp();
     let expires_in = state.config.auth.jwt_expiry;
-    let user = state.store.auth_user(&grant.user);
+    let user = super::user_shape::auth_user(&state.store, &grant.user);
     let claims = Claims {
         aud: AUDIENCE.into(),
         exp: now + expires_in,
@@ -90,8 +90,8 @@ pub async fn post_token(
 ) -> AuthResult<Json<AuthSession>> {
     match q.grant_type.as_deref() {
         Some("password") => sign_in(&state, peer, body).await,
-        Some("refresh_token") => refresh(&state, body),
-        Some("pkce") => exchange_code(&state, body),
+        Some("refresh_token") => refresh(&state, body).await,
+        Some("pkce") => exchange_code(&state, body).await,
         Some("web3") => Err(super::disabled::web3()),
         // GoTrue token.go answers any other grant (or none) with `invalid_credentials`.
         Some(other) => Err(AuthError::bad_request(
@@ -134,8 +134,8 @@ async fn sign_in(
         ));
     }
     let email = super::account::email_of(body.email.as_deref())?;
-    super::limit(state, "sign-in", &email, peer)?;
-    let user = state.store.user_by_email(&email)?;
+    super::limit(state, "sign-in", &email, peer).await?;
+    let user = state.store.user_by_email(&email).await?;
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     if !state.passwords.verify(password, stored).await? {
         return Err(invalid_credentials());
@@ -147,7 +147,7 @@ async fn sign_in(
             "Email not confirmed",
         ));
     }
-    let grant = state.store.sign_in(&user.id, "password")?;
+    let grant = state.store.sign_in(&user.id, "password").await?;
     Ok(Json(session_answer(state, &grant)))
 }
 
@@ -155,7 +155,7 @@ async fn sign_in(
 /// of the challenge the client sent when it asked for the link. GoTrue's answers: 404
 /// `flow_state_not_found` for an unknown or spent code, 422 `flow_state_expired` past
 /// `--auth-code-expiry`, 400 `bad_code_verifier` for the wrong verifier.
-fn exchange_code(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
+async fn exchange_code(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
     let code = body.auth_code.unwrap_or_default();
     let verifier = body.code_verifier.unwrap_or_default();
     if code.trim().is_empty() || verifier.is_empty() {
@@ -174,12 +174,12 @@ fn exchange_code(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSessi
     let ttl = chrono::Duration::seconds(state.config.auth.auth_code_expiry);
     match state
         .store
-        .exchange_auth_code(code.trim(), &verifier, ttl)?
+        .exchange_auth_code(code.trim(), &verifier, ttl).await?
     {
         Exchanged::Valid { user_id, method } => {
             let grant = state
                 .store
-                .sign_in(&user_id, &method)
+                .sign_in(&user_id, &method).await
                 .map_err(|e| match e {
                     radar_store::Error::NotFound(_) => not_found(),
                     e => e.into(),
@@ -198,7 +198,7 @@ fn exchange_code(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSessi
     }
 }
 
-fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
+async fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
     let token = body.refresh_token.unwrap_or_default();
     if token.trim().is_empty() {
         return Err(AuthError::bad_request(
@@ -214,7 +214,7 @@ fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSession>> {
         ));
     }
     let grace = chrono::Duration::seconds(state.config.auth.refresh_reuse_interval);
-    match state.store.refresh_session(token.trim(), grace)? {
+    match state.store.refresh_session(token.trim(), grace).await? {
         Refresh::Rotated(grant) => Ok(Json(session_answer(state, &grant))),
         Refresh::NotFound => Err(AuthError::bad_request(
             "refresh_token_not_found",
@@ -258,6 +258,6 @@ pub async fn post_logout(
     };
     state
         .store
-        .sign_out(&caller.user.id, &caller.claims.session_id, scope)?;
+        .sign_out(&caller.user.id, &caller.claims.session_id, scope).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -4,9 +4,7 @@
 //! mode 0600, unless configuration provides one. The public anonymous key is a JWT of the
 //! same secret with `role: "anon"`, so clients can send it where the protocol expects one.
 
-use std::io::Write;
 use std::num::NonZeroUsize;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
@@ -142,9 +140,10 @@ impl Tokens {
         }
     }
 
-    /// Keys from the configured secret, or from `jwt_secret` in the data directory,
-    /// created (mode 0600) on first use.
-    pub fn load_or_create(data_dir: &Path, configured: Option<&str>) -> anyhow::Result<Self> {
+    /// Keys from the configured secret, or from the store's shared secret `jwt_secret`
+    /// (made on first use, and the same for every daemon sharing the store; the embedded
+    /// backend keeps it in `DATA/jwt_secret`, mode 0600).
+    pub async fn load(store: &radar_store::Store, configured: Option<&str>) -> anyhow::Result<Self> {
         if let Some(secret) = configured {
             anyhow::ensure!(
                 secret.len() >= 32,
@@ -152,16 +151,9 @@ impl Tokens {
             );
             return Ok(Self::from_secret(secret.as_bytes()));
         }
-        let path = data_dir.join("jwt_secret");
-        match std::fs::read_to_string(&path) {
-            Ok(secret) => Ok(Self::from_secret(secret.trim().as_bytes())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let secret = hex::encode(rand::random::<[u8; 32]>());
-                write_secret_file(&path, &secret)?;
-                Ok(Self::from_secret(secret.as_bytes()))
-            }
-            Err(e) => Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
-        }
+        let make = || hex::encode(rand::random::<[u8; 32]>()).into_bytes();
+        let secret = store.shared_secret("jwt_secret", &make).await?;
+        Ok(Self::from_secret(&secret))
     }
 
     /// Signs user claims.
@@ -208,19 +200,6 @@ fn shard_of(signature: &str) -> usize {
     BuildHasherDefault::<DefaultHasher>::default().hash_one(signature) as usize % VERIFIED_SHARDS
 }
 
-/// Writes a file readable only by its owner, creating it exclusively.
-pub fn write_secret_file(path: &Path, contents: &str) -> std::io::Result<()> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts.open(path)?;
-    f.write_all(contents.as_bytes())?;
-    f.sync_all()
-}
 
 #[cfg(test)]
 mod tests {
@@ -284,11 +263,14 @@ mod tests {
         assert!(a.verify(&short).is_err());
     }
 
-    #[test]
-    fn secret_file_is_private_and_stable() {
+    #[tokio::test]
+    async fn secret_file_is_private_and_stable() {
         let dir = tempfile::tempdir().unwrap();
-        let first = Tokens::load_or_create(dir.path(), None).unwrap();
-        let again = Tokens::load_or_create(dir.path(), None).unwrap();
+        let store = radar_store::Store::open(dir.path(), Default::default())
+            .await
+            .unwrap();
+        let first = Tokens::load(&store, None).await.unwrap();
+        let again = Tokens::load(&store, None).await.unwrap();
         assert_eq!(first.anon_key, again.anon_key);
         #[cfg(unix)]
         {

@@ -208,7 +208,7 @@ pub async fn fetch_feed(
         feed_id: feed_id.to_string(),
         ..Default::default()
     };
-    let feed = match store.feed(feed_id) {
+    let feed = match store.feed(feed_id).await {
         Ok(Some(f)) => f,
         Ok(None) => {
             return FetchReport {
@@ -260,13 +260,8 @@ pub async fn fetch_feed(
             etag,
             last_modified,
         }) => {
-            let store = store.clone();
-            let (id, url) = (feed.id.clone(), feed.url.clone());
-            let stored = tokio::task::spawn_blocking(move || {
-                store_document(&store, &id, &url, &body, content_type.as_deref())
-            })
-            .await
-            .unwrap_or_else(|e| Err(format!("storing the entries failed: {e}")));
+            let stored =
+                store_document(store, &feed.id, &feed.url, &body, content_type.as_deref()).await;
             match stored {
                 Ok((counts, title)) => {
                     let added = counts.added;
@@ -304,7 +299,7 @@ pub async fn fetch_feed(
                 f.next_due = Some(now + backoff(interval, f.failures));
             }
         }
-    });
+    }).await;
     if let Err(e) = outcome {
         report.status = "error".into();
         report.error = Some(e);
@@ -318,7 +313,7 @@ pub async fn fetch_feed(
 
 /// Parses a document (`content_type` is the answer's header, for its charset) and stores
 /// its entries; answers the counts and the feed's title.
-fn store_document(
+async fn store_document(
     store: &Store,
     feed_id: &str,
     url: &str,
@@ -328,7 +323,7 @@ fn store_document(
     let parsed = parse::parse(body, content_type, url, Utc::now())?;
     let mut counts = FetchReport::default();
     for entry in parsed.entries {
-        match store.upsert_feed_entry(feed_id, &entry.guid, entry.item, entry.dated) {
+        match store.upsert_feed_entry(feed_id, &entry.guid, entry.item, entry.dated).await {
             Ok(o) => match o.status {
                 ImportStatus::Added => counts.added += 1,
                 ImportStatus::Updated => counts.updated += 1,

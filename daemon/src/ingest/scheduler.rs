@@ -30,7 +30,7 @@ pub async fn run(
     loop {
         let mut wait = TICK.min(ctx.feed_interval);
         if poll_feeds {
-            match ctx.store.feeds() {
+            match ctx.store.feeds().await {
                 Ok(feeds) => {
                     let now = Utc::now();
                     for feed in feeds {

@@ -22,9 +22,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Creates a test checkout session for a user; answers the page's URL.
-pub fn create(s: &AppState, user: &User) -> Result<String> {
+pub async fn create(s: &AppState, user: &User) -> Result<String> {
     let id = format!("cs_test_{}", hex::encode(rand::random::<[u8; 16]>()));
-    s.store.create_checkout(&id, &user.id, "test")?;
+    s.store.create_checkout(&id, &user.id, "test").await?;
     let url = s
         .site_url
         .join(&format!("/checkout/{id}"))
@@ -64,7 +64,7 @@ pub async fn get_checkout_page(
     Path(id): Path<String>,
 ) -> Result<Response> {
     let session = if is_session_id(&id) {
-        s.store.checkout(&id)?
+        s.store.checkout(&id).await?
     } else {
         None
     };
@@ -99,7 +99,7 @@ pub async fn post_checkout_pay(
     Path(id): Path<String>,
 ) -> Result<Response> {
     let session = if is_session_id(&id) {
-        s.store.checkout(&id)?
+        s.store.checkout(&id).await?
     } else {
         None
     };
@@ -111,6 +111,6 @@ pub async fn post_checkout_pay(
         ));
     }
     let customer = format!("cus_test_{}", hex::encode(rand::random::<[u8; 8]>()));
-    s.store.mark_checkout_paid(&id, &customer)?;
+    s.store.mark_checkout_paid(&id, &customer).await?;
     Ok(Redirect::to(&success_path(&id)).into_response())
 }

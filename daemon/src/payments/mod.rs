@@ -148,7 +148,7 @@ pub async fn create_checkout_session(
         ));
     }
     let day_ago = chrono::Utc::now() - chrono::Duration::days(1);
-    if s.store.count_checkouts_since(&caller.user.id, day_ago)? >= MAX_CHECKOUTS_PER_DAY {
+    if s.store.count_checkouts_since(&caller.user.id, day_ago).await? >= MAX_CHECKOUTS_PER_DAY {
         return Err(ApiError::too_many(
             "too_many_checkouts",
             format!(
@@ -159,7 +159,7 @@ pub async fn create_checkout_session(
     }
     let p = &s.config.payments;
     let url = match p.payments_provider {
-        ProviderKind::Test => checkout::create(&s, &caller.user)?,
+        ProviderKind::Test => checkout::create(&s, &caller.user).await?,
         ProviderKind::Stripe => {
             if !p.subscriptions_open {
                 return Err(ApiError::new(
@@ -208,7 +208,7 @@ pub async fn verify_subscription(
     // A session of another user is reported exactly as an unknown one.
     let Some(session) = s
         .store
-        .checkout(id)?
+        .checkout(id).await?
         .filter(|c| c.user_id == caller.user.id)
     else {
         return fail("This checkout session was not found for your account.");
@@ -218,7 +218,7 @@ pub async fn verify_subscription(
     {
         return fail(&failure);
     }
-    match s.store.activate_checkout(id, &caller.user.id) {
+    match s.store.activate_checkout(id, &caller.user.id).await {
         Ok(_) => Ok(Json(VerifyResult {
             success: true,
             message: "Your premium subscription is active.".into(),

@@ -138,7 +138,7 @@ pub async fn create(s: &AppState, user: &User) -> Result<String> {
         .clone()
         .filter(|u| !u.is_empty())
         .ok_or_else(|| upstream("checkout session without a url"))?;
-    s.store.create_checkout(&session.id, &user.id, "stripe")?;
+    s.store.create_checkout(&session.id, &user.id, "stripe").await?;
     Ok(url)
 }
 
@@ -174,7 +174,7 @@ pub async fn settle(s: &AppState, session: &CheckoutSession) -> Result<Option<St
         return Ok(Some("This checkout session has not been paid yet.".into()));
     }
     let customer = remote.customer.unwrap_or_default();
-    s.store.mark_checkout_paid(&session.id, &customer)?;
+    s.store.mark_checkout_paid(&session.id, &customer).await?;
     Ok(None)
 }
 
@@ -291,13 +291,13 @@ pub async fn post_stripe_webhook(
                     format!("The event holds no checkout session: {e}"),
                 )
             })?;
-            match s.store.checkout(&remote.id)? {
+            match s.store.checkout(&remote.id).await? {
                 Some(local) if remote.is_paid() => {
                     s.store.mark_checkout_paid(
                         &local.id,
                         remote.customer.as_deref().unwrap_or_default(),
-                    )?;
-                    s.store.activate_checkout(&local.id, &local.user_id)?;
+                    ).await?;
+                    s.store.activate_checkout(&local.id, &local.user_id).await?;
                     tracing::info!(session = %local.id, "stripe checkout completed");
                 }
                 Some(_) => {
@@ -314,7 +314,7 @@ pub async fn post_stripe_webhook(
                 || matches!(status, "canceled" | "unpaid" | "incomplete_expired");
             let customer = event.data.object["customer"].as_str().unwrap_or_default();
             if ended && !customer.is_empty() {
-                match s.store.end_customer_subscription(customer)? {
+                match s.store.end_customer_subscription(customer).await? {
                     Some(user) => tracing::info!(user = %user.id, "stripe subscription ended"),
                     None => tracing::warn!(
                         "stripe subscription ended for a customer this server does not know"

@@ -50,7 +50,7 @@ pub struct Generated {
 /// without items is an `empty_week` error.
 pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Generated, AdminError> {
     let id = week.label();
-    if !force && ctx.store.summary(&id)?.is_some() {
+    if !force && ctx.store.summary(&id).await?.is_some() {
         return Err(AdminError::new(
             "conflict",
             format!(
@@ -60,7 +60,7 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
     }
     let items = ctx
         .store
-        .items_between(week.start(), week.end(), MAX_ITEMS)?;
+        .items_between(week.start(), week.end(), MAX_ITEMS).await?;
     if items.is_empty() {
         return Err(AdminError::new(
             "empty_week",
@@ -102,7 +102,7 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
         generated_date: Utc::now(),
         article_count: items.len() as u64,
     };
-    ctx.store.put_summary(summary.clone())?;
+    ctx.store.put_summary(summary.clone()).await?;
     Ok(Generated {
         summary,
         method,
@@ -122,7 +122,7 @@ async fn local_draft(items: Vec<radar_store::NewsItem>) -> Result<Draft, AdminEr
 pub async fn scheduled(ctx: &AdminCtx) {
     let week = Week::previous(Utc::now());
     let label = week.label();
-    match ctx.store.summary_scheduled(&label) {
+    match ctx.store.summary_scheduled(&label).await {
         Ok(false) => {}
         Ok(true) => return,
         Err(e) => return tracing::warn!(error = %e, "cannot read the summary schedule"),
@@ -142,7 +142,7 @@ pub async fn scheduled(ctx: &AdminCtx) {
             false
         }
     };
-    if handled && let Err(e) = ctx.store.record_summary_scheduled(&label) {
+    if handled && let Err(e) = ctx.store.record_summary_scheduled(&label).await {
         tracing::warn!(error = %e, "cannot record the summary schedule");
     }
 }
