@@ -722,7 +722,7 @@ pub(crate) async fn newest_leaves_out_the_readers_marked_items(b: Arc<dyn Backen
 /// descending being ascending reversed, from `offset`, at most `limit`.
 pub(crate) async fn the_catalogue_lists_every_order_both_ways(b: Arc<dyn Backend>) {
     b.put_items(&[
-        news("id-1", "banana", None, "2026-01-03T00:00:00Z"),
+        news("id-1", "Banana", None, "2026-01-03T00:00:00Z"),
         news("id-2", "Apple", None, "2026-01-01T00:00:00Z"),
         news("id-3", "cherry", None, "2026-01-02T00:00:00Z"),
         news("id-4", "apple", None, "2026-01-01T00:00:00Z"),
