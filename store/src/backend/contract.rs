@@ -162,6 +162,15 @@ fn news(id: &str, title: &str, url: Option<&str>, published: &str) -> StoredItem
     StoredItem::new(item)
 }
 
+/// Stores items with these ids, all published at one time, without URLs.
+async fn put_plain(b: &dyn Backend, ids: &[&str]) {
+    let items: Vec<StoredItem> = ids
+        .iter()
+        .map(|id| news(id, &id.to_uppercase(), None, "2026-01-01T00:00:00Z"))
+        .collect();
+    b.put_items(&items).await.unwrap();
+}
+
 /// The ids of items' JSON, as a backend serves them.
 fn ids(items: &[Json]) -> Vec<String> {
     items
@@ -797,15 +806,7 @@ pub(crate) async fn published_between_is_half_open_and_oldest_first(b: Arc<dyn B
 
 /// `items_after` walks every item in id order, `after` exclusive.
 pub(crate) async fn items_after_walks_every_item_in_id_order(b: Arc<dyn Backend>) {
-    let t = "2026-01-01T00:00:00Z";
-    b.put_items(&[
-        news("c", "C", None, t),
-        news("a", "A", None, t),
-        news("d", "D", None, t),
-        news("b", "B", None, t),
-    ])
-    .await
-    .unwrap();
+    put_plain(&*b, &["c", "a", "d", "b"]).await;
     assert_eq!(ids(&b.items_after(None, 2).await.unwrap()), ["a", "b"]);
     assert_eq!(
         ids(&b.items_after(Some("b"), 10).await.unwrap()),
@@ -903,30 +904,18 @@ pub(crate) async fn change_marks_clears_then_sets_and_keeps_counts(b: Arc<dyn Ba
 
 /// `marked_ids`: the reader's items with one mark, most recently marked first.
 pub(crate) async fn marked_ids_lists_the_most_recently_marked_first(b: Arc<dyn Backend>) {
-    let t = "2026-01-01T00:00:00Z";
-    b.put_items(&[
-        news("a", "A", None, t),
-        news("b", "B", None, t),
-        news("c", "C", None, t),
-        news("d", "D", None, t),
-    ])
-    .await
-    .unwrap();
-    b.change_marks("r", "a", set(Mark::Favorite), at("2026-02-01T00:00:00Z"))
-        .await
-        .unwrap();
-    b.change_marks("r", "c", set(Mark::Favorite), at("2026-02-03T00:00:00Z"))
-        .await
-        .unwrap();
-    b.change_marks("r", "b", set(Mark::Favorite), at("2026-02-02T00:00:00Z"))
-        .await
-        .unwrap();
-    b.change_marks("r", "d", set(Mark::Hidden), at("2026-02-04T00:00:00Z"))
-        .await
-        .unwrap();
-    b.change_marks("o", "d", set(Mark::Favorite), at("2026-02-04T00:00:00Z"))
-        .await
-        .unwrap();
+    put_plain(&*b, &["a", "b", "c", "d"]).await;
+    for (reader, item, mark, when) in [
+        ("r", "a", Mark::Favorite, "2026-02-01T00:00:00Z"),
+        ("r", "c", Mark::Favorite, "2026-02-03T00:00:00Z"),
+        ("r", "b", Mark::Favorite, "2026-02-02T00:00:00Z"),
+        ("r", "d", Mark::Hidden, "2026-02-04T00:00:00Z"),
+        ("o", "d", Mark::Favorite, "2026-02-04T00:00:00Z"),
+    ] {
+        b.change_marks(reader, item, set(mark), at(when))
+            .await
+            .unwrap();
+    }
     assert_eq!(
         b.marked_ids("r", Mark::Favorite).await.unwrap(),
         ["c", "b", "a"]
@@ -953,16 +942,14 @@ pub(crate) async fn marked_ids_lists_the_most_recently_marked_first(b: Arc<dyn B
 /// `share`: an unknown item is `NotFound("item")`; a reader's share of an item replaces
 /// their previous one; `shares` lists them newest first.
 pub(crate) async fn shares_keep_the_latest_per_item(b: Arc<dyn Backend>) {
-    let t = "2026-01-01T00:00:00Z";
-    b.put_items(&[news("a", "A", None, t), news("b", "B", None, t)])
-        .await
-        .unwrap();
+    put_plain(&*b, &["a", "b"]).await;
     let share = |when: &str, platform: &str| Share {
         at: at(when),
         platform: platform.into(),
     };
     assert!(matches!(
-        b.share("r", "nope", &share(t, "linkedin")).await,
+        b.share("r", "nope", &share("2026-02-01T00:00:00Z", "linkedin"))
+            .await,
         Err(Error::NotFound("item"))
     ));
     assert!(b.shares("r").await.unwrap().is_empty());
