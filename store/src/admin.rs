@@ -338,9 +338,9 @@ pub(crate) mod tests {
                 .unwrap();
             store.purge_user(&u.id).await.unwrap();
             assert!(store.user(&u.id).await.unwrap().is_none());
-            if let Some(sled) = store.sled() {
-                assert!(sled.t.userid_apikey.get(&u.id).unwrap().is_none());
-                assert!(sled.t.userid_profile.get(&u.id).unwrap().is_none());
+            if let Some(engine) = store.internals() {
+                assert!(!engine.index_has("userid_apikey", u.id.as_bytes()));
+                assert!(!engine.index_has("userid_profile", u.id.as_bytes()));
             }
             assert!(store.waitlist_entry(&u.id).await.unwrap().is_none());
             let left: Vec<_> = store

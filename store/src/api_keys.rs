@@ -82,8 +82,8 @@ mod tests {
                 store.api_key_owner(&new).await.unwrap().as_deref(),
                 Some("u1")
             );
-            if let Some(sled) = store.sled() {
-                assert_eq!(sled.t.apikeyhash_userid.len(), 1);
+            if let Some(engine) = store.internals() {
+                assert_eq!(engine.index_len("apikeyhash_userid"), 1);
             }
             // Deleting the account is what removes its key.
             store.delete_user("u1").await.unwrap();

@@ -365,9 +365,9 @@ pub(crate) mod tests {
             assert_eq!(item.title, "First, edited");
             assert_eq!(item.source.as_deref(), Some("A"));
             // The old date's index entry is gone: one entry, at the new date.
-            if let Some(sled) = store.sled() {
-                assert_eq!(sled.t.published_itemid.len(), 1);
-                assert_eq!(sled.t.title_itemid.len(), 1);
+            if let Some(engine) = store.internals() {
+                assert_eq!(engine.index_len("published_itemid"), 1);
+                assert_eq!(engine.index_len("title_itemid"), 1);
             }
         }
 
@@ -396,8 +396,8 @@ pub(crate) mod tests {
                 .unwrap();
             store.remove_item(&a.id).await.unwrap();
             assert_eq!(store.item_count().await.unwrap(), 0);
-            if let Some(sled) = store.sled() {
-                assert!(sled.t.url_itemid.is_empty() && sled.t.published_itemid.is_empty());
+            if let Some(engine) = store.internals() {
+                assert!((engine.index_len("url_itemid") == 0) && (engine.index_len("published_itemid") == 0));
             }
             assert!(matches!(
                 store.remove_item(&a.id).await,

@@ -278,8 +278,8 @@ pub(crate) mod tests {
             assert_eq!(counts(&store, "u1").await, [0, 0, 0]);
             assert_eq!(counts(&store, "u2").await, [0, 0, 0]);
             assert!(!store.has_mark("u1", &a, Mark::Read).await.unwrap());
-            if let Some(sled) = store.sled() {
-                assert_eq!(sled.t.itemuser_mark.len(), 0);
+            if let Some(engine) = store.internals() {
+                assert_eq!(engine.index_len("itemuser_mark"), 0);
             }
         }
     }

@@ -231,8 +231,8 @@ mod tests {
                     .unwrap(),
                 0
             );
-            if let Some(sled) = store.sled() {
-                assert!(sled.t.userid_checkouts.is_empty());
+            if let Some(engine) = store.internals() {
+                assert!((engine.index_len("userid_checkouts") == 0));
             }
             assert!(matches!(
                 store.create_checkout("cs_1", &u.id, "test").await,

@@ -92,11 +92,11 @@ mod tests {
                     .unwrap()
                     .allowed
             );
-            // The embedded backend keeps counters in memory and drops the past days'
-            // from its tree when it saves them.
-            if let Some(sled) = store.sled() {
-                sled.checkpoint_quotas(at("2026-11-23T00:00:01Z")).unwrap();
-                assert_eq!(sled.t.quota_userday.len(), 1);
+            // A backend that keeps counters in memory drops the past days' from its
+            // index when it saves them.
+            if let Some(engine) = store.internals() {
+                engine.save_counters(at("2026-11-23T00:00:01Z"));
+                assert_eq!(engine.index_len("quota_userday"), 1);
                 assert_eq!(
                     store
                         .quota_used("u1", at("2026-11-22T12:00:00Z"))
@@ -129,20 +129,9 @@ mod tests {
                 allowed += t.await.unwrap();
             }
             assert_eq!(allowed, 100);
-            if let Some(sled) = store.sled() {
-                use crate::engines::sled::keys;
-                use crate::engines::sled::quota_day_key;
-                sled.checkpoint_quotas(now).unwrap();
-                assert_eq!(
-                    keys::u64_from(
-                        sled.t
-                            .quota_userday
-                            .get(quota_day_key("u1", now.date_naive()))
-                            .unwrap()
-                            .as_deref()
-                    ),
-                    100
-                );
+            if let Some(engine) = store.internals() {
+                engine.save_counters(now);
+                assert_eq!(engine.saved_quota("u1", now.date_naive()), 100);
             }
         }
     }

@@ -205,8 +205,8 @@ mod tests {
                 .await
                 .unwrap();
             store.remove_feed(&f.id).await.unwrap();
-            if let Some(sled) = store.sled() {
-                assert!(sled.t.feedguid_itemid.is_empty() && sled.t.feedurl_feedid.is_empty());
+            if let Some(engine) = store.internals() {
+                assert!((engine.index_len("feedguid_itemid") == 0) && (engine.index_len("feedurl_feedid") == 0));
             }
             assert_eq!(
                 store.item_count().await.unwrap(),

@@ -164,8 +164,8 @@ pub(crate) mod tests {
                 .map(|s| s.id)
                 .collect();
             assert_eq!(ids, ["w1", "w3", "w2"]);
-            if let Some(sled) = store.sled() {
-                assert_eq!(sled.t.start_summaryid.len(), 3);
+            if let Some(engine) = store.internals() {
+                assert_eq!(engine.index_len("start_summaryid"), 3);
             }
             store.remove_summary("w3").await.unwrap();
             assert!(store.summary("w3").await.unwrap().is_none());

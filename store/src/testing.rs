@@ -7,27 +7,44 @@
 //! }
 //! ```
 //!
-//! into a module `a_rule_holds` with one test per backend (`sled`, `memory`), each
-//! given a fresh [`TestStore`]. Tests about one backend's internals (sled's journal,
-//! crash injection, group commit) are not written this way: they live in that
-//! backend's module and say so.
+//! into a module `a_rule_holds` with one test per backend (`embedded`, `memory`), each
+//! given a fresh [`TestStore`]. Tests about one backend's internals (the embedded
+//! backend's journal, crash injection, group commit) are not written this way: they
+//! live in that backend's module and say so.
 //!
-//! TODO(issue 25): the in-memory backend (`engines::memory`) is being written on its
-//! own branch; until it is merged, [`store_tests!`] makes the `sled` test only. Once it
-//! is, bring back `Engine::Memory` (opened with `MemoryBackend::new()` under
-//! `Store::with_backend`) and the macro's `memory` test.
+//! Tests of one engine's bookkeeping that a rule's test still wants to see (that a
+//! removed record leaves nothing behind in the engine's indexes) ask it through
+//! [`TestStore::internals`], which a backend answers when it keeps such things.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::engines::sled::SledBackend;
-use crate::{Options, Result, Store};
+use chrono::{DateTime, NaiveDate, Utc};
+
+use crate::engines::{self, memory::MemoryBackend};
+use crate::{Options, Store};
 
 /// The backends the suite runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Engine {
     /// The embedded backend, on a temporary directory.
-    Sled,
+    Embedded,
+    /// The in-memory backend written for tests.
+    Memory,
+}
+
+/// What the behavioural tests may ask of a backend's own bookkeeping, for backends that
+/// keep indexes by name (the embedded one's trees). Each method panics on a name the
+/// backend does not know, so a typo cannot make a test pass.
+pub(crate) trait Internals: Send + Sync {
+    /// How many entries the index `name` holds.
+    fn index_len(&self, name: &str) -> usize;
+    /// Whether the index `name` holds `key`.
+    fn index_has(&self, name: &str, key: &[u8]) -> bool;
+    /// Saves the counters kept in memory between checkpoints (API quotas) as at `now`.
+    fn save_counters(&self, now: DateTime<Utc>);
+    /// The API quota count saved for `owner` on `day` (0 when none is).
+    fn saved_quota(&self, owner: &str, day: NaiveDate) -> u64;
 }
 
 /// A store for one test, with the directory its files live in (the search index, and
@@ -37,8 +54,8 @@ pub(crate) struct TestStore {
     pub store: Store,
     /// The data directory, removed when the test ends.
     _dir: tempfile::TempDir,
-    /// The embedded backend under the store, when the store is on it.
-    sled: Option<Arc<SledBackend>>,
+    /// The backend's bookkeeping, when it keeps indexes by name.
+    internals: Option<Arc<dyn Internals>>,
 }
 
 impl std::ops::Deref for TestStore {
@@ -50,37 +67,35 @@ impl std::ops::Deref for TestStore {
 }
 
 impl TestStore {
-    /// The embedded backend, for the assertions about its trees that hold only there.
-    pub fn sled(&self) -> Option<&SledBackend> {
-        self.sled.as_deref()
+    /// The backend's bookkeeping, for the assertions that hold only where it keeps
+    /// indexes by name.
+    pub fn internals(&self) -> Option<&dyn Internals> {
+        self.internals.as_deref()
     }
 }
 
 /// A fresh store on `engine`.
 pub(crate) async fn open(engine: Engine, opts: Options) -> TestStore {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    match engine {
-        Engine::Sled => {
-            let (store, sled) = open_sled(dir.path(), opts)
+    let (store, internals) = match engine {
+        Engine::Embedded => {
+            let (store, internals) = engines::open_embedded_for_test(dir.path(), opts)
                 .await
                 .expect("a test store opens");
-            TestStore {
-                store,
-                _dir: dir,
-                sled: Some(sled),
-            }
+            (store, Some(internals))
         }
+        Engine::Memory => {
+            let store = Store::with_backend(Arc::new(MemoryBackend::new()), dir.path(), opts)
+                .await
+                .expect("a test store opens");
+            (store, None)
+        }
+    };
+    TestStore {
+        store,
+        _dir: dir,
+        internals,
     }
-}
-
-/// A store on the embedded backend in the data directory `dir` (made if missing), with
-/// the backend itself for tests of its internals. The backend opens on this thread, so
-/// the thread's test switches (`lock::NO_BACKGROUND_FLUSH`) apply to it.
-pub(crate) async fn open_sled(dir: &Path, opts: Options) -> Result<(Store, Arc<SledBackend>)> {
-    std::fs::create_dir_all(dir)?;
-    let sled = Arc::new(SledBackend::open(dir, &opts)?);
-    let store = Store::with_backend(sled.clone(), dir, opts).await?;
-    Ok((store, sled))
 }
 
 /// Adds an account with the id `id` (and the e-mail `id@example.com`), for tests that
@@ -99,8 +114,8 @@ pub(crate) async fn user_with_id(store: &Store, id: &str) -> crate::User {
 }
 
 /// Copies the data directory `from` of an open store to `to` as its files are now,
-/// which is what a `kill -9` of the process would leave on disk: whatever sled or the
-/// journal keep only in memory is not in the copy.
+/// which is what a `kill -9` of the process would leave on disk: whatever the engine
+/// keeps only in memory is not in the copy.
 pub(crate) fn crash_copy(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
@@ -127,12 +142,14 @@ macro_rules! store_tests {
             async fn run($store: $crate::testing::TestStore) $body
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sled() {
-                run($crate::testing::open($crate::testing::Engine::Sled, $opts).await).await
+            async fn embedded() {
+                run($crate::testing::open($crate::testing::Engine::Embedded, $opts).await).await
             }
 
-            // TODO(issue 25): the `memory` test, once the in-memory backend is merged
-            // (see the module docs).
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn memory() {
+                run($crate::testing::open($crate::testing::Engine::Memory, $opts).await).await
+            }
         }
         $crate::testing::store_tests! { $($rest)* }
     };

@@ -111,8 +111,8 @@ mod tests {
             let status = store.waitlist_status(&u.id).await.unwrap();
             assert!(status.is_on_waitlist);
             assert_eq!(status.joined_at, Some(first.joined_at));
-            if let Some(sled) = store.sled() {
-                assert_eq!(sled.t.joined_userid.len(), 1);
+            if let Some(engine) = store.internals() {
+                assert_eq!(engine.index_len("joined_userid"), 1);
             }
         }
 
@@ -142,8 +142,8 @@ mod tests {
                 Err(Error::NotFound(_))
             ));
             assert_eq!(store.waitlist().await.unwrap().len(), 1);
-            if let Some(sled) = store.sled() {
-                assert_eq!(sled.t.joined_userid.len(), 1);
+            if let Some(engine) = store.internals() {
+                assert_eq!(engine.index_len("joined_userid"), 1);
             }
         }
 

@@ -111,7 +111,8 @@ pub trait ItemStore: Send + Sync {
     async fn item_id_by_url(&self, url: &str) -> Result<Option<String>>;
 
     /// Adds or replaces items by id, keeping every listing and the URL lookup in step,
-    /// and logs each change. Visible on return, and durable once [`super::Backend::flush`]
+    /// and logs each change (the items of one call may share one change number; a later
+    /// call's are greater). Visible on return, and durable once [`super::Backend::flush`]
     /// has returned after it, so that a bulk write pays for one sync. A URL another item
     /// holds is taken over by the written item (the rules match by URL before they
     /// write).
@@ -140,8 +141,9 @@ pub trait ItemStore: Send + Sync {
     /// (rebuilding the search index, moving an install).
     async fn items_after(&self, after: Option<&str>, limit: usize) -> Result<Vec<Json>>;
 
-    /// Change log entries after `after`, oldest first, at most `limit`: what a search
-    /// replica has not applied yet. A backend may keep only the entries not yet
+    /// Change log entries after `after`, oldest first, about `limit` (entries sharing a
+    /// number come together, so a page may run past it): what a search replica has not
+    /// applied yet. A backend may keep only the entries not yet
     /// forgotten (see [`ItemStore::forget_item_changes`]).
     async fn item_changes(&self, after: u64, limit: usize) -> Result<Vec<ItemChange>>;
 

@@ -29,6 +29,7 @@ pub trait KeyStore: Send + Sync {
     /// the count never passes the limit.
     async fn consume_quota(&self, owner: &str, limit: u64, now: DateTime<Utc>) -> Result<QuotaUse>;
 
-    /// How many requests `owner` made on the UTC day of `now`.
+    /// How many requests `owner` made on the UTC day of `now`. The rules ask only of
+    /// today: a backend may forget a past day's count once a new day has begun.
     async fn quota_used(&self, owner: &str, now: DateTime<Utc>) -> Result<u64>;
 }

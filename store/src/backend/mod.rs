@@ -68,6 +68,8 @@
 
 mod accounts;
 mod billing;
+#[cfg(test)]
+pub(crate) mod contract;
 mod coordination;
 mod items;
 mod keys;

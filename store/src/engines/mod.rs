@@ -1,7 +1,10 @@
 //! The backends: where a store keeps its data, each behind the same interface
 //! ([`crate::backend::Backend`]). The embedded one is the default and needs nothing
 //! installed; the others are for tests, or for several processes sharing one install.
+//! Each engine lives in a module of its own, so that nothing outside it names it.
 
+#[cfg(test)]
+pub(crate) mod memory;
 pub(crate) mod sled;
 
 use std::path::Path;
@@ -11,6 +14,9 @@ use crate::backend::Backend;
 use crate::{Options, Result};
 
 pub use self::sled::space::{BALLAST_FILE, FULL_RETRY_AFTER};
+
+#[cfg(test)]
+pub(crate) use self::sled::testing::open as open_embedded_for_test;
 
 /// Opens the embedded backend in the data directory `dir` (it replays its journal and
 /// may wait for its lock: call it off the async runtime).

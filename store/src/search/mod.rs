@@ -537,9 +537,9 @@ pub(crate) mod tests {
             assert_eq!(titles(&store, &v, "imported").await, ["Imported"]);
             store.remove_item(&a.id).await.unwrap();
             assert!(titles(&store, &v, "photonic").await.is_empty());
-            if let Some(sled) = store.sled() {
+            if let Some(engine) = store.internals() {
                 assert!(
-                    sled.t.search_pending.is_empty(),
+                    (engine.index_len("search_pending") == 0),
                     "committed writes leave nothing pending"
                 );
             }
@@ -804,9 +804,9 @@ pub(crate) mod tests {
             assert_eq!(store.reindex(|| steps += 1).await.unwrap(), 3000);
             writer.await.unwrap();
             assert_eq!(steps, 3000);
-            // Whether a write landed before, during or after the rebuild, the index matches sled.
-            if let Some(sled) = store.sled() {
-                assert!(sled.t.search_pending.is_empty());
+            // Whether a write landed before, during or after the rebuild, the index matches the backend.
+            if let Some(engine) = store.internals() {
+                assert!((engine.index_len("search_pending") == 0));
             }
             assert_eq!(store.index().searcher().num_docs(), 3000);
             let q = SearchQuery::parse("during").unwrap();

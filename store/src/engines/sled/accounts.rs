@@ -91,14 +91,19 @@ impl AccountStore for SledBackend {
     async fn insert_user(&self, user: &User) -> Result<()> {
         self.writable()?;
         let t = &self.t;
-        (&t.users, &t.email_userid).transaction(|(users, emails)| {
-            if emails.get(user.email.as_bytes())?.is_some() {
-                return Err(Error::Conflict("User already registered".into()).into());
-            }
-            emails.insert(user.email.as_bytes(), user.id.as_bytes())?;
-            users.insert(user.id.as_bytes(), to_json(user))?;
-            Ok(())
-        })?;
+        (&t.users, &t.email_userid, &t.customerid_userid).transaction(
+            |(users, emails, customers)| {
+                if emails.get(user.email.as_bytes())?.is_some() {
+                    return Err(Error::Conflict("User already registered".into()).into());
+                }
+                emails.insert(user.email.as_bytes(), user.id.as_bytes())?;
+                if let Some(customer) = &user.subscription.customer_id {
+                    customers.insert(customer.as_bytes(), user.id.as_bytes())?;
+                }
+                users.insert(user.id.as_bytes(), to_json(user))?;
+                Ok(())
+            },
+        )?;
         self.sync()
     }
 

@@ -97,8 +97,8 @@ impl SledBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::sled::testing::open_sled;
     use crate::items::tests::new_item;
-    use crate::testing::{Engine, open};
     use crate::{Mark, Options, Store, Viewer};
 
     /// `n` items an hour apart, oldest first; answers their ids newest first.
@@ -140,8 +140,8 @@ mod tests {
 
     #[tokio::test]
     async fn pages_run_from_the_head_into_sled_and_follow_every_item_write() {
-        let store = open(Engine::Sled, Options::default()).await;
-        let sled = store.sled().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (store, sled) = open_sled(dir.path(), Options::default()).await.unwrap();
         let ids = fill(&store, HEAD_LEN + 45).await;
         let reader = Viewer {
             user_id: Some("r".into()),
@@ -196,9 +196,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_small_store_is_all_head() {
-        let store = open(Engine::Sled, Options::default()).await;
+        let dir = tempfile::tempdir().unwrap();
+        let (store, sled) = open_sled(dir.path(), Options::default()).await.unwrap();
         let ids = fill(&store, 30).await;
-        let head = store.sled().unwrap().feed_head().unwrap();
+        let head = sled.feed_head().unwrap();
         assert!(head.whole);
         assert_eq!(head.items.len(), 30);
         assert_eq!(&*head.items[0].id, ids[0].as_str());

@@ -158,7 +158,7 @@ impl SledBackend {
             } else {
                 key.to_vec()
             };
-            let seq = u64::from_be_bytes(self.next_id()?);
+            let seq = self.next_change()?;
             self.t.search_pending.insert(change_key(seq), renumbered)?;
             self.t.search_pending.remove(key)?;
         }
@@ -269,7 +269,7 @@ impl ItemStore for SledBackend {
     async fn put_items(&self, items: &[StoredItem]) -> Result<Vec<ItemWritten>> {
         self.writable()?;
         let t = &self.t;
-        let change = u64::from_be_bytes(self.next_id()?);
+        let change = self.next_change()?;
         let mut ids = vec![BATCH];
         for (n, s) in items.iter().enumerate() {
             if n > 0 {
@@ -311,7 +311,7 @@ impl ItemStore for SledBackend {
     async fn remove_item(&self, id: &str) -> Result<Option<(NewsItem, u64)>> {
         self.writable()?;
         let t = &self.t;
-        let change = u64::from_be_bytes(self.next_id()?);
+        let change = self.next_change()?;
         let removed = (
             &t.items,
             &t.published_itemid,
@@ -348,9 +348,19 @@ impl ItemStore for SledBackend {
     }
 
     async fn newest(&self, q: NewestQuery<'_>) -> Result<NewestPage> {
+        let leaves_feed = |m: &crate::Mark| m.leaves_feed();
         let out = match q.reader {
-            Some(reader) if !q.leave_out.is_empty() => Some(self.out_of_feed(reader)?.0),
-            _ => None,
+            Some(_) if q.leave_out.is_empty() => None,
+            // The feed's own question, answered from the set kept in memory.
+            Some(reader)
+                if q.leave_out.iter().all(leaves_feed)
+                    && crate::Mark::ALL.iter().filter(|m| leaves_feed(m)).count()
+                        == q.leave_out.len() =>
+            {
+                Some(self.out_of_feed(reader)?.0)
+            }
+            Some(reader) => Some(std::sync::Arc::new(self.marked_set(reader, q.leave_out)?)),
+            None => None,
         };
         let before = q.after.map(position_key);
         let keep = |id: &str| out.as_ref().is_none_or(|o| !o.contains(id));
@@ -496,10 +506,11 @@ impl ItemStore for SledBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::sled::testing::open_sled;
     use crate::items::NewItem;
     use crate::items::tests::{item_id_for_url, new_item};
     use crate::search::tests::{item, subscriber, titles};
-    use crate::testing::{crash_copy, open_sled};
+    use crate::testing::crash_copy;
     use crate::{Mark, Options, Store};
 
     /// Every (published, title, URL) entry names a stored item in its current version,

@@ -1191,8 +1191,9 @@ mod tests {
         use std::sync::Arc;
 
         use super::super::*;
+        use crate::engines::sled::testing::open_sled;
         use crate::items::tests::new_item;
-        use crate::testing::{crash_copy, open_sled};
+        use crate::testing::crash_copy;
         use crate::{Mark, Options, Store};
 
         async fn open(dir: &Path) -> (Store, Arc<SledBackend>) {

@@ -84,8 +84,18 @@ impl SledBackend {
 
     /// Reads a reader's ids out of their feed from disk.
     fn load_out_of_feed(&self, reader: &str) -> Result<std::collections::HashSet<Box<str>>> {
+        let leave: Vec<Mark> = Mark::ALL.into_iter().filter(|m| m.leaves_feed()).collect();
+        self.marked_set(reader, &leave)
+    }
+
+    /// The ids a reader marked with any of `marks`, from disk.
+    pub(crate) fn marked_set(
+        &self,
+        reader: &str,
+        marks: &[Mark],
+    ) -> Result<std::collections::HashSet<Box<str>>> {
         let mut ids = std::collections::HashSet::new();
-        for mark in Mark::ALL.into_iter().filter(|m| m.leaves_feed()) {
+        for &mark in marks {
             for key in self
                 .t
                 .mark_tree(mark)
@@ -427,14 +437,16 @@ impl MarkStore for SledBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::sled::testing::open_sled;
     use crate::items::tests::new_item;
     use crate::marks::tests::counts;
-    use crate::testing::{Engine, open};
 
     #[tokio::test]
     async fn a_store_from_before_the_counts_gets_them_once() {
-        let store = open(Engine::Sled, crate::Options::default()).await;
-        let sled = store.sled().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (store, sled) = open_sled(dir.path(), crate::Options::default())
+            .await
+            .unwrap();
         let a = store
             .upsert_item(new_item("A", None, "2026-01-01T00:00:00Z"))
             .await

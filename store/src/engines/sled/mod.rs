@@ -44,7 +44,7 @@ mod sources;
 pub(crate) mod space;
 
 #[cfg(test)]
-pub(crate) use quotas::quota_day_key;
+pub(crate) mod testing;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -156,6 +156,10 @@ pub(crate) struct Memory {
     pub users: parsed::ParsedCache<User>,
     /// Recently read sessions, parsed (every signed-in request checks its session).
     pub sessions: parsed::ParsedCache<crate::Session>,
+    /// Held while a week's summary is checked for and written: sled cannot scan inside
+    /// a transaction, and its file lock lets one process in, so this makes the check and
+    /// the write one step.
+    pub summary_week: std::sync::Mutex<()>,
 }
 
 /// Accounts and sessions kept parsed: the active readers of a busy hour. A record is
@@ -250,6 +254,7 @@ impl SledBackend {
             head: feed_head::HeadCache::default(),
             users: parsed::ParsedCache::new(PARSED_RECORDS),
             sessions: parsed::ParsedCache::new(PARSED_RECORDS),
+            summary_week: std::sync::Mutex::new(()),
         });
         let commit = Arc::new(group_commit::GroupCommit::new(&dir.join("db"))?);
         let leftover =
@@ -310,9 +315,10 @@ impl SledBackend {
         self.mem.items_generation.fetch_add(1, Ordering::Release);
     }
 
-    /// The next number of sled's id generator, big-endian: unique and increasing.
-    pub(crate) fn next_id(&self) -> Result<[u8; 8]> {
-        Ok(self.db.generate_id()?.to_be_bytes())
+    /// The number of the next entry of the item change log: from 1, since a reader
+    /// asks for the entries after the last it applied and starts from 0.
+    pub(crate) fn next_change(&self) -> Result<u64> {
+        Ok(self.db.generate_id()? + 1)
     }
 }
 

@@ -211,7 +211,7 @@ pub(crate) fn quota_day_key(owner: &str, day: NaiveDate) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::Options;
-    use crate::testing::open_sled;
+    use crate::engines::sled::testing::open_sled;
 
     fn at(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)

@@ -28,8 +28,13 @@ impl SummaryStore for SledBackend {
         self.writable()?;
         let t = &self.t;
         let week = keys::time(summary.start_date);
+        let _one_at_a_time = self
+            .mem
+            .summary_week
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         // Summaries of the week, read before the transaction (sled cannot scan in one)
-        // and checked again in it.
+        // and checked again in it; `summary_week` keeps another check out meanwhile.
         let same_week: Vec<sled::IVec> = t
             .start_summaryid
             .scan_prefix(week)

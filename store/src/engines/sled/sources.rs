@@ -51,16 +51,21 @@ impl SourceStore for SledBackend {
     async fn update_feed(&self, id: &str, change: &mut FeedChange<'_>) -> Result<Feed> {
         self.writable()?;
         let change = std::cell::RefCell::new(change);
-        let updated = self.t.feeds.transaction(|feeds| {
+        let (updated, rescheduled) = self.t.feeds.transaction(|feeds| {
             let Some(raw) = feeds.get(id.as_bytes())? else {
                 return Err(Error::NotFound("feed").into());
             };
             let mut feed: Feed = from_json(&raw)?;
+            let due = feed.next_due;
             (change.borrow_mut())(&mut feed);
             feeds.insert(id.as_bytes(), to_json(&feed))?;
-            Ok(feed)
+            Ok((feed.clone(), feed.next_due != due))
         })?;
-        self.coordination.release_feed(id);
+        // A new due time is a fetcher's report: its lease ends. Other edits (a name)
+        // leave a fetch under way alone.
+        if rescheduled {
+            self.coordination.release_feed(id);
+        }
         self.sync()?;
         Ok(updated)
     }
