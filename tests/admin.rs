@@ -740,9 +740,11 @@ async fn a_stopped_daemon_is_given_up_on_within_the_admin_timeout() {
 async fn a_stale_socket_is_replaced_and_ignored() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("data");
-    drop(radar_store::Store::open(&dir, radar_store::Options::default())
-        .await
-        .unwrap());
+    drop(
+        radar_store::Store::open(&dir, radar_store::Options::default())
+            .await
+            .unwrap(),
+    );
     // A socket file nobody listens on, as a crash leaves it.
     drop(std::os::unix::net::UnixListener::bind(dir.join("admin.sock")).unwrap());
     assert!(dir.join("admin.sock").exists());

@@ -56,7 +56,11 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
         if session.is_none_or(|s| s.user_id != claims.sub) {
             return Err(expired());
         }
-        let user = state.store.user_shared(&claims.sub).await?.ok_or_else(expired)?;
+        let user = state
+            .store
+            .user_shared(&claims.sub)
+            .await?
+            .ok_or_else(expired)?;
         Ok(Self(Some(AuthUser { user, claims })))
     }
 }

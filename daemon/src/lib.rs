@@ -131,8 +131,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
             Err(e) => return Err(e.into()),
         }
     }
-    let tokens =
-        auth::tokens::Tokens::load(&store, config.auth.jwt_secret.as_deref()).await?;
+    let tokens = auth::tokens::Tokens::load(&store, config.auth.jwt_secret.as_deref()).await?;
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;

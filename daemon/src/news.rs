@@ -54,7 +54,10 @@ pub async fn get_news(
 ) -> Result<RawJson> {
     let viewer = viewer(&state, caller.as_ref());
     Ok(RawJson(
-        state.store.feed_page_json(&viewer, q.cursor.as_deref()).await?,
+        state
+            .store
+            .feed_page_json(&viewer, q.cursor.as_deref())
+            .await?,
     ))
 }
 

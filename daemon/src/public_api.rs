@@ -83,7 +83,9 @@ impl FromRequestParts<AppState> for ApiKeyUser {
             ApiError::unauthorized("This API key is not valid. Get your current key on /api-docs.")
         };
         let owner = state.store.api_key_owner(key).await?.ok_or_else(unknown)?;
-        Ok(Self(state.store.user_shared(&owner).await?.ok_or_else(unknown)?))
+        Ok(Self(
+            state.store.user_shared(&owner).await?.ok_or_else(unknown)?,
+        ))
     }
 }
 
@@ -268,7 +270,10 @@ async fn listing(s: &AppState, q: &PublicQuery) -> Result<Arc<[u8]>> {
     if let Some(json) = s.public_pages.get(&key, version) {
         return Ok(json);
     }
-    let (items, total) = s.store.public_page(q.sort, q.order, q.page, q.limit).await?;
+    let (items, total) = s
+        .store
+        .public_page(q.sort, q.order, q.page, q.limit)
+        .await?;
     let json: Arc<[u8]> = serde_json::to_vec(&PublicPage {
         pagination: Pagination::of(total, q.page, q.limit),
         items: items.into_iter().map(PublicItem::from).collect(),

@@ -41,7 +41,8 @@ pub async fn get_weekly_summary(
     Path(id): Path<String>,
 ) -> Result<Json<WeeklySummary>> {
     s.store
-        .summary(&id).await?
+        .summary(&id)
+        .await?
         .map(Json)
         .ok_or_else(|| ApiError::not_found("Weekly summary not found."))
 }

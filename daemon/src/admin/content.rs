@@ -50,7 +50,8 @@ pub(super) async fn items_add(ctx: &AdminCtx, item: NewItem) -> Result<AdminResp
     let outcome = ctx.store.import_item(item).await?;
     let item = ctx
         .store
-        .item(&outcome.id).await?
+        .item(&outcome.id)
+        .await?
         .ok_or_else(|| AdminError::new("storage", "the item vanished after it was stored"))?;
     Ok(AdminResponse::Item {
         item,

@@ -8,7 +8,8 @@ use super::{AdminCtx, AdminError, AdminResponse, UserView};
 /// The account with this e-mail, or an error saying how to find the right one.
 async fn user(ctx: &AdminCtx, email: &str) -> Result<User, AdminError> {
     ctx.store
-        .user_by_email(email).await?
+        .user_by_email(email)
+        .await?
         .ok_or_else(|| match radar_store::check_email(email) {
             Err(problem) => AdminError::new("invalid", problem.message()),
             Ok(_) => AdminError::new(
@@ -68,7 +69,8 @@ pub(super) async fn users_create(
         .map_err(|e| AdminError::new("internal", e.inner.message))?;
     let user = ctx
         .store
-        .create_user(&email, hash, Default::default(), true).await?;
+        .create_user(&email, hash, Default::default(), true)
+        .await?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &user)))
 }
 
@@ -84,7 +86,8 @@ pub(super) async fn users_delete(ctx: &AdminCtx, email: &str) -> Result<AdminRes
 pub(super) async fn waitlist_list(ctx: &AdminCtx, all: bool) -> Result<AdminResponse, AdminError> {
     let entries = ctx
         .store
-        .waitlist().await?
+        .waitlist()
+        .await?
         .into_iter()
         .filter(|e| all || e.approved_at.is_none())
         .collect();
@@ -118,7 +121,10 @@ pub(super) async fn waitlist_approve(
     ))
 }
 
-pub(super) async fn waitlist_remove(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
+pub(super) async fn waitlist_remove(
+    ctx: &AdminCtx,
+    email: &str,
+) -> Result<AdminResponse, AdminError> {
     let u = entry_of(ctx, email).await?;
     Ok(AdminResponse::WaitlistEntry(
         ctx.store.remove_from_waitlist(&u.id).await?,
@@ -156,7 +162,10 @@ pub(super) async fn subscribers_grant(
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))
 }
 
-pub(super) async fn subscribers_revoke(ctx: &AdminCtx, email: &str) -> Result<AdminResponse, AdminError> {
+pub(super) async fn subscribers_revoke(
+    ctx: &AdminCtx,
+    email: &str,
+) -> Result<AdminResponse, AdminError> {
     let u = user(ctx, email).await?;
     let u = ctx.store.revoke_subscription(&u.id).await?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))

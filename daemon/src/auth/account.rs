@@ -97,7 +97,8 @@ pub async fn post_signup(
     let metadata = client_metadata(body.data.unwrap_or_default());
     let user = match state
         .store
-        .create_user(&email, hash, metadata.clone(), !confirm).await
+        .create_user(&email, hash, metadata.clone(), !confirm)
+        .await
     {
         Ok(user) => user,
         Err(radar_store::Error::Conflict(_)) if confirm => {
@@ -217,7 +218,8 @@ pub async fn put_user(
         super::pace_mail(&state, "email_change", &user.email).await?;
     }
     if let Some(new) = body.password {
-        super::reauthenticate::check_nonce(&state, &user, &caller.claims, body.nonce.as_deref()).await?;
+        super::reauthenticate::check_nonce(&state, &user, &caller.claims, body.nonce.as_deref())
+            .await?;
         if state
             .passwords
             .verify(new.clone(), Some(user.password_hash.clone()))
@@ -231,7 +233,8 @@ pub async fn put_user(
         let hash = state.passwords.hash(new).await?;
         user = state
             .store
-            .change_password(&user.id, hash, Some(&caller.claims.session_id)).await?;
+            .change_password(&user.id, hash, Some(&caller.claims.session_id))
+            .await?;
     }
     if let Some(data) = body.data {
         user = state.store.merge_user_metadata(&user.id, data).await?;

@@ -40,7 +40,8 @@ pub async fn start(
     let double = !state.config.auth.single_email_change_confirm;
     let links = state
         .store
-        .request_email_change(&user.id, new_email, ttl, double, pkce).await
+        .request_email_change(&user.id, new_email, ttl, double, pkce)
+        .await
         .map_err(|e| match e {
             radar_store::Error::Conflict(_) => email_exists(),
             e => e.into(),

@@ -72,7 +72,12 @@ mod tests {
         let (_d, s) = store().await;
         let l = RateLimiter::new(3);
         for _ in 0..3 {
-            assert!(l.hit(&s, "sign-in", "a@example.com", IP).await.unwrap().is_ok());
+            assert!(
+                l.hit(&s, "sign-in", "a@example.com", IP)
+                    .await
+                    .unwrap()
+                    .is_ok()
+            );
         }
         // One attempt comes back every 20 s.
         let wait = l
@@ -82,7 +87,12 @@ mod tests {
             .unwrap_err();
         assert!((1..=20).contains(&wait), "{wait}");
         // Other actions have their own allowance.
-        assert!(l.hit(&s, "recover", "a@example.com", IP).await.unwrap().is_ok());
+        assert!(
+            l.hit(&s, "recover", "a@example.com", IP)
+                .await
+                .unwrap()
+                .is_ok()
+        );
     }
 
     #[tokio::test]

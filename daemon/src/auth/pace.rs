@@ -38,7 +38,10 @@ impl SendPace {
         }
         let key = ["mail pace", kind, email];
         Ok(
-            match store.rate(&key, self.interval, 1, chrono::Utc::now()).await? {
+            match store
+                .rate(&key, self.interval, 1, chrono::Utc::now())
+                .await?
+            {
                 Some(wait) => Err(super::limiter::whole_seconds(wait)),
                 None => Ok(()),
             },

@@ -32,7 +32,10 @@ pub async fn get_reauthenticate(
     }
     super::pace_mail(&state, "reauthentication", &user.email).await?;
     let ttl = chrono::Duration::seconds(state.config.auth.otp_expiry);
-    let nonce = state.store.issue_reauthentication_nonce(&user.id, ttl).await?;
+    let nonce = state
+        .store
+        .issue_reauthentication_nonce(&user.id, ttl)
+        .await?;
     let minutes = super::recovery::mail_minutes(&state);
     let text = format!(
         "Your Radar reauthentication code is:\n\n{nonce}\n\n\
@@ -80,7 +83,11 @@ pub async fn check_nonce(
             "Password update requires reauthentication",
         ));
     }
-    if !state.store.spend_reauthentication_nonce(&user.id, nonce).await? {
+    if !state
+        .store
+        .spend_reauthentication_nonce(&user.id, nonce)
+        .await?
+    {
         return Err(AuthError::unprocessable(
             "reauthentication_not_valid",
             "Nonce has expired or is invalid",

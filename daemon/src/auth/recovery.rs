@@ -121,7 +121,8 @@ pub async fn send_link(
     let ttl = chrono::Duration::seconds(state.config.auth.otp_expiry);
     let token = state
         .store
-        .issue_one_time_token(&user.id, kind, ttl, pkce).await?;
+        .issue_one_time_token(&user.id, kind, ttl, pkce)
+        .await?;
     let link = link_to(state, &token, kind_name(kind), redirect_to);
     let minutes = mail_minutes(state);
     let (subject, text) = match kind {
@@ -248,7 +249,8 @@ pub async fn post_resend(
     super::pace_mail(&state, "signup", &email).await?;
     if let Some(user) = state
         .store
-        .user_by_email(&email).await?
+        .user_by_email(&email)
+        .await?
         .filter(|u| u.email_confirmed_at.is_none())
     {
         send_link(
@@ -398,12 +400,10 @@ pub async fn get_verify(
             pkce: Some(challenge),
             kind,
         } => {
-            let code = state.store.issue_auth_code(
-                &user.id,
-                kind_name(kind),
-                pkce_method(kind),
-                challenge,
-            ).await?;
+            let code = state
+                .store
+                .issue_auth_code(&user.id, kind_name(kind), pkce_method(kind), challenge)
+                .await?;
             to.query_pairs_mut().append_pair("code", &code);
             Ok(see_other(to))
         }

@@ -174,12 +174,14 @@ async fn exchange_code(state: &AppState, body: TokenBody) -> AuthResult<Json<Aut
     let ttl = chrono::Duration::seconds(state.config.auth.auth_code_expiry);
     match state
         .store
-        .exchange_auth_code(code.trim(), &verifier, ttl).await?
+        .exchange_auth_code(code.trim(), &verifier, ttl)
+        .await?
     {
         Exchanged::Valid { user_id, method } => {
             let grant = state
                 .store
-                .sign_in(&user_id, &method).await
+                .sign_in(&user_id, &method)
+                .await
                 .map_err(|e| match e {
                     radar_store::Error::NotFound(_) => not_found(),
                     e => e.into(),
@@ -258,6 +260,7 @@ pub async fn post_logout(
     };
     state
         .store
-        .sign_out(&caller.user.id, &caller.claims.session_id, scope).await?;
+        .sign_out(&caller.user.id, &caller.claims.session_id, scope)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }

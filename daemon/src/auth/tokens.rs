@@ -143,7 +143,10 @@ impl Tokens {
     /// Keys from the configured secret, or from the store's shared secret `jwt_secret`
     /// (made on first use, and the same for every daemon sharing the store; the embedded
     /// backend keeps it in `DATA/jwt_secret`, mode 0600).
-    pub async fn load(store: &radar_store::Store, configured: Option<&str>) -> anyhow::Result<Self> {
+    pub async fn load(
+        store: &radar_store::Store,
+        configured: Option<&str>,
+    ) -> anyhow::Result<Self> {
         if let Some(secret) = configured {
             anyhow::ensure!(
                 secret.len() >= 32,
@@ -199,7 +202,6 @@ fn shard_of(signature: &str) -> usize {
     use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
     BuildHasherDefault::<DefaultHasher>::default().hash_one(signature) as usize % VERIFIED_SHARDS
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -277,29 +277,31 @@ pub async fn fetch_feed(
         Err(e) => Err(e),
     };
     let now = Utc::now();
-    let recorded = store.update_feed(feed_id, |f| {
-        f.last_fetched_at = Some(now);
-        match &outcome {
-            Ok((validators, title, added)) => {
-                if let Some((etag, lm)) = validators {
-                    f.etag = etag.clone();
-                    f.last_modified = lm.clone();
+    let recorded = store
+        .update_feed(feed_id, |f| {
+            f.last_fetched_at = Some(now);
+            match &outcome {
+                Ok((validators, title, added)) => {
+                    if let Some((etag, lm)) = validators {
+                        f.etag = etag.clone();
+                        f.last_modified = lm.clone();
+                    }
+                    if f.name.is_none() {
+                        f.name = title.clone();
+                    }
+                    f.items_added += added.unwrap_or(0) as u64;
+                    f.last_error = None;
+                    f.failures = 0;
+                    f.next_due = Some(now + interval);
                 }
-                if f.name.is_none() {
-                    f.name = title.clone();
+                Err(e) => {
+                    f.last_error = Some(e.clone());
+                    f.failures = f.failures.saturating_add(1);
+                    f.next_due = Some(now + backoff(interval, f.failures));
                 }
-                f.items_added += added.unwrap_or(0) as u64;
-                f.last_error = None;
-                f.failures = 0;
-                f.next_due = Some(now + interval);
             }
-            Err(e) => {
-                f.last_error = Some(e.clone());
-                f.failures = f.failures.saturating_add(1);
-                f.next_due = Some(now + backoff(interval, f.failures));
-            }
-        }
-    }).await;
+        })
+        .await;
     if let Err(e) = outcome {
         report.status = "error".into();
         report.error = Some(e);
@@ -323,7 +325,10 @@ async fn store_document(
     let parsed = parse::parse(body, content_type, url, Utc::now())?;
     let mut counts = FetchReport::default();
     for entry in parsed.entries {
-        match store.upsert_feed_entry(feed_id, &entry.guid, entry.item, entry.dated).await {
+        match store
+            .upsert_feed_entry(feed_id, &entry.guid, entry.item, entry.dated)
+            .await
+        {
             Ok(o) => match o.status {
                 ImportStatus::Added => counts.added += 1,
                 ImportStatus::Updated => counts.updated += 1,

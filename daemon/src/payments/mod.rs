@@ -148,7 +148,11 @@ pub async fn create_checkout_session(
         ));
     }
     let day_ago = chrono::Utc::now() - chrono::Duration::days(1);
-    if s.store.count_checkouts_since(&caller.user.id, day_ago).await? >= MAX_CHECKOUTS_PER_DAY {
+    if s.store
+        .count_checkouts_since(&caller.user.id, day_ago)
+        .await?
+        >= MAX_CHECKOUTS_PER_DAY
+    {
         return Err(ApiError::too_many(
             "too_many_checkouts",
             format!(
@@ -208,7 +212,8 @@ pub async fn verify_subscription(
     // A session of another user is reported exactly as an unknown one.
     let Some(session) = s
         .store
-        .checkout(id).await?
+        .checkout(id)
+        .await?
         .filter(|c| c.user_id == caller.user.id)
     else {
         return fail("This checkout session was not found for your account.");

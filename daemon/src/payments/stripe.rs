@@ -138,7 +138,9 @@ pub async fn create(s: &AppState, user: &User) -> Result<String> {
         .clone()
         .filter(|u| !u.is_empty())
         .ok_or_else(|| upstream("checkout session without a url"))?;
-    s.store.create_checkout(&session.id, &user.id, "stripe").await?;
+    s.store
+        .create_checkout(&session.id, &user.id, "stripe")
+        .await?;
     Ok(url)
 }
 
@@ -293,10 +295,12 @@ pub async fn post_stripe_webhook(
             })?;
             match s.store.checkout(&remote.id).await? {
                 Some(local) if remote.is_paid() => {
-                    s.store.mark_checkout_paid(
-                        &local.id,
-                        remote.customer.as_deref().unwrap_or_default(),
-                    ).await?;
+                    s.store
+                        .mark_checkout_paid(
+                            &local.id,
+                            remote.customer.as_deref().unwrap_or_default(),
+                        )
+                        .await?;
                     s.store.activate_checkout(&local.id, &local.user_id).await?;
                     tracing::info!(session = %local.id, "stripe checkout completed");
                 }

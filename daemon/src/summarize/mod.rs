@@ -60,7 +60,8 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
     }
     let items = ctx
         .store
-        .items_between(week.start(), week.end(), MAX_ITEMS).await?;
+        .items_between(week.start(), week.end(), MAX_ITEMS)
+        .await?;
     if items.is_empty() {
         return Err(AdminError::new(
             "empty_week",
