@@ -137,7 +137,7 @@ fn assert_names_the_loss(stderr: &str) {
     assert!(stderr.contains("--accept-journal-loss"), "{stderr}");
     assert!(stderr.contains("is missing"), "{stderr}");
     let count = stderr
-        .split("sled holds ")
+        .split("the database holds ")
         .nth(1)
         .and_then(|rest| rest.split(' ').next())
         .and_then(|n| n.parse::<u64>().ok());

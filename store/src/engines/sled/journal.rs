@@ -539,7 +539,7 @@ impl Leftover {
         {
             let known = held.saturating_sub(first - 1);
             loss.push(format!(
-                "{} is missing: it held every change from #{first} on; sled holds {known} of them \
+                "{} is missing: it held every change from #{first} on; the database holds {known} of them \
                  (up to #{held}), and any acknowledged after #{held} are lost",
                 file_path(dir, current).display()
             ));
@@ -1165,7 +1165,7 @@ mod tests {
             why.contains("journal-00000000000000000004 is missing"),
             "{why}"
         );
-        assert!(why.contains("sled holds 3 of them (up to #12)"), "{why}");
+        assert!(why.contains("the database holds 3 of them (up to #12)"), "{why}");
         let text = Error::JournalLoss(why).to_string();
         assert!(text.contains("--accept-journal-loss"), "{text}");
         let left = Leftover::read(dir.path(), &meta, true).unwrap();
