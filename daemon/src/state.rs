@@ -33,6 +33,8 @@ pub struct Parts {
     pub send_pace: Arc<crate::auth::pace::SendPace>,
     /// The bounded pool passwords are hashed and checked on.
     pub passwords: Arc<crate::auth::password::PasswordPool>,
+    /// The web app's page with the configuration inline, compressed, made at first need.
+    pub index_page: std::sync::OnceLock<Option<crate::web::IndexPage>>,
 }
 
 impl AppState {
@@ -62,6 +64,7 @@ impl AppState {
             site_url: Arc::new(site_url),
             mailer: Arc::new(mailer),
             limiter: Arc::new(limiter),
+            index_page: std::sync::OnceLock::new(),
         }))
     }
 }
