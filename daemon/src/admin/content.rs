@@ -88,7 +88,8 @@ struct Record {
 /// One import record. `published_date` is read like `items add --published` reads it
 /// (see [`dates`]), so a date one accepts is never refused by the other. Parsed straight
 /// into its fields: going through a `serde_json::Value` first built a map and a string
-/// per field and then took it apart again, a third of an import's parsing.
+/// per field and then took it apart again. (Parsing is about 1% of an import's CPU time
+/// either way; see bench/README.md for where the rest goes.)
 fn record(raw: &str) -> Result<NewItem, String> {
     let r: Record = serde_json::from_str(raw).map_err(|e| reason(&e))?;
     let read = match &r.published_date {
