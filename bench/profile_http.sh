@@ -114,7 +114,11 @@ groups = [
 ]
 sums = {name: 0 for name, _ in groups}
 other = 0
+# Frames that were on the stack when the counts were zeroed or dumped (the runtime's loop,
+# the thread start) show their whole subtree as their own cost: left out.
 for ir, fn in selfs:
+    if ir > total / 2:
+        continue
     for name, rx in groups:
         if re.search(rx, fn):
             sums[name] += ir
@@ -126,7 +130,7 @@ for name, _ in groups:
         print(f"  {100 * sums[name] / total:5.1f}%  {sums[name] / requests:7,.0f}  {name}")
 print(f"  {100 * other / total:5.1f}%  {other / requests:7,.0f}  everything else")
 print("   largest inclusive shares:")
-for ir, fn in incl[:top]:
+for ir, fn in [r for r in incl if r[0] <= total * 0.9][:top]:
     print(f"  {100 * ir / total:5.1f}%  {fn[:140]}")
 PY
 }
