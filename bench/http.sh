@@ -53,7 +53,7 @@ rss_mb() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 # 15-word short text and 150 to 250 words of content drawn from a Zipf-like vocabulary, so
 # the search index does the work real news gives it), imported with the admin command (timed).
 python3 - "$ITEMS" >"$WORK/items.jsonl" <<'EOF'
-import json, sys, datetime, random
+import json, sys, datetime, random, itertools
 n = int(sys.argv[1])
 rng = random.Random(7)
 start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
@@ -62,9 +62,10 @@ base = ("model agents inference chips training data safety open weights research
         "cloud energy privacy copyright lawsuit release launch partnership hiring layoffs "
         "chatbot assistant search coding enterprise healthcare finance education").split()
 vocab = base + [f"term{i}" for i in range(5000)]
-weights = [1.0 / (rank + 1) for rank in range(len(vocab))]
+# Cumulative weights, summed once: random.choices sums plain weights again on every call.
+cum_weights = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(len(vocab))))
 def words(k):
-    return " ".join(rng.choices(vocab, weights, k=k))
+    return " ".join(rng.choices(vocab, cum_weights=cum_weights, k=k))
 for i in range(n):
     t = start + datetime.timedelta(seconds=i * 31_536_000 // max(n, 1))
     paragraphs = [words(rng.randint(40, 70)) for _ in range(rng.randint(3, 4))]

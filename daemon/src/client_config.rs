@@ -30,10 +30,15 @@ pub struct ClientConfig {
 /// Public settings for clients.
 #[utoipa::path(get, path = "/api/config", responses((status = 200, body = ClientConfig)))]
 pub async fn get_config(State(state): State<AppState>) -> Json<ClientConfig> {
+    Json(client_config(&state))
+}
+
+/// The settings `GET /api/config` answers, which `index.html` also carries inline.
+pub fn client_config(state: &AppState) -> ClientConfig {
     let p = &state.config.payments;
-    Json(ClientConfig {
+    ClientConfig {
         anon_key: state.tokens.anon_key.clone(),
         subscriptions_open: p.subscriptions_open,
         payments_provider: p.payments_provider,
-    })
+    }
 }

@@ -2,62 +2,32 @@
 //!
 //! tower-http's compression layer wraps every response's future and body, which costs a
 //! small read (an anonymous feed page) about a sixth of its time even when the client
-//! accepts no encoding (measured with `bench/http.sh`). So the application is kept twice,
-//! as is and behind the layer, and a request goes behind the layer only when it names an
-//! encoding in `Accept-Encoding`. The plain path still marks a response that the layer
-//! would have compressed with `Vary: Accept-Encoding`, as the layer does, so a shared
-//! cache keeps the two forms apart.
+//! accepts no encoding (measured with `bench/http.sh`). So a request goes behind the layer
+//! only when it names an encoding in `Accept-Encoding` (see [`crate::front`]). The plain
+//! path still marks a response that the layer would have compressed with
+//! `Vary: Accept-Encoding`, as the layer does, so a shared cache keeps the two forms
+//! apart. An answer marked [`Prepared`] (the web app's files, compressed at build time) is
+//! never compressed again: it says its own `Vary`.
 
-use std::convert::Infallible;
-
-use axum::Router;
-use axum::extract::Request;
-use axum::http::header::{ACCEPT_ENCODING, VARY};
+use axum::http::header::VARY;
 use axum::http::{HeaderMap, HeaderValue};
-use axum::response::Response;
-use tower::ServiceExt;
-use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
 
-/// The application, plain and compressing.
-#[derive(Clone)]
-pub struct WithCompression {
-    plain: Router,
-    compressing: Router,
-}
+use crate::web::Prepared;
 
-impl WithCompression {
-    /// `app` as is, and behind [`CompressionLayer`].
-    pub fn new(app: Router) -> Self {
-        Self {
-            compressing: app.clone().layer(CompressionLayer::new()),
-            plain: app,
-        }
-    }
-
-    /// Answers one request through the application it asks for.
-    pub fn answer(
-        &self,
-        req: Request,
-    ) -> impl Future<Output = Result<Response, Infallible>> + Send + use<> {
-        let accepts = req.headers().contains_key(ACCEPT_ENCODING);
-        let app = if accepts {
-            self.compressing.clone()
-        } else {
-            self.plain.clone()
-        };
-        async move {
-            let mut res = app.oneshot(req).await?;
-            if !accepts && DefaultPredicate::new().should_compress(&res) {
-                vary_on_encoding(res.headers_mut());
-            }
-            Ok(res)
-        }
-    }
+/// What the compression layer compresses: what tower-http would, except answers whose
+/// bytes were prepared already.
+pub(crate) fn compressible() -> impl Predicate {
+    DefaultPredicate::new().and(
+        |_: axum::http::StatusCode,
+         _: axum::http::Version,
+         _: &HeaderMap,
+         extensions: &axum::http::Extensions| extensions.get::<Prepared>().is_none(),
+    )
 }
 
 /// Adds `Accept-Encoding` to `Vary` unless it is there.
-fn vary_on_encoding(headers: &mut HeaderMap) {
+pub(crate) fn vary_on_encoding(headers: &mut HeaderMap) {
     let named = headers.get_all(VARY).iter().any(|v| {
         v.to_str().is_ok_and(|v| {
             v.split(',')
@@ -72,34 +42,42 @@ fn vary_on_encoding(headers: &mut HeaderMap) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::Router;
     use axum::body::Body;
+    use axum::extract::Request;
+    use axum::response::IntoResponse;
     use axum::routing::get;
+    use tower::ServiceExt;
+    use tower_http::compression::CompressionLayer;
 
-    fn app() -> WithCompression {
-        WithCompression::new(Router::new().route("/", get(|| async { "x".repeat(4096) })))
-    }
-
-    async fn get_with(headers: &[(&str, &str)]) -> Response {
-        let mut req = Request::builder().uri("/");
-        for (k, v) in headers {
-            req = req.header(*k, *v);
-        }
-        app()
-            .answer(req.body(Body::empty()).unwrap())
-            .await
-            .unwrap()
+    async fn fetch(prepared: bool, accept: &str) -> axum::response::Response {
+        let app = Router::new()
+            .route(
+                "/",
+                get(move || async move {
+                    let mut res = "x".repeat(4096).into_response();
+                    if prepared {
+                        res.extensions_mut().insert(Prepared);
+                    }
+                    res
+                }),
+            )
+            .layer(CompressionLayer::new().compress_when(compressible()));
+        let req = Request::builder()
+            .uri("/")
+            .header("accept-encoding", accept)
+            .body(Body::empty())
+            .unwrap();
+        app.oneshot(req).await.unwrap()
     }
 
     #[tokio::test]
-    async fn only_a_client_that_accepts_an_encoding_gets_one_and_both_vary() {
-        let gz = get_with(&[("accept-encoding", "gzip")]).await;
-        assert_eq!(gz.headers()["content-encoding"], "gzip");
-        let plain = get_with(&[]).await;
-        assert!(!plain.headers().contains_key("content-encoding"));
-        for res in [gz, plain] {
-            let vary: Vec<_> = res.headers().get_all(VARY).iter().collect();
-            assert_eq!(vary, ["accept-encoding"]);
-        }
+    async fn a_prepared_answer_is_never_compressed_again() {
+        let made = fetch(false, "gzip").await;
+        assert_eq!(made.headers()["content-encoding"], "gzip");
+        let prepared = fetch(true, "gzip").await;
+        assert!(!prepared.headers().contains_key("content-encoding"));
+        assert!(!compressible().should_compress(&prepared));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts};
+use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
@@ -31,7 +32,15 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let Some(header) = parts.headers.get(AUTHORIZATION) else {
+        Self::from_headers(&parts.headers, state).await
+    }
+}
+
+impl MaybeAuthUser {
+    /// The caller a request's headers name, so that the answers served without the
+    /// router (see [`crate::front`]) read callers exactly as the handlers do.
+    pub async fn from_headers(headers: &HeaderMap, state: &AppState) -> Result<Self, ApiError> {
+        let Some(header) = headers.get(AUTHORIZATION) else {
             return Ok(Self(None));
         };
         let token = header

@@ -13,6 +13,7 @@ pub mod config;
 pub mod connections;
 pub mod error;
 pub mod extract;
+pub mod front;
 pub mod ingest;
 pub mod mail;
 pub mod marks;
@@ -36,8 +37,6 @@ use anyhow::Context;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::{Extension, Router};
-use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -66,8 +65,8 @@ pub fn api_router() -> OpenApiRouter<AppState> {
 }
 
 /// The whole HTTP application for a state: the documented routes and the web app. It is
-/// served through [`compression::WithCompression`], which compresses for the clients
-/// that ask.
+/// served through [`front::Front`], which adds CORS and compression for the requests
+/// that need them and answers the hot reads without the router.
 pub fn app(state: AppState) -> Router {
     let (api, doc) = api_router().split_for_parts();
     let app = api
@@ -81,19 +80,11 @@ pub fn app(state: AppState) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(state.config.connections.max_body))
-        .layer(RequestBodyTimeoutLayer::new(
-            state.config.connections.body_timeout,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            state.config.connections.max_body,
-            connections::refuse_oversized_body,
-        ))
-        .layer(CatchPanicLayer::custom(
-            |_: Box<dyn std::any::Any + Send>| {
-                use axum::response::IntoResponse;
-                ApiError::internal("a handler panicked").into_response()
-            },
-        ));
+        // Body limits, body timeouts and panics, in one layer: see `connections::guard`.
+        .layer(connections::GuardLayer {
+            max_body: state.config.connections.max_body,
+            body_timeout: state.config.connections.body_timeout,
+        });
     // A span and a log line per request, at debug level: only when that level is on, as
     // the layer costs about a tenth of a small read's time even when it logs nothing.
     let app = if tracing::enabled!(tracing::Level::DEBUG) {
@@ -101,8 +92,7 @@ pub fn app(state: AppState) -> Router {
     } else {
         app
     };
-    app.layer(auth::cors_layer(&state.config.auth, &state.site_url))
-        .with_state(state)
+    app.with_state(state)
 }
 
 /// Opens the store, binds the address and serves until Ctrl-C or SIGTERM; the store is
@@ -157,13 +147,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
 
     let limits = state.config.connections.clone();
-    connections::serve(
-        listener,
-        compression::WithCompression::new(app(state)),
-        &limits,
-        shutdown,
-    )
-    .await;
+    connections::serve(listener, front::Front::new(state), &limits, shutdown).await;
     background.stop().await;
     upkeep.abort();
     // Every acknowledged write was durable before its answer, so a failure here (a full

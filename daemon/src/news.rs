@@ -52,13 +52,17 @@ pub async fn get_news(
     MaybeAuthUser(caller): MaybeAuthUser,
     Query(q): Query<NewsQuery>,
 ) -> Result<RawJson> {
-    let viewer = viewer(&state, caller.as_ref());
-    Ok(RawJson(
-        state
-            .store
-            .feed_page_json(&viewer, q.cursor.as_deref())
-            .await?,
-    ))
+    feed(&state, caller.as_ref(), q.cursor.as_deref()).await
+}
+
+/// The caller's feed page after `cursor`, as `GET /api/news` answers it.
+pub async fn feed(
+    state: &AppState,
+    caller: Option<&AuthUser>,
+    cursor: Option<&str>,
+) -> Result<RawJson> {
+    let viewer = viewer(state, caller);
+    Ok(RawJson(state.store.feed_page_json(&viewer, cursor).await?))
 }
 
 /// One item, for the in-app reader and its deep links. Subscribers may open any item;

@@ -70,8 +70,16 @@ impl FromRequestParts<AppState> for ApiKeyUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let key = parts
-            .headers
+        Self::from_headers(&parts.headers, state).await
+    }
+}
+
+impl ApiKeyUser {
+    /// The key's owner as the request's headers name it (see [`MaybeAuthUser::from_headers`]).
+    ///
+    /// [`MaybeAuthUser::from_headers`]: crate::extract::MaybeAuthUser::from_headers
+    pub async fn from_headers(headers: &HeaderMap, state: &AppState) -> Result<Self, ApiError> {
+        let key = headers
             .get("x-api-key")
             .and_then(|k| k.to_str().ok())
             .map(str::trim)
@@ -125,12 +133,22 @@ impl PublicQuery {
             order: SortOrder::default(),
             q: None,
         };
-        let mut seen: Vec<String> = Vec::new();
+        // Which parameters were given (a bit each, in `PARAMETERS`' order), and the first
+        // of `sort` and `order`: an unknown parameter is refused where it is met, so only
+        // the five need remembering, without an allocation per request.
+        const PARAMETERS: [&str; 5] = ["page", "limit", "sort", "order", "q"];
+        let mut seen = 0u8;
+        let mut sort_or_order = None;
         for (name, value) in url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes()) {
-            if seen.iter().any(|s| *s == name) {
-                return Err(invalid(format!("{name} is given more than once")));
+            if let Some(at) = PARAMETERS.iter().position(|p| *p == name) {
+                if seen & (1 << at) != 0 {
+                    return Err(invalid(format!("{name} is given more than once")));
+                }
+                seen |= 1 << at;
+                if matches!(at, 2 | 3) {
+                    sort_or_order.get_or_insert(PARAMETERS[at]);
+                }
             }
-            seen.push(name.to_string());
             match name.as_ref() {
                 "page" => {
                     q.page = value
@@ -176,7 +194,7 @@ impl PublicQuery {
             }
         }
         if q.q.is_some()
-            && let Some(by) = seen.iter().find(|s| *s == "sort" || *s == "order")
+            && let Some(by) = sort_or_order
         {
             return Err(invalid(format!(
                 "{by} does not apply with q: search results come best first; leave {by} out"
@@ -220,7 +238,12 @@ pub async fn get_public_news(
     ApiKeyUser(owner): ApiKeyUser,
     RawQuery(raw): RawQuery,
 ) -> Response {
-    let quota = if s.store.is_subscriber(&owner) {
+    public_news(&s, &owner, raw.as_deref()).await
+}
+
+/// The answer of `GET /api/v1/news` for a key's owner and a raw query, quota counted.
+pub async fn public_news(s: &AppState, owner: &User, raw: Option<&str>) -> Response {
+    let quota = if s.store.is_subscriber(owner) {
         s.config.api.api_premium_quota
     } else {
         s.config.api.api_free_quota
@@ -231,7 +254,7 @@ pub async fn get_public_news(
         Err(e) => return ApiError::from(e).into_response(),
     };
     let mut res = if used.allowed {
-        page(&s, raw.as_deref())
+        page(s, raw)
             .await
             .unwrap_or_else(IntoResponse::into_response)
     } else {

@@ -35,6 +35,8 @@ pub struct Parts {
     pub passwords: Arc<crate::auth::password::PasswordPool>,
     /// Pages of the public listing kept ready as JSON.
     pub public_pages: Arc<crate::public_api::Pages>,
+    /// The web app's page with the configuration inline, compressed, made at first need.
+    pub index_page: std::sync::OnceLock<Option<crate::web::IndexPage>>,
 }
 
 impl AppState {
@@ -61,6 +63,7 @@ impl AppState {
             mailer: Arc::new(mailer),
             limiter: Arc::new(limiter),
             public_pages: Arc::default(),
+            index_page: std::sync::OnceLock::new(),
         }))
     }
 }

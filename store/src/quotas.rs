@@ -28,6 +28,23 @@ pub struct QuotaUse {
     pub allowed: bool,
 }
 
+impl QuotaUse {
+    /// The answer of a backend that counted `used` requests on `day` (this one included
+    /// when `allowed`) against `limit`.
+    pub(crate) fn counted(limit: u64, used: u64, day: chrono::NaiveDate, allowed: bool) -> Self {
+        let reset_at = (day + chrono::Duration::days(1))
+            .and_hms_opt(0, 0, 0)
+            .expect("midnight exists")
+            .and_utc();
+        Self {
+            limit,
+            remaining: limit.saturating_sub(used),
+            reset_at,
+            allowed,
+        }
+    }
+}
+
 impl Store {
     /// Counts one request of `owner` at `now` against a daily `limit`. A refused request is
     /// not counted, so the counter never runs past the limit.

@@ -1,6 +1,7 @@
 // A Vite plugin: a signed-in reader's first load of a feed page downloads that page's chunks
-// (and the auth client) together with the entry script, instead of one round trip later, when
-// the router asks for them. It writes into index.html the chunk files of each listed route and
+// together with the entry script, instead of one round trip later, when the router asks for
+// them. The auth client is not among them: the page is drawn from the stored session, and the
+// client loads once the page has (src/lib/auth.tsx), leaving the bandwidth to the first story. It writes into index.html the chunk files of each listed route and
 // a few lines that add `<link rel="modulepreload">` for the current path only, so a visitor on
 // the landing page downloads nothing more. The lines go before the stylesheet, which would
 // otherwise hold them back until the CSS has arrived.
@@ -8,7 +9,7 @@ import type { Plugin } from 'vite';
 
 type Chunk = { type: 'chunk'; fileName: string; imports: string[]; facadeModuleId: string | null; isEntry: boolean };
 
-export function preloadRoutes(routes: Record<string, string>, whenSignedIn: string): Plugin {
+export function preloadRoutes(routes: Record<string, string>): Plugin {
   return {
     name: 'radar-preload-routes',
     apply: 'build',
@@ -33,8 +34,7 @@ export function preloadRoutes(routes: Record<string, string>, whenSignedIn: stri
           if (!chunk) throw new Error(`preload-routes: no chunk for ${moduleId}`);
           return [...closure(chunk)].filter((file) => !loadedByEntry.has(file));
         };
-        const auth = filesOf(whenSignedIn);
-        const byPath = Object.fromEntries(Object.entries(routes).map(([path, id]) => [path, [...new Set([...filesOf(id), ...auth])]]));
+        const byPath = Object.fromEntries(Object.entries(routes).map(([path, id]) => [path, filesOf(id)]));
         const script = `<script>try{if(localStorage.getItem('radar-auth'))(${JSON.stringify(byPath)}[location.pathname.replace(/\\/$/,'')]||[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href='/'+f;document.head.appendChild(l)})}catch(e){}</script>`;
         // Before the stylesheet: an inline script waits for the style sheets above it, which
         // would hold the chunks back until the CSS has arrived. After the entry script, so

@@ -267,8 +267,21 @@ pub async fn pace_mail(state: &AppState, kind: &str, email: &str) -> AuthResult<
     })
 }
 
+/// Response headers browser clients on other origins may read: the auth protocol's, and
+/// the public news API's quota headers.
+pub const CORS_EXPOSED: [HeaderName; 6] = [
+    API_VERSION_HEADER,
+    ERROR_CODE_HEADER,
+    HeaderName::from_static("x-ratelimit-limit"),
+    HeaderName::from_static("x-ratelimit-remaining"),
+    HeaderName::from_static("x-ratelimit-reset"),
+    HeaderName::from_static("retry-after"),
+];
+
 /// CORS for browsers on other origins (the site URL's and `--cors-origin`): answers
-/// the auth client's preflight and lets it read the API version header.
+/// the auth client's preflight and lets it read the API version header. A request
+/// without `Origin` skips the layer and gets [`cors_headers_without_origin`] instead
+/// (see [`crate::front`]).
 pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
     let origins: Vec<HeaderValue> = std::iter::once(site_url)
         .chain(config.cors_origin.iter())
@@ -292,17 +305,38 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
             HeaderName::from_static("content-type"),
             HeaderName::from_static("x-api-key"),
         ])
-        // The public news API's quota headers must be readable by browser clients too.
-        .expose_headers([
-            API_VERSION_HEADER,
-            ERROR_CODE_HEADER,
-            HeaderName::from_static("x-ratelimit-limit"),
-            HeaderName::from_static("x-ratelimit-remaining"),
-            HeaderName::from_static("x-ratelimit-reset"),
-            HeaderName::from_static("retry-after"),
-        ])
+        .expose_headers(CORS_EXPOSED)
         .allow_credentials(true)
         .max_age(Duration::from_secs(3600))
+}
+
+/// What [`cors_layer`] adds to the answer of a request other than a preflight that
+/// names no `Origin`: the same for every such request, so made once.
+pub fn cors_headers_without_origin() -> Vec<(HeaderName, HeaderValue)> {
+    let join = |names: &[HeaderName]| {
+        let joined = names
+            .iter()
+            .map(HeaderName::as_str)
+            .collect::<Vec<_>>()
+            .join(",");
+        HeaderValue::from_str(&joined).expect("header names are valid header values")
+    };
+    vec![
+        (
+            axum::http::header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
+            HeaderValue::from_static("true"),
+        ),
+        (
+            axum::http::header::VARY,
+            HeaderValue::from_static(
+                "origin, access-control-request-method, access-control-request-headers",
+            ),
+        ),
+        (
+            axum::http::header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            join(&CORS_EXPOSED),
+        ),
+    ]
 }
 
 /// `GET /settings`: which sign-in methods are on (e-mail on, Google and the rest off).

@@ -12,9 +12,9 @@
 //!   be complete within `--header-timeout`. A watchdog per connection keeps both: the
 //!   socket tells it when bytes arrive, the service when a request starts and ends
 //!   ([`activity`]).
-//! - A request body may pause at most `--body-timeout` between two pieces
-//!   (tower-http's `RequestBodyTimeoutLayer`, in [`crate::app`]); a `Content-Length`
-//!   over `--max-body` is refused with 413 before any of it is read.
+//! - A request body may pause at most `--body-timeout` between two pieces, and a
+//!   `Content-Length` over `--max-body` is refused with 413 before any of it is read
+//!   ([`guard`], in [`crate::app`]).
 //! - hyper's own refusals of a malformed head (400, 414, 431) carry the JSON error of
 //!   their surface like every other answer ([`answers`]).
 //! - On SIGTERM every request read before it is answered ([`drain`]).
@@ -22,7 +22,11 @@
 mod activity;
 mod answers;
 mod drain;
+mod guard;
 mod peers;
+
+pub use guard::GuardLayer;
+pub(crate) use guard::declares_body;
 
 use std::future::Future;
 use std::io;
@@ -31,14 +35,13 @@ use std::os::fd::AsRawFd;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
-use crate::compression::WithCompression;
+use crate::front::Front;
 use crate::ingest::parse_duration;
 use activity::{Activity, Phase, Watched};
 
@@ -89,7 +92,7 @@ const CAP_WARNING_EVERY: Duration = Duration::from_secs(10);
 /// Serves `app` on `listener` until `shutdown` resolves, then drains: see [`drain`].
 pub async fn serve(
     listener: TcpListener,
-    app: WithCompression,
+    app: Front,
     config: &ConnectionConfig,
     shutdown: impl Future<Output = ()>,
 ) {
@@ -186,7 +189,7 @@ pub async fn serve(
 
 /// What every connection is served with.
 struct Server {
-    app: WithCompression,
+    app: Front,
     http: hyper::server::conn::http1::Builder,
     config: ConnectionConfig,
     /// Turns true when the drain starts.
@@ -201,7 +204,7 @@ struct Server {
 }
 
 impl Server {
-    fn new(app: WithCompression, config: &ConnectionConfig) -> Self {
+    fn new(app: Front, config: &ConnectionConfig) -> Self {
         let mut http = hyper::server::conn::http1::Builder::new();
         // Header and idle limits are kept by each connection's `Activity`, which can tell the two
         // apart (hyper's own header timer also runs while a connection is idle).
@@ -241,11 +244,10 @@ impl Server {
         let io = Watched::new(stream, activity.clone());
         let app = self.app.clone();
         let watch = activity.clone();
-        let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-            req.extensions_mut().insert(ConnectInfo(peer));
+        let service = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
             let activity = activity.clone();
             activity.set(Phase::Busy);
-            let answer = app.answer(req.map(axum::body::Body::new));
+            let answer = app.answer(req, Some(peer));
             async move {
                 let res = answer.await;
                 activity.set(Phase::Idle(Instant::now()));
@@ -369,32 +371,4 @@ fn fit_open_file_limit(wanted: usize) -> usize {
         return fits;
     }
     wanted
-}
-
-/// Refuses a request whose declared body is larger than `--max-body` before reading any
-/// of it, in the error shape of its surface.
-pub async fn refuse_oversized_body(
-    axum::extract::State(max): axum::extract::State<usize>,
-    req: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let declared = req
-        .headers()
-        .get(axum::http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u128>().ok());
-    if declared.is_some_and(|n| n > max as u128) {
-        let e = crate::ApiError::new(
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            format!("The request body is larger than this server accepts ({max} bytes)."),
-        );
-        return if req.uri().path().starts_with("/auth/v1") {
-            crate::auth::error::AuthError::from(e).into_response()
-        } else {
-            e.into_response()
-        };
-    }
-    next.run(req).await
 }

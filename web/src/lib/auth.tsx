@@ -4,11 +4,12 @@ import type { AuthClient, Session, User } from '@supabase/auth-js';
 
 type AuthClientType = InstanceType<typeof AuthClient>;
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, setTokenSource } from '@/lib/api-client';
 import type { ClientConfig } from '@/lib/api/types';
 import { AUTH_STORAGE_KEY, storedSession } from '@/lib/early-feed';
-import { recheckSubscription, useUserMetadata } from '@/lib/subscription';
+import { recheckSubscription } from '@/lib/subscription';
+import type { SubscriptionState } from '@/lib/subscription-watch';
 import { toast } from '@/lib/toast';
 
 export { AUTH_STORAGE_KEY };
@@ -53,6 +54,9 @@ interface AuthContextValue {
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
+
+const SubscriptionWatch = lazy(() => import('@/lib/subscription-watch'));
+const UNKNOWN: SubscriptionState = { subscriber: false, known: false };
 
 export const GOOGLE_DISABLED = 'Google sign in is temporarily disabled';
 const LOCAL_SET_KEYS = ['userFavorites', 'userHiddenItems', 'userReadItems'];
@@ -103,6 +107,13 @@ async function guarded(failure: string, call: () => Promise<AuthResult>): Promis
  */
 export function mayHaveSession(storage: Storage, hash: string): boolean {
   return Boolean(storage.getItem(AUTH_STORAGE_KEY)) || /(^|[#&])(access_token|error)=/.test(hash);
+}
+
+/** Resolves once the page and what it asked for have loaded, and the browser is idle. */
+function pageLoaded(): Promise<void> {
+  const idle = () => new Promise<void>((resolve) => (window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1)))(() => resolve()));
+  if (document.readyState === 'complete') return idle();
+  return new Promise<void>((resolve) => window.addEventListener('load', () => resolve(), { once: true })).then(idle);
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -156,6 +167,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           setStatus('signedOut');
           return;
         }
+        // With a stored session the reader's page is drawn already: the auth client (a fifth
+        // of the app's code) waits until the page has loaded, so it takes no bandwidth from
+        // what the first story needs on a slow connection. The stored token is good for at
+        // least a few more seconds (see early-feed.ts).
+        if (provisional) await pageLoaded();
+        if (cancelled) return;
         const auth = await getClient();
         const { data: current, error } = await auth.getSession();
         if (error) throw error;
@@ -173,22 +190,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true;
     };
-  }, [loadConfig, getClient]);
+  }, [loadConfig, getClient, provisional]);
 
-  const metadata = useUserMetadata(user?.id);
-  const subscriber = Boolean(user && metadata.data?.subscription.isActive);
+  // Reported by <SubscriptionWatch> for the current user; unknown until it has read.
+  const [watched, setWatched] = useState<SubscriptionState & { userId: string | null }>({ ...UNKNOWN, userId: null });
+  const userId = user?.id ?? null;
+  const onSubscription = useCallback((state: SubscriptionState) => setWatched({ ...state, userId }), [userId]);
+  const metadata = watched.userId === userId ? watched : UNKNOWN;
+  const subscriber = Boolean(user && metadata.subscriber);
 
   // A new tier changes what the server lets the reader see: the feed's page size, Read
   // More, takeaways. Everything tier-dependent is read again when the decision changes.
   const previous = useRef<boolean | null>(null);
   useEffect(() => {
-    if (!metadata.isFetched) return;
+    if (!metadata.known) return;
     if (previous.current !== null && previous.current !== subscriber) {
       void queryClient.invalidateQueries({ queryKey: ['news'] });
       void queryClient.invalidateQueries({ queryKey: ['takeaways'] });
     }
     previous.current = subscriber;
-  }, [subscriber, metadata.isFetched, queryClient]);
+  }, [subscriber, metadata.known, queryClient]);
 
   const recheck = useCallback(() => void recheckSubscription(queryClient), [queryClient]);
 
@@ -279,7 +300,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       session,
       config,
       isSubscriber: subscriber,
-      subscriptionKnown: !user || metadata.isFetched,
+      subscriptionKnown: !user || metadata.known,
       recheckSubscription: recheck,
       signIn,
       signInWithGoogle,
@@ -290,10 +311,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       changeEmail,
       refreshUser,
     }),
-    [status, user, session, config, subscriber, metadata.isFetched, recheck, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, changeEmail, refreshUser],
+    [status, user, session, config, subscriber, metadata.known, recheck, signIn, signInWithGoogle, signUp, signOut, resetPassword, updatePassword, changeEmail, refreshUser],
   );
 
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return (
+    <AuthContext.Provider value={value}>
+      {children}
+      {userId && (
+        <Suspense fallback={null}>
+          <SubscriptionWatch key={userId} userId={userId} onChange={onSubscription} />
+        </Suspense>
+      )}
+    </AuthContext.Provider>
+  );
 }
 
 export function useAuth(): AuthContextValue {

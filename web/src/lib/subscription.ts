@@ -2,7 +2,7 @@
 // metadata, and `subscriber` on every feed answer); the app only keeps its copy fresh.
 // Spec 7 reads data once and never on focus or interval; this one call is the exception,
 // so that a grant, a revoke or an expiry reaches an open app without a sign-out.
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { UserMetadata } from '@/lib/api/types';
 
@@ -21,10 +21,6 @@ export const userMetadataQueryOptions = (userId: string | null | undefined) =>
     refetchInterval: SUBSCRIPTION_RECHECK_MS,
     refetchOnWindowFocus: 'always',
   });
-
-export function useUserMetadata(userId: string | null | undefined) {
-  return useQuery(userMetadataQueryOptions(userId));
-}
 
 /** Reads the subscription again now: something said it may have changed. */
 export function recheckSubscription(queryClient: QueryClient) {

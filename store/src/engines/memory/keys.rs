@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 use super::MemoryBackend;
 use crate::backend::KeyStore;
@@ -76,16 +76,7 @@ impl KeyStore for MemoryBackend {
             *used += 1;
         }
         let used = *used;
-        let reset_at = (today + Duration::days(1))
-            .and_hms_opt(0, 0, 0)
-            .expect("midnight exists")
-            .and_utc();
-        Ok(QuotaUse {
-            limit,
-            remaining: limit.saturating_sub(used),
-            reset_at,
-            allowed,
-        })
+        Ok(QuotaUse::counted(limit, used, today, allowed))
     }
 
     async fn quota_used(&self, owner: &str, now: DateTime<Utc>) -> Result<u64> {

@@ -1165,7 +1165,10 @@ mod tests {
             why.contains("journal-00000000000000000004 is missing"),
             "{why}"
         );
-        assert!(why.contains("the database holds 3 of them (up to #12)"), "{why}");
+        assert!(
+            why.contains("the database holds 3 of them (up to #12)"),
+            "{why}"
+        );
         let text = Error::JournalLoss(why).to_string();
         assert!(text.contains("--accept-journal-loss"), "{text}");
         let left = Leftover::read(dir.path(), &meta, true).unwrap();

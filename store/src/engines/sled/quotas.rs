@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::Mutex;
 
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{SledBackend, keys};
 use crate::{QuotaUse, Result};
@@ -99,16 +99,7 @@ impl SledBackend {
         }
         let used = counter.used;
         drop(shard);
-        let reset_at = (today + Duration::days(1))
-            .and_hms_opt(0, 0, 0)
-            .expect("midnight exists")
-            .and_utc();
-        Ok(QuotaUse {
-            limit,
-            remaining: limit.saturating_sub(used),
-            reset_at,
-            allowed,
-        })
+        Ok(QuotaUse::counted(limit, used, today, allowed))
     }
 
     /// How many requests `owner` made on the UTC day of `now`.
