@@ -64,9 +64,9 @@ impl Default for Params {
         Self {
             window: 3 * DAY,
             near_duplicate: 0.85,
-            same_event: 0.30,
+            same_event: 0.28,
             rise_per_day: 0.05,
-            merge: 0.45,
+            merge: 0.35,
             candidates: 24,
             members: 16,
         }
