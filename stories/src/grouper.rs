@@ -16,8 +16,6 @@
 
 use std::cmp::Ordering;
 
-use rustc_hash::FxHashMap;
-
 use crate::features::{Extractor, Feature, weighted_jaccard};
 use crate::index::{Decision, Index, Member, StoryId, Tier};
 use crate::minhash::{self, DAY};
@@ -43,8 +41,13 @@ pub struct Article<'a> {
 /// The grouping's settings. The defaults are the ones measured in `bench/README.md`.
 #[derive(Debug, Clone)]
 pub struct Params {
-    /// Largest distance between two publications of one story, in seconds.
+    /// Largest distance between an item's publication and a member's it is compared
+    /// with, in seconds.
     pub window: i64,
+    /// Longest time a story spans, from its earliest to its latest publication: a
+    /// story grows by items close to one of its members, and without a bound a run of
+    /// such items would carry it on for weeks.
+    pub max_span: i64,
     /// Weighted Jaccard from which two texts are the same text.
     pub near_duplicate: f32,
     /// Weighted Jaccard from which two items published together tell one event.
@@ -63,6 +66,7 @@ impl Default for Params {
     fn default() -> Self {
         Self {
             window: 3 * DAY,
+            max_span: 4 * DAY,
             near_duplicate: 0.85,
             same_event: 0.28,
             rise_per_day: 0.05,
@@ -84,6 +88,8 @@ pub struct Grouper {
 struct Match {
     story: StoryId,
     founded_at: i64,
+    /// Earliest and latest publication of its members.
+    span: (i64, i64),
     tier: Tier,
     score: f32,
 }
@@ -146,13 +152,25 @@ impl Grouper {
         if let Some(key) = &url_key
             && let Some(story) = index.story_of_url(key)?
         {
-            let founded_at = index.story(&story)?.map_or(arrived_at, |s| s.founded_at);
+            let (founded_at, span) = match matches.iter().find(|m| m.story == story) {
+                Some(m) => (m.founded_at, m.span),
+                None => index
+                    .stories(std::slice::from_ref(&story), 0)?
+                    .first()
+                    .map_or((arrived_at, (article.published, article.published)), |v| {
+                        (
+                            v.info.founded_at,
+                            (v.info.first_published, v.info.last_published),
+                        )
+                    }),
+            };
             matches.retain(|m| m.story != story);
             matches.insert(
                 0,
                 Match {
                     story,
                     founded_at,
+                    span,
                     tier: Tier::SameUrl,
                     score: 1.0,
                 },
@@ -168,6 +186,16 @@ impl Grouper {
                     .iter()
                     .filter(|m| m.score >= self.params.merge)
                     .collect();
+                // Stories merge only while the whole still spans at most `max_span`.
+                let (mut first, mut last) = (article.published, article.published);
+                strong.retain(|m| {
+                    let (f, l) = (first.min(m.span.0), last.max(m.span.1));
+                    let fits = m.story == best.story || l - f <= self.params.max_span;
+                    if fits {
+                        (first, last) = (f, l);
+                    }
+                    fits
+                });
                 if strong.len() >= 2 && strong.iter().any(|m| m.story == best.story) {
                     strong.sort_by(|a, b| {
                         a.founded_at
@@ -217,25 +245,28 @@ impl Grouper {
             return Ok(Vec::new());
         }
         let p = &self.params;
-        let days = p.window.div_euclid(DAY) + 1;
+        // Members at most `window` apart are at most this many day slots apart.
+        let days = (p.window + DAY - 1).div_euclid(DAY);
         let slot = minhash::slot(item.published);
         let keys: Vec<u64> = band_hashes
             .iter()
             .flat_map(|b| (slot - days..=slot + days).map(move |s| minhash::bucket_key(*b, s)))
             .collect();
-        let found = index.stories_in_buckets(&keys)?;
-        let mut hits: FxHashMap<StoryId, u32> = FxHashMap::default();
-        for story in found {
-            *hits.entry(story).or_default() += 1;
-        }
-        let mut ranked: Vec<(StoryId, u32)> = hits.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        ranked.truncate(p.candidates);
-
+        let ranked: Vec<StoryId> = index
+            .candidates(&keys, p.candidates)?
+            .into_iter()
+            .map(|(story, _)| story)
+            .collect();
         let mut matches = Vec::new();
-        for (story, _) in ranked {
+        for view in index.stories(&ranked, p.members)? {
+            let (first, last) = (view.info.first_published, view.info.last_published);
+            if view.info.members > 0
+                && last.max(item.published) - first.min(item.published) > p.max_span
+            {
+                continue;
+            }
             let mut best: Option<(Tier, f32)> = None;
-            for m in index.members(&story, p.members)? {
+            for m in &view.members {
                 let apart = (m.published - item.published).abs();
                 if apart > p.window {
                     continue;
@@ -253,10 +284,10 @@ impl Grouper {
                 }
             }
             if let Some((tier, score)) = best {
-                let founded_at = index.story(&story)?.map_or(i64::MAX, |s| s.founded_at);
                 matches.push(Match {
-                    story,
-                    founded_at,
+                    story: view.info.id,
+                    founded_at: view.info.founded_at,
+                    span: (first, last),
                     tier,
                     score,
                 });

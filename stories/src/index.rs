@@ -5,7 +5,7 @@
 //! The index holds:
 //! - an item's story (`item id -> story id`), so an item that arrives again keeps its story;
 //! - an address's story (`url key -> story id`), the first tier;
-//! - band buckets (`bucket key -> story ids`, newest first, at most [`Index::bucket_cap`]),
+//! - band buckets (`bucket key -> story ids`, newest first, at most [`BUCKET_CAP`]),
 //!   where a bucket key is a band hash and a day (see [`crate::minhash`]);
 //! - each story's record: when it was founded and its members (item id, publication time,
 //!   features), newest first;
@@ -66,6 +66,10 @@ pub struct StoryInfo {
     pub founded_at: i64,
     /// How many items it holds.
     pub members: usize,
+    /// The earliest publication time of its members (seconds since the epoch).
+    pub first_published: i64,
+    /// The latest publication time of its members.
+    pub last_published: i64,
 }
 
 /// Which tier placed an item in its story.
@@ -106,59 +110,70 @@ pub struct Decision {
     pub url_key: Option<String>,
 }
 
-/// What grouping reads and writes. Reads resolve merged ids to the surviving story.
+/// A candidate story as [`Index::stories`] answers it: its record and newest members.
+#[derive(Debug, Clone)]
+pub struct StoryView {
+    /// The story's record.
+    pub info: StoryInfo,
+    /// Its newest members, newest first.
+    pub members: Vec<Arc<Member>>,
+}
+
+/// What grouping reads and writes. Reads resolve merged ids to the surviving story. Each
+/// method is one round trip for a backend: grouping one item makes at most five
+/// (`story_of_item`, `story_of_url`, `candidates`, `stories`, `apply`).
 pub trait Index {
     /// Why a backend could not answer.
     type Error;
 
-    /// How many story ids a bucket keeps (the newest); lookups read at most this many.
-    fn bucket_cap(&self) -> usize {
-        16
-    }
     /// The story an item belongs to, if it was grouped before.
     fn story_of_item(&self, item: &str) -> Result<Option<StoryId>, Self::Error>;
     /// The story of an address key.
     fn story_of_url(&self, url_key: &str) -> Result<Option<StoryId>, Self::Error>;
-    /// The stories under these bucket keys, one entry per key they are under (so a story
-    /// found under more keys is more likely a match). One round trip for all keys.
-    fn stories_in_buckets(&self, keys: &[u64]) -> Result<Vec<StoryId>, Self::Error>;
-    /// A story's record.
-    fn story(&self, id: &StoryId) -> Result<Option<StoryInfo>, Self::Error>;
-    /// A story's newest `limit` members, newest first.
-    fn members(&self, id: &StoryId, limit: usize) -> Result<Vec<Arc<Member>>, Self::Error>;
+    /// The stories under any of these bucket keys, each with how many of the keys it is
+    /// under (a story found under more keys is more likely a match), most first, at most
+    /// `limit`. A bucket is read up to its newest [`BUCKET_CAP`] stories.
+    fn candidates(&self, keys: &[u64], limit: usize) -> Result<Vec<(StoryId, u32)>, Self::Error>;
+    /// These stories' records with their newest `members` members each (unknown ids are
+    /// left out).
+    fn stories(&self, ids: &[StoryId], members: usize) -> Result<Vec<StoryView>, Self::Error>;
     /// Writes a decision, atomically.
     fn apply(&mut self, decision: &Decision) -> Result<(), Self::Error>;
 }
+
+/// How many stories a bucket keeps: the newest. A bucket fuller than this is a band of
+/// common words in a busy day; its oldest entries are the least likely matches.
+pub const BUCKET_CAP: usize = 16;
 
 /// A story held in memory.
 #[derive(Debug)]
 struct StoryRecord {
     id: StoryId,
     founded_at: i64,
-    /// Oldest first (pushed as they arrive).
+    /// In publication order.
     members: Vec<Arc<Member>>,
 }
 
-/// The in-memory [`Index`]. Stories are numbered internally, so a bucket entry is 4 bytes.
+/// The in-memory [`Index`]. Stories are numbered internally, so a bucket entry is 4 bytes,
+/// and a bucket holding one story (most of them) needs no list.
 #[derive(Debug, Default)]
 pub struct MemoryIndex {
     numbers: FxHashMap<StoryId, u32>,
     stories: Vec<StoryRecord>,
     /// Absorbed story number -> the number it merged into.
     merged_into: FxHashMap<u32, u32>,
-    items: FxHashMap<String, u32>,
-    urls: FxHashMap<String, u32>,
-    buckets: FxHashMap<u64, Vec<u32>>,
-    cap: usize,
+    items: FxHashMap<Box<str>, u32>,
+    urls: FxHashMap<Box<str>, u32>,
+    /// Buckets holding one story.
+    single: FxHashMap<u64, u32>,
+    /// Buckets holding more, newest first.
+    many: FxHashMap<u64, Vec<u32>>,
 }
 
 impl MemoryIndex {
-    /// An empty index keeping `bucket_cap` stories per bucket.
-    pub fn new(bucket_cap: usize) -> Self {
-        Self {
-            cap: bucket_cap.max(1),
-            ..Self::default()
-        }
+    /// An empty index.
+    pub fn new() -> Self {
+        Self::default()
     }
 
     /// How many stories exist (merged ones not counted).
@@ -170,13 +185,33 @@ impl MemoryIndex {
     pub fn assignments(&self) -> Vec<(String, StoryId)> {
         self.items
             .iter()
-            .map(|(item, n)| {
-                (
-                    item.clone(),
-                    self.stories[self.resolve(*n) as usize].id.clone(),
-                )
-            })
+            .map(|(item, n)| (item.to_string(), self.id(*n)))
             .collect()
+    }
+
+    /// A story's record.
+    pub fn story(&self, id: &StoryId) -> Option<StoryInfo> {
+        self.number(id).map(|n| self.info(n))
+    }
+
+    fn info(&self, n: u32) -> StoryInfo {
+        let s = &self.stories[n as usize];
+        StoryInfo {
+            id: s.id.clone(),
+            founded_at: s.founded_at,
+            members: s.members.len(),
+            first_published: s.members.first().map_or(0, |m| m.published),
+            last_published: s.members.last().map_or(0, |m| m.published),
+        }
+    }
+
+    /// The number of members of the largest story.
+    pub fn largest_story(&self) -> usize {
+        self.stories
+            .iter()
+            .map(|s| s.members.len())
+            .max()
+            .unwrap_or(0)
     }
 
     fn resolve(&self, mut n: u32) -> u32 {
@@ -193,14 +228,31 @@ impl MemoryIndex {
     fn id(&self, n: u32) -> StoryId {
         self.stories[self.resolve(n) as usize].id.clone()
     }
+
+    fn add_to_bucket(&mut self, key: u64, n: u32) {
+        if let Some(list) = self.many.get_mut(&key) {
+            if list.first() != Some(&n) {
+                list.retain(|x| *x != n);
+                list.insert(0, n);
+                list.truncate(BUCKET_CAP);
+            }
+            return;
+        }
+        match self.single.get(&key).copied() {
+            None => {
+                self.single.insert(key, n);
+            }
+            Some(m) if m == n => {}
+            Some(m) => {
+                self.single.remove(&key);
+                self.many.insert(key, vec![n, m]);
+            }
+        }
+    }
 }
 
 impl Index for MemoryIndex {
     type Error = std::convert::Infallible;
-
-    fn bucket_cap(&self) -> usize {
-        self.cap.max(1)
-    }
 
     fn story_of_item(&self, item: &str) -> Result<Option<StoryId>, Self::Error> {
         Ok(self.items.get(item).map(|n| self.id(*n)))
@@ -210,40 +262,42 @@ impl Index for MemoryIndex {
         Ok(self.urls.get(url_key).map(|n| self.id(*n)))
     }
 
-    fn stories_in_buckets(&self, keys: &[u64]) -> Result<Vec<StoryId>, Self::Error> {
-        let mut out = Vec::new();
+    fn candidates(&self, keys: &[u64], limit: usize) -> Result<Vec<(StoryId, u32)>, Self::Error> {
+        let mut hits: FxHashMap<u32, u32> = FxHashMap::default();
         for key in keys {
-            if let Some(list) = self.buckets.get(key) {
-                out.extend(list.iter().map(|n| self.id(*n)));
+            if let Some(n) = self.single.get(key) {
+                *hits.entry(self.resolve(*n)).or_default() += 1;
+            } else if let Some(list) = self.many.get(key) {
+                for n in list {
+                    *hits.entry(self.resolve(*n)).or_default() += 1;
+                }
             }
         }
-        Ok(out)
+        let mut ranked: Vec<(u32, u32)> = hits.into_iter().collect();
+        // Most hits first; among equals the newer story (a higher number).
+        ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(b.0.cmp(&a.0)));
+        ranked.truncate(limit);
+        Ok(ranked
+            .into_iter()
+            .map(|(n, hits)| (self.stories[n as usize].id.clone(), hits))
+            .collect())
     }
 
-    fn story(&self, id: &StoryId) -> Result<Option<StoryInfo>, Self::Error> {
-        Ok(self.number(id).map(|n| {
-            let s = &self.stories[n as usize];
-            StoryInfo {
-                id: s.id.clone(),
-                founded_at: s.founded_at,
-                members: s.members.len(),
-            }
-        }))
-    }
-
-    fn members(&self, id: &StoryId, limit: usize) -> Result<Vec<Arc<Member>>, Self::Error> {
-        Ok(self
-            .number(id)
-            .map(|n| {
-                self.stories[n as usize]
+    fn stories(&self, ids: &[StoryId], members: usize) -> Result<Vec<StoryView>, Self::Error> {
+        Ok(ids
+            .iter()
+            .filter_map(|id| self.number(id))
+            .map(|n| StoryView {
+                info: self.info(n),
+                members: self.stories[n as usize]
                     .members
                     .iter()
                     .rev()
-                    .take(limit)
+                    .take(members)
                     .cloned()
-                    .collect()
+                    .collect(),
             })
-            .unwrap_or_default())
+            .collect())
     }
 
     fn apply(&mut self, d: &Decision) -> Result<(), Self::Error> {
@@ -275,23 +329,16 @@ impl Index for MemoryIndex {
             self.merged_into.insert(m, n);
         }
         if let Some(member) = &d.member {
-            self.items.insert(member.item.clone(), n);
+            self.items.insert(member.item.as_str().into(), n);
             let members = &mut self.stories[n as usize].members;
             let at = members.partition_point(|m| m.published <= member.published);
             members.insert(at, Arc::new(member.clone()));
         }
         if let Some(key) = &d.url_key {
-            self.urls.entry(key.clone()).or_insert(n);
+            self.urls.entry(key.as_str().into()).or_insert(n);
         }
-        let cap = self.cap.max(1);
         for key in &d.buckets {
-            let list = self.buckets.entry(*key).or_default();
-            if list.first() == Some(&n) {
-                continue;
-            }
-            list.retain(|x| *x != n);
-            list.insert(0, n);
-            list.truncate(cap);
+            self.add_to_bucket(*key, n);
         }
         Ok(())
     }

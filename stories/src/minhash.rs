@@ -38,7 +38,7 @@ pub fn bands(features: &[Feature]) -> Vec<u64> {
     let mut mins = [u64::MAX; BANDS * ROWS];
     for f in features {
         for copy in 0..u64::from(f.weight) {
-            let element = mix(f.hash ^ copy.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let element = mix(u64::from(f.hash) ^ copy.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             for (i, m) in mins.iter_mut().enumerate() {
                 let h = mix(element ^ SEEDS[i]);
                 if h < *m {

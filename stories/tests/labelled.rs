@@ -78,7 +78,7 @@ struct Figures {
 /// Groups the items in the given order and measures the outcome against the labels.
 fn measure(items: &[&Labelled], report: bool) -> Figures {
     let g = Grouper::default();
-    let mut index = MemoryIndex::new(16);
+    let mut index = MemoryIndex::new();
     for (arrived, it) in items.iter().enumerate() {
         let texts = [it.summary.as_str()];
         let article = Article {
@@ -113,12 +113,20 @@ fn measure(items: &[&Labelled], report: bool) -> Figures {
         let mut wrong: Vec<&Pair> = p.difference(&t).collect();
         wrong.sort();
         for (a, b) in wrong {
-            println!("wrongly together: {a} {:?} / {b} {:?}", title[a.as_str()], title[b.as_str()]);
+            println!(
+                "wrongly together: {a} {:?} / {b} {:?}",
+                title[a.as_str()],
+                title[b.as_str()]
+            );
         }
         let mut missed: Vec<&Pair> = t.difference(&p).collect();
         missed.sort();
         for (a, b) in missed {
-            println!("missed: {a} {:?} / {b} {:?}", title[a.as_str()], title[b.as_str()]);
+            println!(
+                "missed: {a} {:?} / {b} {:?}",
+                title[a.as_str()],
+                title[b.as_str()]
+            );
         }
     }
     Figures {
@@ -179,10 +187,9 @@ fn grouping_meets_the_targets_in_a_shuffled_arrival_order() {
     let items = load();
     let mut order: Vec<&Labelled> = items.iter().collect();
     order.sort_by_key(|i| {
-        i.id.bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            })
+        i.id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
     });
     check("shuffled order", &measure(&order, false));
 }
