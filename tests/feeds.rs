@@ -707,3 +707,95 @@ async fn feeds_that_readers_accept_are_ingested() {
     assert_eq!(feeds["podcast.xml"]["name"], "Model Talk");
     assert_eq!(feeds["rss093.xml"]["name"], "Old news");
 }
+
+/// Issue 27: a source's wishes are honoured and shown. A 429 whose `Retry-After` is an HTTP
+/// date three hours ahead puts the next check that far (at most a tenth more), a
+/// `Cache-Control: max-age` longer than the interval puts it that far, and `radar feeds
+/// list` shows both with the reason. (`Retry-After: 120` against the scheduler's own clock
+/// is tested in `daemon/src/ingest/scheduler.rs`: 120 s is shorter than the back-off of
+/// the default 30 min interval that a command line fetch uses.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn feeds_list_shows_the_next_check_a_source_asked_for() {
+    let app = Router::new()
+        .route(
+            "/limited.xml",
+            get(|| async {
+                let later = (Utc::now() + chrono::Duration::hours(3))
+                    .format("%a, %d %b %Y %H:%M:%S GMT")
+                    .to_string();
+                (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    [(header::RETRY_AFTER, later)],
+                    "slow down",
+                )
+                    .into_response()
+            }),
+        )
+        .route(
+            "/cached.xml",
+            get(|| async {
+                (
+                    [
+                        (header::CONTENT_TYPE, "application/rss+xml"),
+                        (header::CACHE_CONTROL, "public, max-age=7200"),
+                    ],
+                    body("rss.xml"),
+                )
+                    .into_response()
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    add(&dir, &format!("{base}/limited.xml")).await;
+    add(&dir, &format!("{base}/cached.xml")).await;
+
+    let before = cli(&dir, &["feeds", "list"]).await;
+    assert!(
+        before.stdout.contains("LAST CHECKED") && before.stdout.contains("NEXT CHECK"),
+        "{before:?}"
+    );
+    assert!(
+        before.stdout.contains("now"),
+        "never fetched: due now: {before:?}"
+    );
+
+    let fetched = cli(&dir, &["feeds", "fetch", "--json"]).await;
+    let r = by_name(&fetched.json());
+    assert_eq!(r["limited.xml"]["status"], "error");
+    assert!(
+        r["limited.xml"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("asked to wait"),
+        "{r:?}"
+    );
+    assert_eq!(r["cached.xml"]["status"], "ok");
+
+    let feeds = by_name(&cli(&dir, &["feeds", "list", "--json"]).await.ok_json());
+    let next = |name: &str| -> chrono::Duration {
+        let due: DateTime<Utc> = feeds[name]["next_due"].as_str().unwrap().parse().unwrap();
+        let checked: DateTime<Utc> = feeds[name]["last_fetched_at"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        due - checked
+    };
+    assert_eq!(feeds["limited.xml"]["next_due_reason"], "retry-after");
+    let wait = next("limited.xml");
+    assert!(
+        wait >= chrono::Duration::minutes(179) && wait <= chrono::Duration::minutes(198),
+        "three hours and at most a tenth more: {wait}"
+    );
+    assert_eq!(feeds["cached.xml"]["next_due_reason"], "max-age");
+    let wait = next("cached.xml");
+    assert!(
+        wait >= chrono::Duration::hours(2) && wait <= chrono::Duration::minutes(132),
+        "max-age=7200 and at most a tenth more: {wait}"
+    );
+    let table = cli(&dir, &["feeds", "list"]).await;
+    assert!(table.stdout.contains("(max-age)"), "{table:?}");
+}

@@ -42,6 +42,10 @@ pub struct Feed {
     /// When the scheduler fetches it next; none means at once.
     #[serde(default)]
     pub next_due: Option<DateTime<Utc>>,
+    /// Why it is next due then: `interval`, `max-age` (the source's Cache-Control),
+    /// `retry-after` (the source's answer to a 429 or 503) or `backoff` (failures).
+    #[serde(default)]
+    pub next_due_reason: Option<String>,
     /// How many entries it has delivered in all (new items only).
     #[serde(default)]
     pub items_added: u64,
@@ -81,6 +85,7 @@ impl Store {
             last_error: None,
             failures: 0,
             next_due: None,
+            next_due_reason: None,
             items_added: 0,
         };
         self.backend().insert_feed(&feed).await?;

@@ -39,7 +39,8 @@ enum Command {
         #[arg(long)]
         name: Option<String>,
     },
-    /// List the feeds and how their last fetch went.
+    /// List the feeds: when each was last checked, how that went and when it is checked
+    /// next (and why then: the interval, the source's Retry-After or max-age, back-off).
     List,
     /// Unsubscribe from a feed (its items stay).
     Remove {
@@ -113,22 +114,41 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// When the daemon polls a feed next, and why when the source decided it (`retry-after`,
+/// `max-age`) or failures did (`backoff`); a feed never fetched is polled at once.
+fn next_check(f: &radar_store::Feed) -> String {
+    match (f.next_due, f.next_due_reason.as_deref()) {
+        (None, _) => "now".into(),
+        (Some(due), None | Some("interval")) => maybe(Some(due)),
+        (Some(due), Some(why)) => format!("{} ({why})", maybe(Some(due))),
+    }
+}
+
 fn print(answer: AdminResponse) -> anyhow::Result<()> {
     match answer {
         AdminResponse::Feed(f) => out!("added feed {} ({})", f.id, f.url)?,
         AdminResponse::Feeds(feeds) => {
-            let mut t = Table::new(&["ID", "NAME", "LAST FETCH", "NEXT", "ITEMS", "STATUS", "URL"]);
+            let mut t = Table::new(&[
+                "ID",
+                "NAME",
+                "LAST CHECKED",
+                "NEXT CHECK",
+                "ITEMS",
+                "STATUS",
+                "URL",
+            ]);
             for f in feeds {
                 let status = match (&f.last_error, f.last_fetched_at) {
                     (Some(e), _) => format!("error ({} in a row): {}", f.failures, cut(e, 60)),
                     (None, Some(_)) => "ok".into(),
                     (None, None) => "not fetched yet".into(),
                 };
+                let next = next_check(&f);
                 t.row(vec![
                     f.id,
                     cut(f.name.as_deref().unwrap_or("-"), 30),
                     maybe(f.last_fetched_at),
-                    maybe(f.next_due),
+                    next,
                     f.items_added.to_string(),
                     status,
                     f.url,

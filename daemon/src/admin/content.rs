@@ -271,7 +271,9 @@ pub(super) async fn feeds_fetch(
                     &ctx.in_flight,
                     &id,
                     timeout,
-                    ctx.feed_interval,
+                    &ctx.polling,
+                    // The host's place is waited for in the fetch.
+                    None,
                     // A fetch the scheduler started is waited for: when this command
                     // returns, what the feed held is stored.
                     ingest::IfRunning::Wait,

@@ -351,8 +351,8 @@ pub struct AdminCtx {
     pub in_flight: InFlight,
     /// Per-feed fetch timeout.
     pub feed_timeout: Duration,
-    /// Polling interval (sets a fetched feed's next due time).
-    pub feed_interval: Duration,
+    /// The polling interval, clock and per-host budget (shared with the scheduler).
+    pub polling: ingest::Polling,
     /// The LLM summariser, when configured.
     pub llm: Option<LlmConfig>,
     /// Where progress goes.
@@ -388,7 +388,7 @@ impl AdminCtx {
             http,
             in_flight: InFlight::default(),
             feed_timeout: config.feed_timeout,
-            feed_interval: config.feed_interval,
+            polling: ingest::Polling::new(config.feed_interval, config.host_limits()),
             llm: LlmConfig::from_env(),
             progress: Arc::new(Quiet),
             wake: Arc::new(tokio::sync::Notify::new()),

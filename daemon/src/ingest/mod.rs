@@ -8,18 +8,21 @@ pub mod fetch;
 pub mod lenient;
 pub mod opml;
 pub mod parse;
+pub mod schedule;
 pub mod scheduler;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
+use clap::builder::TypedValueParser as _;
 use radar_store::{ImportStatus, Store};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
 use fetch::Fetched;
+use schedule::{HostBudget, HostLimits, Outcome};
 
 /// Settings of the content pipeline (flattened into `radar serve`).
 #[derive(Debug, Clone, clap::Args)]
@@ -36,6 +39,15 @@ pub struct IngestConfig {
     #[arg(long, env = "RADAR_NO_FEED_POLLING")]
     pub no_feed_polling: bool,
 
+    /// Most fetches from one host at the same time (polling and `radar feeds fetch`).
+    #[arg(long, env = "RADAR_FEED_HOST_CONCURRENCY", default_value_t = DEFAULT_HOST_LIMITS.concurrent, value_parser = clap::value_parser!(u16).range(1..).map(usize::from))]
+    pub feed_host_concurrency: usize,
+
+    /// Most polls of one host started in any minute (0: no limit). `radar feeds fetch`
+    /// counts towards it but is not held to it.
+    #[arg(long, env = "RADAR_FEED_HOST_PER_MINUTE", default_value_t = DEFAULT_HOST_LIMITS.per_minute)]
+    pub feed_host_per_minute: usize,
+
     /// Write the previous ISO week's summary once that week is over (checked at start and
     /// hourly); a summary removed by hand is not written again.
     #[arg(long, env = "RADAR_SUMMARY_SCHEDULE")]
@@ -48,7 +60,65 @@ impl Default for IngestConfig {
             feed_interval: DEFAULT_INTERVAL,
             feed_timeout: DEFAULT_TIMEOUT,
             no_feed_polling: false,
+            feed_host_concurrency: DEFAULT_HOST_LIMITS.concurrent,
+            feed_host_per_minute: DEFAULT_HOST_LIMITS.per_minute,
             summary_schedule: false,
+        }
+    }
+}
+
+impl IngestConfig {
+    /// The per-host budget these settings give.
+    pub fn host_limits(&self) -> HostLimits {
+        HostLimits {
+            concurrent: self.feed_host_concurrency.max(1),
+            per_minute: self.feed_host_per_minute,
+        }
+    }
+}
+
+/// The default per-host budget: two fetches at once, twelve polls a minute (a host
+/// serving many feeds is polled at a steady pace rather than all at once).
+pub const DEFAULT_HOST_LIMITS: HostLimits = HostLimits {
+    concurrent: 2,
+    per_minute: 12,
+};
+
+/// Where polling reads the time. The scheduler decides every due time and budget by it,
+/// so tests can move time forward instead of waiting.
+pub trait Clock: Send + Sync {
+    /// Now.
+    fn now(&self) -> DateTime<Utc>;
+}
+
+/// The system's clock.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now()
+    }
+}
+
+/// What every fetch of a process shares: the polling interval, the clock and the hosts'
+/// budget.
+#[derive(Clone)]
+pub struct Polling {
+    /// The polling interval (a fetched feed's next due time is this after it, or later).
+    pub interval: Duration,
+    /// The clock.
+    pub clock: Arc<dyn Clock>,
+    /// The per-host budget.
+    pub hosts: HostBudget,
+}
+
+impl Polling {
+    /// Polling with the system clock.
+    pub fn new(interval: Duration, limits: HostLimits) -> Self {
+        Self {
+            interval,
+            clock: Arc::new(SystemClock),
+            hosts: HostBudget::new(limits),
         }
     }
 }
@@ -193,15 +263,19 @@ pub struct FetchReport {
 }
 
 /// Fetches one feed, stores its entries and records the outcome on the feed (validators,
-/// error, failures, next due time). Never fails: failures are in the report. A feed
-/// already being fetched is skipped or waited for, as `if_running` says.
+/// error, failures, next due time and why). Never fails: failures are in the report. A
+/// feed already being fetched is skipped or waited for, as `if_running` says. The fetch
+/// holds a place in its host's budget: `host` when the caller took it (the scheduler),
+/// else one is waited for here (an operator's fetch, not held to the per-minute budget).
+#[allow(clippy::too_many_arguments)]
 pub async fn fetch_feed(
     store: &Store,
     http: &reqwest::Client,
     in_flight: &InFlight,
     feed_id: &str,
     timeout: Duration,
-    interval: Duration,
+    polling: &Polling,
+    host: Option<schedule::HostPermit>,
     if_running: IfRunning,
 ) -> FetchReport {
     let mut report = FetchReport {
@@ -249,17 +323,30 @@ pub async fn fetch_feed(
             }
         }
     };
-    let outcome = match fetch::fetch(http, &feed, timeout).await {
-        Ok(Fetched::NotModified) => {
+    let _host = match host {
+        Some(permit) => permit,
+        None => {
+            polling
+                .hosts
+                .start(&schedule::host_of(&feed.url), polling.clock.as_ref(), false)
+                .await
+        }
+    };
+    let mut max_age = None;
+    let outcome = match fetch::fetch(http, &feed, timeout, polling.clock.now()).await {
+        Ok(Fetched::NotModified { max_age: m }) => {
             report.status = "not_modified".into();
+            max_age = m;
             Ok((None, None, None))
         }
         Ok(Fetched::Document {
+            max_age: m,
             body,
             content_type,
             etag,
             last_modified,
         }) => {
+            max_age = m;
             let stored =
                 store_document(store, &feed.id, &feed.url, &body, content_type.as_deref()).await;
             match stored {
@@ -271,12 +358,14 @@ pub async fn fetch_feed(
                     };
                     Ok((Some((etag, last_modified)), title, Some(added)))
                 }
-                Err(e) => Err(e),
+                Err(e) => Err(e.into()),
             }
         }
         Err(e) => Err(e),
     };
-    let now = Utc::now();
+    let now = polling.clock.now();
+    // Drawn once, outside the update (it may run again).
+    let unit: f64 = rand::random();
     let recorded = store
         .update_feed(feed_id, |f| {
             f.last_fetched_at = Some(now);
@@ -292,19 +381,31 @@ pub async fn fetch_feed(
                     f.items_added += added.unwrap_or(0) as u64;
                     f.last_error = None;
                     f.failures = 0;
-                    f.next_due = Some(now + interval);
+                    let (wait, why) =
+                        schedule::wait_after(Outcome::Fresh { max_age }, polling.interval, 0);
+                    f.next_due = Some(schedule::next_due(now, wait, unit));
+                    f.next_due_reason = Some(why.as_str().into());
                 }
                 Err(e) => {
-                    f.last_error = Some(e.clone());
+                    f.last_error = Some(e.message.clone());
                     f.failures = f.failures.saturating_add(1);
-                    f.next_due = Some(now + backoff(interval, f.failures));
+                    let failed = if e.refused {
+                        Outcome::Refused {
+                            retry_after: e.retry_after,
+                        }
+                    } else {
+                        Outcome::Failed
+                    };
+                    let (wait, why) = schedule::wait_after(failed, polling.interval, f.failures);
+                    f.next_due = Some(schedule::next_due(now, wait, unit));
+                    f.next_due_reason = Some(why.as_str().into());
                 }
             }
         })
         .await;
     if let Err(e) = outcome {
         report.status = "error".into();
-        report.error = Some(e);
+        report.error = Some(e.message);
     }
     if let Err(e) = recorded {
         tracing::warn!(feed = feed_id, error = %e, "cannot record the fetch");

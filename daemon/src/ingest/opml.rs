@@ -124,6 +124,7 @@ mod tests {
             last_error: None,
             failures: 0,
             next_due: None,
+            next_due_reason: None,
             items_added: 0,
         }
     }
