@@ -72,7 +72,7 @@ pub use outbox::Mail;
 pub use pkce::{ChallengeMethod, Exchanged, PkceChallenge};
 pub use private::{DIR_MODE, FILE_MODE, make_private};
 /// The items, marks and pages the store keeps and returns are the API contract's own types.
-pub use radar_api::{FeedPage, Mark, NewsItem, SharedItem};
+pub use radar_api::{FeedPage, ItemMarks, Mark, NewsItem, SharedItem};
 pub use reauthentication::MAX_NONCE_ATTEMPTS;
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant, is_well_formed_secret};

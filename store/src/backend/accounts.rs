@@ -8,6 +8,12 @@ use crate::secrets::{SecretRecord, SecretUse};
 use crate::sessions::{RefreshPlan, RefreshRecord, RefreshView, Session};
 use crate::{Result, User};
 
+/// A rule that decides what presenting a secret does, from the secret found (if any) and
+/// the purposes its owner holds live secrets for. It may run more than once; it must do
+/// no I/O.
+pub type SecretRule<'r> =
+    dyn for<'a, 'b> FnMut(Option<&'a SecretRecord>, &'b [String]) -> SecretUse + Send + 'r;
+
 /// A rule that changes an account record in place (or refuses, with an error that the
 /// backend answers unchanged). It may run more than once; it must do no I/O.
 pub type UserChange<'a> = dyn FnMut(&mut User) -> Result<()> + Send + 'a;
@@ -119,7 +125,7 @@ pub trait SecretStore: Send + Sync {
     async fn use_secret(
         &self,
         by: SecretLookup<'_>,
-        rule: &mut (dyn FnMut(Option<&SecretRecord>, &[String]) -> SecretUse + Send),
+        rule: &mut SecretRule<'_>,
     ) -> Result<Option<SecretRecord>>;
 }
 

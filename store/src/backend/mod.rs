@@ -61,7 +61,9 @@ mod marks;
 mod records;
 mod sources;
 
-pub use accounts::{AccountStore, SecretLookup, SecretStore, SessionStore, UserChange};
+pub use accounts::{
+    AccountStore, SecretLookup, SecretRule, SecretStore, SessionStore, UserChange,
+};
 pub use billing::BillingStore;
 pub use coordination::{Coordination, Lease};
 pub use items::{
