@@ -31,6 +31,7 @@ mod admin;
 mod demo;
 mod email;
 mod email_change;
+mod engines;
 mod feed;
 mod feed_head;
 mod feeds;
