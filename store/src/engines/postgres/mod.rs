@@ -75,6 +75,11 @@
 //! second of them, which lets a caller make that many more requests, never fewer, as
 //! the embedded engine's checkpointed counters do.
 //!
+//! # Tests
+//!
+//! `testing` starts a throwaway PostgreSQL for the tests of this process (see there);
+//! the tests of this module run each trait against it.
+
 // Until the store opens this backend for a postgres:// store URL, only tests use it.
 #![cfg_attr(not(test), allow(dead_code))]
 
@@ -88,6 +93,10 @@ mod marks;
 mod records;
 mod schema;
 mod sources;
+#[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
+mod tests;
 
 use std::fmt;
 use std::sync::Mutex;
