@@ -54,6 +54,8 @@
 
 mod accounts;
 mod billing;
+#[cfg(test)]
+pub(crate) mod contract;
 mod coordination;
 mod items;
 mod keys;
