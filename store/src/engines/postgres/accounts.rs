@@ -549,6 +549,9 @@ impl SecretStore for PostgresBackend {
                     }
                 };
                 found = row.as_ref().map(secret_of).transpose()?;
+            }
+            // The purposes come with a secret found, as the contract has it.
+            if found.is_some() {
                 for row in rows(
                     &tx,
                     "SELECT purpose FROM secrets WHERE owner = $1 ORDER BY purpose",

@@ -73,6 +73,13 @@ pub struct TestBackend {
     pub database: TestDatabase,
 }
 
+impl TestBackend {
+    /// The database (to keep while the backend is used) and the backend.
+    pub fn into_parts(self) -> (TestDatabase, PostgresBackend) {
+        (self.database, self.backend)
+    }
+}
+
 impl std::ops::Deref for TestBackend {
     type Target = PostgresBackend;
     fn deref(&self) -> &PostgresBackend {

@@ -1025,3 +1025,18 @@ async fn every_listing_walks_an_index() {
         assert!(!plan.contains("Seq Scan"), "{sql}\n{plan}");
     }
 }
+
+/// The backend contract, the behaviour every backend shares, on PostgreSQL: each test on
+/// a database of its own.
+mod contract {
+    crate::backend::contract::contract_tests!({
+        let Some(test) = super::testing::backend().await else {
+            return;
+        };
+        let (database, backend) = test.into_parts();
+        (
+            database,
+            std::sync::Arc::new(backend) as std::sync::Arc<dyn crate::backend::Backend>,
+        )
+    });
+}
