@@ -65,6 +65,24 @@ impl Drop for TestDatabase {
     }
 }
 
+impl TestDatabase {
+    /// Cuts every connection to this database, as a restart or fail-over of the server
+    /// would.
+    pub fn cut_connections(&self) {
+        let server = SERVER
+            .get()
+            .and_then(|s| s.as_ref().ok())
+            .expect("a test database has a server");
+        server
+            .admin(&format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = '{}'",
+                self.name
+            ))
+            .unwrap_or_else(|e| panic!("cutting connections failed: {e}"));
+    }
+}
+
 /// A backend over a fresh database, for one test; the database is dropped with it.
 pub struct TestBackend {
     // Declared first, dropped first: its connections go before the database.

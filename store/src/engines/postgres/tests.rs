@@ -960,6 +960,45 @@ async fn an_unreachable_database_is_unavailable_and_its_password_unseen() {
 }
 
 #[tokio::test]
+async fn lost_connections_are_replaced_without_a_restart() {
+    let Some(b) = backend().await else { return };
+    let b = Arc::new(b);
+    let pid = |b: Arc<TestBackend>| async move {
+        let c = b.client().await?;
+        let row = c
+            .query_one("SELECT pg_backend_pid()", &[])
+            .await
+            .map_err(super::db_error)?;
+        super::get::<i32>(&row, 0)
+    };
+    // Hold several connections at once, so the pool keeps more than one.
+    let busy: Vec<_> = (0..4).map(|_| tokio::spawn(pid(b.clone()))).collect();
+    let mut before = Vec::new();
+    for t in busy {
+        before.push(t.await.unwrap().unwrap());
+    }
+    b.database.cut_connections();
+    // A call on a connection cut before the pool noticed is answered as unavailable
+    // (503, try again), never as another error; the pool replaces the connection.
+    let mut unavailable = 0;
+    for _ in 0..8 {
+        match b.item_count().await {
+            Ok(n) => assert_eq!(n, 0),
+            Err(Error::Unavailable(_)) => unavailable += 1,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert!(unavailable < 8, "the backend never came back");
+    let after = pid(b.clone()).await.unwrap();
+    assert!(
+        !before.contains(&after),
+        "served by a connection that was cut"
+    );
+    put(&b, &[item("a", 1, None)]).await;
+    assert_eq!(b.item_count().await.unwrap(), 1);
+}
+
+#[tokio::test]
 async fn the_url_is_shown_without_its_password() {
     let Some(db) = testing::database() else {
         return;
