@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond Rust, Node and npm, when it is missing: Debian's
 # chromium (browser tests), tmux (terminal tests), strace (the durability test watches the
-# fdatasync before an answer), curl (the contract run), and the Python packages of the
+# fdatasync before an answer), curl (the contract run), PostgreSQL (the PostgreSQL
+# backend's tests start a server of their own), and the Python packages of the
 # protocol and contract tests. Does nothing on a machine that has them all, so `make test`
 # runs it every time; CI (.ci/run) runs `make test` on a fresh machine.
 set -euo pipefail
@@ -13,6 +14,8 @@ command -v tmux >/dev/null 2>&1 || need+=(tmux)
 command -v make >/dev/null 2>&1 || need+=(make)
 command -v strace >/dev/null 2>&1 || need+=(strace)
 command -v curl >/dev/null 2>&1 || need+=(curl)
+# The PostgreSQL backend's tests start a throwaway server from Debian's package.
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "the tests need: ${need[*]}; install them with: sudo apt-get install -y ${need[*]}" >&2

@@ -5,6 +5,7 @@
 
 #[cfg(test)]
 pub(crate) mod memory;
+pub(crate) mod postgres;
 pub(crate) mod sled;
 
 use std::path::Path;

@@ -1,0 +1,460 @@
+//! News items, their listings and their change log in PostgreSQL (see the module doc of
+//! `postgres` on why item writes lock `items_meta` first).
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use futures_util::future::try_join4;
+use tokio_postgres::types::ToSql;
+
+use super::{JsonText, PostgresBackend, RawJson, db_error, get, prepare_all, rows};
+use crate::backend::{
+    FeedPosition, ItemChange, ItemStore, ItemWritten, Json, NewestPage, NewestQuery, StoredItem,
+};
+use crate::catalogue::{SortBy, SortOrder};
+use crate::{Mark, NewsItem, Result};
+
+/// The public listing's title order: the title lower-cased, NULs dropped, cut to 256
+/// bytes on a character boundary, then the id (the order every engine keeps).
+pub(super) fn title_key(title: &str) -> String {
+    let mut folded: String = title
+        .to_lowercase()
+        .chars()
+        .filter(|c| *c != '\0')
+        .collect();
+    let mut end = folded.len().min(256);
+    while !folded.is_char_boundary(end) {
+        end -= 1;
+    }
+    folded.truncate(end);
+    folded
+}
+
+/// Locks the items' version row: the first statement of every item write.
+const LOCK_ITEMS: &str = "SELECT version, item_count FROM items_meta FOR UPDATE";
+
+/// One item as the batch leaves it.
+struct Final<'a> {
+    published_ms: i64,
+    title_key: String,
+    /// The URL it holds after the batch.
+    url: Option<&'a str>,
+    body: &'a [u8],
+}
+
+/// The rows a batch leaves, in the order of their first write, with the URLs each
+/// holds: a URL belongs to the last item written with it; an item rewritten releases
+/// the URL it held before.
+fn settle(items: &[StoredItem]) -> (Vec<&str>, HashMap<&str, Final<'_>>) {
+    let mut order = Vec::new();
+    let mut rows: HashMap<&str, Final<'_>> = HashMap::with_capacity(items.len());
+    let mut holder: HashMap<&str, &str> = HashMap::new();
+    for s in items {
+        let id = s.item.id.as_str();
+        match rows.get(id) {
+            Some(prev) => {
+                if let Some(u) = prev.url
+                    && holder.get(u) == Some(&id)
+                {
+                    holder.remove(u);
+                }
+            }
+            None => order.push(id),
+        }
+        let url = s.item.url.as_deref();
+        if let Some(u) = url
+            && let Some(other) = holder.insert(u, id)
+            && other != id
+            && let Some(o) = rows.get_mut(other)
+        {
+            o.url = None;
+        }
+        rows.insert(
+            id,
+            Final {
+                published_ms: s.item.published_date.timestamp_millis(),
+                title_key: title_key(&s.item.title),
+                url,
+                body: &s.json,
+            },
+        );
+    }
+    (order, rows)
+}
+
+/// The order columns and direction of the public listing.
+fn catalogue_order(sort: SortBy, order: SortOrder, reverse: bool) -> (&'static str, &'static str) {
+    let columns = match sort {
+        SortBy::PublishedDate => "published_ms, id",
+        SortBy::Title => "title_key, id",
+        SortBy::Id => "id",
+    };
+    let desc = matches!(order, SortOrder::Desc) != reverse;
+    (columns, if desc { "DESC" } else { "ASC" })
+}
+
+/// `columns` each followed by `dir`.
+fn order_by(columns: &str, dir: &str) -> String {
+    columns
+        .split(", ")
+        .map(|c| format!("{c} {dir}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[async_trait::async_trait]
+impl ItemStore for PostgresBackend {
+    async fn items_version(&self) -> Result<u64> {
+        let row = self.one("SELECT version FROM items_meta", &[]).await?;
+        Ok(get::<i64>(&row, 0)? as u64)
+    }
+
+    async fn item(&self, id: &str) -> Result<Option<Json>> {
+        match self
+            .opt("SELECT body FROM items WHERE id = $1", &[&id])
+            .await?
+        {
+            Some(row) => Ok(Some(get::<RawJson>(&row, 0)?.0)),
+            None => Ok(None),
+        }
+    }
+
+    async fn items(&self, ids: &[String]) -> Result<Vec<Option<Json>>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self
+            .rows("SELECT id, body FROM items WHERE id = ANY($1)", &[&ids])
+            .await?;
+        let mut found = HashMap::with_capacity(rows.len());
+        for row in &rows {
+            found.insert(get::<&str>(row, 0)?, get::<RawJson>(row, 1)?.0);
+        }
+        Ok(ids
+            .iter()
+            .map(|id| found.get(id.as_str()).cloned())
+            .collect())
+    }
+
+    async fn item_exists(&self, id: &str) -> Result<bool> {
+        Ok(self
+            .opt("SELECT 1 FROM items WHERE id = $1", &[&id])
+            .await?
+            .is_some())
+    }
+
+    async fn item_count(&self) -> Result<u64> {
+        let row = self.one("SELECT item_count FROM items_meta", &[]).await?;
+        Ok(get::<i64>(&row, 0)? as u64)
+    }
+
+    async fn item_id_by_url(&self, url: &str) -> Result<Option<String>> {
+        match self
+            .opt("SELECT id FROM items WHERE url = $1", &[&url])
+            .await?
+        {
+            Some(row) => Ok(Some(get(&row, 0)?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn put_items(&self, items: &[StoredItem]) -> Result<Vec<ItemWritten>> {
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (order, finals) = settle(items);
+        let mut ids = Vec::with_capacity(order.len());
+        let mut published = Vec::with_capacity(order.len());
+        let mut titles = Vec::with_capacity(order.len());
+        let mut urls = Vec::with_capacity(order.len());
+        let mut bodies = Vec::with_capacity(order.len());
+        let (mut held_ids, mut held_urls) = (Vec::new(), Vec::new());
+        for id in &order {
+            let row = &finals[id];
+            ids.push(*id);
+            published.push(row.published_ms);
+            titles.push(row.title_key.as_str());
+            urls.push(row.url);
+            bodies.push(JsonText(row.body));
+            if let Some(u) = row.url {
+                held_ids.push(*id);
+                held_urls.push(u);
+            }
+        }
+        let logged: Vec<&str> = items.iter().map(|s| s.item.id.as_str()).collect();
+
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        let [lock, existing, release, upsert, log, meta] = prepare_all(
+            &tx,
+            [
+                LOCK_ITEMS,
+                "SELECT id FROM items WHERE id = ANY($1::text[])",
+                // A URL the batch gives to an item is released by any other item.
+                "UPDATE items AS i SET url = NULL \
+                 FROM unnest($1::text[], $2::text[]) AS f(id, url) \
+                 WHERE i.url = f.url AND i.id <> f.id",
+                "INSERT INTO items (id, published_ms, title_key, url, body) \
+                 SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], \
+                                      $5::json[]) \
+                 ON CONFLICT (id) DO UPDATE SET published_ms = excluded.published_ms, \
+                     title_key = excluded.title_key, url = excluded.url, body = excluded.body",
+                "INSERT INTO item_changes (seq, item_id) \
+                 SELECT $1::bigint + n, id FROM unnest($2::text[]) WITH ORDINALITY AS c(id, n)",
+                "UPDATE items_meta SET version = $1, item_count = $2",
+            ],
+        )
+        .await?;
+        let head = tx.query_one(&lock, &[]).await.map_err(db_error)?;
+        let (base, count): (i64, i64) = (get(&head, 0)?, get(&head, 1)?);
+        let (existing, _, _, _) = try_join4(
+            tx.query(&existing, &[&ids]),
+            tx.execute(&release, &[&held_ids, &held_urls]),
+            tx.execute(&upsert, &[&ids, &published, &titles, &urls, &bodies]),
+            tx.execute(&log, &[&base, &logged]),
+        )
+        .await
+        .map_err(db_error)?;
+        let mut new: HashSet<&str> = ids.iter().copied().collect();
+        for row in &existing {
+            new.remove(get::<&str>(row, 0)?);
+        }
+        let version = base + items.len() as i64;
+        let total = count + new.len() as i64;
+        tx.execute(&meta, &[&version, &total])
+            .await
+            .map_err(db_error)?;
+        tx.commit().await.map_err(db_error)?;
+
+        let mut out = Vec::with_capacity(items.len());
+        for (n, s) in items.iter().enumerate() {
+            // An id written twice in one batch was created by its first write only.
+            out.push(ItemWritten {
+                created: new.remove(s.item.id.as_str()),
+                change: (base + 1 + n as i64) as u64,
+            });
+        }
+        Ok(out)
+    }
+
+    async fn remove_item(&self, id: &str) -> Result<Option<(NewsItem, u64)>> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        let [lock, item, readers, marks, counts, delete, log, meta] = prepare_all(
+            &tx,
+            [
+                LOCK_ITEMS,
+                "SELECT body FROM items WHERE id = $1 FOR UPDATE",
+                // Readers' state rows before their marks, as a change of marks takes
+                // them. Holding the item, no mark of it can be added meanwhile.
+                "SELECT 1 FROM reader_state \
+                 WHERE reader IN (SELECT reader FROM marks WHERE item = $1) \
+                 ORDER BY reader FOR UPDATE",
+                "DELETE FROM marks WHERE item = $1 RETURNING reader, \
+                 (favorite_at IS NOT NULL)::integer::bigint, (hidden_at IS NOT NULL)::integer::bigint, \
+                 (read_at IS NOT NULL)::integer::bigint",
+                "UPDATE reader_state AS s SET favorites = s.favorites - d.f, \
+                     hidden = s.hidden - d.h, read = s.read - d.r, version = s.version + 1 \
+                 FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[]) \
+                     AS d(reader, f, h, r) \
+                 WHERE s.reader = d.reader",
+                "DELETE FROM items WHERE id = $1",
+                "INSERT INTO item_changes (seq, item_id) VALUES ($1, $2)",
+                "UPDATE items_meta SET version = $1, item_count = item_count - 1",
+            ],
+        )
+        .await?;
+        let head = tx.query_one(&lock, &[]).await.map_err(db_error)?;
+        let base: i64 = get(&head, 0)?;
+        let Some(row) = tx.query_opt(&item, &[&id]).await.map_err(db_error)? else {
+            return Ok(None);
+        };
+        let body: RawJson = get(&row, 0)?;
+        let removed: NewsItem = serde_json::from_slice(&body.0)?;
+        let (_, marked) =
+            futures_util::future::try_join(tx.execute(&readers, &[&id]), tx.query(&marks, &[&id]))
+                .await
+                .map_err(db_error)?;
+        let (mut who, mut f, mut h, mut r) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for row in &marked {
+            who.push(get::<&str>(row, 0)?);
+            f.push(get::<i64>(row, 1)?);
+            h.push(get::<i64>(row, 2)?);
+            r.push(get::<i64>(row, 3)?);
+        }
+        let seq = base + 1;
+        try_join4(
+            tx.execute(&counts, &[&who, &f, &h, &r]),
+            tx.execute(&delete, &[&id]),
+            tx.execute(&log, &[&seq, &id]),
+            tx.execute(&meta, &[&seq]),
+        )
+        .await
+        .map_err(db_error)?;
+        tx.commit().await.map_err(db_error)?;
+        Ok(Some((removed, seq as u64)))
+    }
+
+    async fn newest(&self, query: NewestQuery<'_>) -> Result<NewestPage> {
+        let leaves = |m: Mark| query.leave_out.contains(&m);
+        let (fav, hid, read) = (
+            leaves(Mark::Favorite),
+            leaves(Mark::Hidden),
+            leaves(Mark::Read),
+        );
+        let reader = query.reader.filter(|_| fav || hid || read);
+        let limit = query.limit.min(i32::MAX as usize) as i64 + 1;
+        let after = query.after.map(|p| (p.published_ms, p.id.as_str()));
+        // Items the reader marked with a mark that leaves the listing, parameters from
+        // `$first` on: reader, then whether favourite, hidden and read leave.
+        let unmarked = |first: usize| {
+            format!(
+                "NOT EXISTS (SELECT 1 FROM marks AS m WHERE m.reader = ${} AND m.item = i.id \
+                 AND ((m.favorite_at IS NOT NULL AND ${}) OR (m.hidden_at IS NOT NULL AND ${}) \
+                      OR (m.read_at IS NOT NULL AND ${})))",
+                first,
+                first + 1,
+                first + 2,
+                first + 3
+            )
+        };
+        const SELECT: &str = "SELECT i.id, i.published_ms, i.body FROM items AS i";
+        const AFTER: &str = "(i.published_ms, i.id) < ($2, $3)";
+        const ORDER: &str = "ORDER BY i.published_ms DESC, i.id DESC LIMIT $1";
+        let client = self.client().await?;
+        let found = match (after, reader) {
+            (None, None) => rows(&client, &format!("{SELECT} {ORDER}"), &[&limit]).await?,
+            (Some((ms, id)), None) => {
+                let sql = format!("{SELECT} WHERE {AFTER} {ORDER}");
+                rows(&client, &sql, &[&limit, &ms, &id]).await?
+            }
+            (None, Some(reader)) => {
+                let sql = format!("{SELECT} WHERE {} {ORDER}", unmarked(2));
+                rows(&client, &sql, &[&limit, &reader, &fav, &hid, &read]).await?
+            }
+            (Some((ms, id)), Some(reader)) => {
+                let sql = format!("{SELECT} WHERE {AFTER} AND {} {ORDER}", unmarked(4));
+                let params: [&(dyn ToSql + Sync); 7] =
+                    [&limit, &ms, &id, &reader, &fav, &hid, &read];
+                rows(&client, &sql, &params).await?
+            }
+        };
+        let has_more = found.len() > query.limit;
+        let mut page = NewestPage {
+            items: Vec::with_capacity(found.len().min(query.limit)),
+            last: None,
+            has_more,
+        };
+        for row in found.iter().take(query.limit) {
+            page.items.push(get::<RawJson>(row, 2)?.0);
+            page.last = Some(FeedPosition {
+                published_ms: get(row, 1)?,
+                id: get(row, 0)?,
+            });
+        }
+        Ok(page)
+    }
+
+    async fn catalogue(
+        &self,
+        sort: SortBy,
+        order: SortOrder,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<Json>> {
+        let total = self.item_count().await?;
+        if limit == 0 || offset >= total {
+            return Ok(Vec::new());
+        }
+        let limit = limit.min(total - offset);
+        // A page in the far half is read from the other end: no page skips more than
+        // half the index.
+        let from_end = total - offset - limit;
+        let reverse = from_end < offset;
+        let skip = if reverse { from_end } else { offset };
+        let (columns, dir) = catalogue_order(sort, order, reverse);
+        let sql = format!(
+            "SELECT i.body FROM (SELECT {columns} FROM items ORDER BY {inner} \
+             OFFSET $1 LIMIT $2) AS p JOIN items AS i ON i.id = p.id ORDER BY {outer}",
+            inner = order_by(columns, dir),
+            outer = order_by(
+                &columns
+                    .split(", ")
+                    .map(|c| format!("p.{c}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                dir
+            ),
+        );
+        let found = self.rows(&sql, &[&(skip as i64), &(limit as i64)]).await?;
+        let mut out = found
+            .iter()
+            .map(|row| Ok(get::<RawJson>(row, 0)?.0))
+            .collect::<Result<Vec<_>>>()?;
+        if reverse {
+            out.reverse();
+        }
+        Ok(out)
+    }
+
+    async fn published_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> Result<Vec<Json>> {
+        let found = self
+            .rows(
+                "SELECT body FROM items WHERE published_ms >= $1 AND published_ms < $2 \
+                 ORDER BY published_ms, id",
+                &[&from.timestamp_millis(), &to.timestamp_millis()],
+            )
+            .await?;
+        found
+            .iter()
+            .map(|row| Ok(get::<RawJson>(row, 0)?.0))
+            .collect()
+    }
+
+    async fn items_after(&self, after: Option<&str>, limit: usize) -> Result<Vec<Json>> {
+        let limit = limit.min(i64::MAX as usize) as i64;
+        let found = match after {
+            Some(after) => {
+                self.rows(
+                    "SELECT body FROM items WHERE id > $1 ORDER BY id LIMIT $2",
+                    &[&after, &limit],
+                )
+                .await?
+            }
+            None => {
+                self.rows("SELECT body FROM items ORDER BY id LIMIT $1", &[&limit])
+                    .await?
+            }
+        };
+        found
+            .iter()
+            .map(|row| Ok(get::<RawJson>(row, 0)?.0))
+            .collect()
+    }
+
+    async fn item_changes(&self, after: u64, limit: usize) -> Result<Vec<ItemChange>> {
+        let found = self
+            .rows(
+                "SELECT seq, item_id FROM item_changes WHERE seq > $1 ORDER BY seq LIMIT $2",
+                &[
+                    &(after.min(i64::MAX as u64) as i64),
+                    &(limit.min(i64::MAX as usize) as i64),
+                ],
+            )
+            .await?;
+        found
+            .iter()
+            .map(|row| {
+                Ok(ItemChange {
+                    seq: get::<i64>(row, 0)? as u64,
+                    id: get(row, 1)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn forget_item_changes(&self, _seqs: &[u64]) -> Result<()> {
+        // Kept for every other replica that follows the log.
+        Ok(())
+    }
+}
