@@ -8,7 +8,9 @@
 //! own task so a slow feed does not hold up the others; the shared in-flight set keeps a
 //! feed that is still being fetched (by this loop or by `radar feeds fetch`) from being
 //! fetched again; this loop skips such a feed, while `radar feeds fetch` waits for the
-//! running fetch and reports its outcome.
+//! running fetch and reports its outcome. Across processes sharing the store, a loop
+//! fetches a feed only under the store's lease of it (`feed-fetch:<id>`), so each due
+//! feed is fetched by one of them.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -33,6 +35,13 @@ pub fn due_in(next_due: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Option<Dur
     }
 }
 
+/// How long a loop holds a feed's fetch against the other processes sharing the store:
+/// a fetch lasts at most its timeout, then the entries are stored.
+fn fetch_lease(timeout: Duration) -> chrono::Duration {
+    chrono::Duration::from_std(timeout).unwrap_or(chrono::Duration::MAX)
+        + chrono::Duration::seconds(60)
+}
+
 /// Runs until `stop` turns true.
 pub async fn run(
     ctx: AdminCtx,
@@ -44,6 +53,8 @@ pub async fn run(
     // Feeds whose task this loop started and which have not finished: the task claims
     // the feed in the in-flight set only once it runs.
     let launched: Arc<Mutex<HashSet<String>>> = Arc::default();
+    // This loop's name on the leases of the feeds it fetches.
+    let holder = uuid::Uuid::new_v4().to_string();
     let freed = ctx.polling.hosts.freed();
     loop {
         let mut wait = TICK.min(ctx.polling.interval);
@@ -78,6 +89,22 @@ pub async fn run(
                             // One of the host's fetches must end first (that wakes us).
                             Err(None) => continue,
                         };
+                        // Another process sharing the store may be fetching it: one
+                        // lease per feed, on the wall clock, which this loop renews
+                        // while it keeps the feed and which lapses if it stops.
+                        let until = Utc::now() + fetch_lease(ctx.feed_timeout);
+                        match ctx
+                            .store
+                            .lease(&format!("feed-fetch:{}", feed.id), &holder, until)
+                            .await
+                        {
+                            Ok(true) => {}
+                            Ok(false) => continue,
+                            Err(e) => {
+                                tracing::warn!(feed = %feed.url, error = %e, "cannot lease the feed's fetch");
+                                continue;
+                            }
+                        }
                         launched
                             .lock()
                             .unwrap_or_else(|p| p.into_inner())
@@ -299,6 +326,44 @@ mod tests {
         })
         .await;
         stop.send_replace(true);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_loops_sharing_a_store_fetch_a_due_feed_once() {
+        // Two daemons' loops over one store: each has its own in-flight set and host
+        // budget, so only the store's lease keeps the second from fetching too.
+        let seen = Arc::new(Seen::default());
+        let base = feed_server(seen.clone()).await;
+        let clock = clock();
+        let (_dir, first, stop) = start(IngestConfig::default(), clock.clone()).await;
+        let mut second = AdminCtx::with_config(first.store.clone(), &IngestConfig::default());
+        second.polling.clock = clock.clone();
+        let (stop_second, stopped) = watch::channel(false);
+        tokio::spawn(run(second.clone(), true, false, stopped));
+        first
+            .store
+            .add_feed(&format!("{base}/slow/shared.xml"), None)
+            .await
+            .unwrap();
+        first.wake.notify_one();
+        second.wake.notify_one();
+        until("the first poll", async || {
+            seen.requests.load(Ordering::SeqCst) >= 1
+        })
+        .await;
+        // The fetch takes 300 ms; both loops look again meanwhile and after.
+        for _ in 0..4 {
+            first.wake.notify_one();
+            second.wake.notify_one();
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+        assert_eq!(
+            seen.requests.load(Ordering::SeqCst),
+            1,
+            "fetched by both loops"
+        );
+        stop.send_replace(true);
+        stop_second.send_replace(true);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

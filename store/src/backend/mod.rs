@@ -60,7 +60,7 @@
 //! | ready JSON of first pages and public pages | in the store | `pages` (store) and the daemon, keyed by the versions above | nothing: the versions make them safe |
 //! | API quota counts | in memory, checkpointed | [`KeyStore::consume_quota`] | count exactly, never past the limit |
 //! | sign-in limiter, mail pace | in the daemon | [`Coordination::rate`] | apply the GCRA step atomically per key |
-//! | feed scheduler's due feeds and in-flight set | the daemon | [`SourceStore::lease_due_feeds`] | lease each due feed to one fetcher |
+//! | feed scheduler's due feeds and in-flight set | the daemon | [`Coordination::lease`] of `feed-fetch:<id>` before each fetch (the daemon's in-flight set still joins `radar feeds fetch` to a fetch under way in the same process); [`SourceStore::lease_due_feeds`] takes due feeds in one step | lease each due feed to one fetcher |
 //! | weekly summary's check-then-write | a meta flag | [`SummaryStore::put_summary_once`], [`Coordination::set_flag`] | one summary per week, one first setter |
 //! | the token signing secret | `DATA/jwt_secret` | [`Coordination::shared_secret`] | make it once, the same for all |
 //! | start-up steps (demo load, index rebuild) | meta flags | [`Coordination::set_flag`], [`Coordination::lease`] | one holder at a time |
