@@ -55,3 +55,6 @@ mod search;
 
 /// Nothing acknowledged is lost: marks on items of an import in progress survive kill -9, a deleted journal refuses the start.
 mod journal;
+
+/// Several daemons over one PostgreSQL database: one install whatever node answers, global quotas and limits, readiness.
+mod cluster;

@@ -15,13 +15,56 @@ pub fn radar_bin() -> &'static str {
     env!("CARGO_BIN_EXE_radar")
 }
 
-/// A `radar` command on a data directory, with logs quiet.
+/// Whether the suite runs on a shared PostgreSQL database (`RADAR_TEST_STORE=postgres`)
+/// rather than the embedded store: then every data directory a test names is paired with
+/// a fresh database of its own on the tests' throwaway server, and every `radar` command
+/// on that directory gets `--store` with its URL (`RADAR_STORE`).
+pub fn on_postgres() -> bool {
+    std::env::var("RADAR_TEST_STORE").is_ok_and(|v| v == "postgres")
+}
+
+/// Says why a test about the embedded store's own files (its journal, its disk, its
+/// directory's lock) does not run on PostgreSQL; the test returns when this is true.
+pub fn embedded_only(why: &str) -> bool {
+    if on_postgres() {
+        eprintln!("not on PostgreSQL: {why}");
+    }
+    on_postgres()
+}
+
+/// The database paired with the data directory `data` (see [`on_postgres`]). Databases
+/// live as long as the test process; the server removes them when it exits.
+pub fn database_of(data: &Path) -> String {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static DATABASES: OnceLock<
+        Mutex<HashMap<PathBuf, radar_store::postgres_testing::TestDatabase>>,
+    > = OnceLock::new();
+    let mut all = DATABASES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    all.entry(data.to_path_buf())
+        .or_insert_with(|| {
+            radar_store::postgres_testing::database()
+                .expect("RADAR_TEST_STORE=postgres needs PostgreSQL installed")
+        })
+        .url
+        .clone()
+}
+
+/// A `radar` command on a data directory, with logs quiet; on PostgreSQL (see
+/// [`on_postgres`]) with that directory's database as its store.
 pub fn radar(data: &Path) -> Command {
     let mut cmd = Command::new(radar_bin());
     cmd.arg("--data")
         .arg(data)
         .env("RADAR_LOG", "warn")
-        .env_remove("RADAR_ADDR");
+        .env_remove("RADAR_ADDR")
+        .env_remove("RADAR_STORE");
+    if on_postgres() {
+        cmd.env("RADAR_STORE", database_of(data));
+    }
     cmd
 }
 
@@ -71,6 +114,9 @@ impl Daemon {
                 .args(radar.get_args())
                 .env("RADAR_LOG", "warn")
                 .env_remove("RADAR_ADDR");
+            if on_postgres() {
+                cmd.env("RADAR_STORE", database_of(data));
+            }
         }
         cmd.arg("serve");
         // A free port, unless the test asks for one (a restart on the same address).

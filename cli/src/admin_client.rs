@@ -39,27 +39,35 @@ fn silence_limit() -> Duration {
     SILENCE.get().copied().unwrap_or(DEFAULT_SILENCE)
 }
 
-/// Carries out `req` on the data directory `data`. `slow` operations show a spinner
+/// The shared database named by the global `--store`, if any. Set once by `crate::run`
+/// before any request, as [`SILENCE`] is.
+static DATABASE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+
+/// Makes every command work on the shared database at `url` (none: the data directory).
+pub fn use_database(url: Option<String>) {
+    let _ = DATABASE.set(url);
+}
+
+/// Carries out `req` on the data directory `data`, or on the shared database when the
+/// command line names one: then there is no lock to wait for and no daemon to go
+/// through, since every daemon reads what the database holds. `slow` operations show a spinner
 /// while the daemon works, or a progress bar when they run here.
 pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<AdminResponse> {
     let wait = std::env::var("RADAR_ADMIN_WAIT_MS")
         .ok()
         .and_then(|v| v.parse().ok())
         .map_or(STARTUP_WAIT, Duration::from_millis);
+    if let Some(Some(url)) = DATABASE.get() {
+        return run_here(open_store(data, Some(url)).await?, req).await;
+    }
     let deadline = Instant::now() + wait;
     let mut waiting: Option<LockWait> = None;
     loop {
         if let Some(answer) = try_daemon(data, &req, slow).await? {
             return answer.map_err(explain);
         }
-        match open_store(data).await {
-            Ok(store) => {
-                let mut ctx = AdminCtx::new(store);
-                ctx.progress = Arc::new(Bar::default());
-                let answer = execute(&ctx, req).await;
-                ctx.progress.end();
-                return answer.map_err(explain);
-            }
+        match open_store(data, None).await {
+            Ok(store) => return run_here(store, req).await,
             Err(e) if is_lock_error(&e) && Instant::now() < deadline => {
                 // A daemon has the store but its socket is not up yet (it is starting or
                 // stopping), or another command works on it: say so, ask again shortly.
@@ -82,6 +90,15 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
             }
         }
     }
+}
+
+/// Carries out `req` on a store opened in this process, with a progress bar.
+async fn run_here(store: radar_store::Store, req: AdminRequest) -> anyhow::Result<AdminResponse> {
+    let mut ctx = AdminCtx::new(store);
+    ctx.progress = Arc::new(Bar::default());
+    let answer = execute(&ctx, req).await;
+    ctx.progress.end();
+    answer.map_err(explain)
 }
 
 /// What the user sees while a command waits for the store's lock: a spinner on a
@@ -131,7 +148,9 @@ pub fn accept_journal_loss(accept: bool) {
     ACCEPT_JOURNAL_LOSS.store(accept, Ordering::Relaxed);
 }
 
-async fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
+/// Opens the store in `data`, or the shared database at `url` (without a search
+/// replica: the daemons keep theirs).
+async fn open_store(data: &Path, url: Option<&str>) -> radar_store::Result<radar_store::Store> {
     // The same complimentary accounts as the daemon, so subscriber status reads the same.
     let complimentary = std::env::var("RADAR_COMPLIMENTARY")
         .map(|v| {
@@ -141,17 +160,17 @@ async fn open_store(data: &Path) -> radar_store::Result<radar_store::Store> {
                 .collect()
         })
         .unwrap_or_default();
-    radar_store::Store::open(
-        data,
-        radar_store::Options {
-            complimentary,
-            // `run` waits for a held store itself, showing that it does.
-            lock_wait: std::time::Duration::ZERO,
-            accept_journal_loss: ACCEPT_JOURNAL_LOSS.load(Ordering::Relaxed),
-            ..Default::default()
-        },
-    )
-    .await
+    let opts = radar_store::Options {
+        complimentary,
+        // `run` waits for a held store itself, showing that it does.
+        lock_wait: std::time::Duration::ZERO,
+        accept_journal_loss: ACCEPT_JOURNAL_LOSS.load(Ordering::Relaxed),
+        ..Default::default()
+    };
+    match url {
+        Some(url) => radar_store::Store::open_shared(url, None, opts).await,
+        None => radar_store::Store::open(data, opts).await,
+    }
 }
 
 /// The daemon's answer, or `None` when no daemon listens on the socket.

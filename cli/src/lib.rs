@@ -28,6 +28,15 @@ pub struct Global {
     /// Data directory (default: $XDG_DATA_HOME/radar or ~/.local/share/radar).
     #[arg(long, global = true, env = "RADAR_DATA")]
     pub data: Option<PathBuf>,
+    /// Keep the data in a shared PostgreSQL database instead of the embedded store in
+    /// the data directory: `postgres://USER:PASSWORD@HOST:PORT/DB`, or
+    /// `postgres:///DB?host=/socket/dir` over a Unix socket; `&pool_size=N` sets the
+    /// connections per process (default 16). `radar serve` keeps only its search
+    /// replica in --data; admin commands work on the database directly, with or
+    /// without daemons running.
+    #[arg(long, global = true, env = "RADAR_STORE", hide_env_values = true,
+          value_parser = parse_store_url)]
+    pub store: Option<String>,
     /// Log filter, e.g. `info` or `radar_daemon=debug` (also RUST_LOG).
     #[arg(long, global = true, env = "RADAR_LOG")]
     pub log: Option<String>,
@@ -46,6 +55,18 @@ pub struct Global {
     #[arg(long, global = true, env = "RADAR_ACCEPT_JOURNAL_LOSS",
           value_parser = clap::builder::FalseyValueParser::new())]
     pub accept_journal_loss: bool,
+}
+
+/// `--store`: a database URL; the embedded store is chosen by leaving it out.
+fn parse_store_url(s: &str) -> Result<String, String> {
+    if radar_store::is_database_url(s) {
+        Ok(s.to_string())
+    } else {
+        Err(
+            "expected a postgres:// URL (leave --store out for the embedded store in --data)"
+                .into(),
+        )
+    }
 }
 
 impl Global {
@@ -140,7 +161,11 @@ impl Command {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let data = cli.global.data_dir();
-    if !cli.command.creates_data() && !cli.global.create && !store_exists(&data) {
+    if cli.global.store.is_none()
+        && !cli.command.creates_data()
+        && !cli.global.create
+        && !store_exists(&data)
+    {
         return Err(UsageError(format!(
             "no Radar store in {}: check --data (or RADAR_DATA); `radar serve` starts one there, \
              or pass --create to start an empty one",
@@ -158,10 +183,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
     let runtime = runtime.enable_all().build()?;
     admin_client::accept_journal_loss(cli.global.accept_journal_loss);
+    admin_client::use_database(cli.global.store.clone());
     match cli.command {
         Command::Serve(mut config) => {
             config.data_dir = cli.global.data_dir();
             config.accept_journal_loss = cli.global.accept_journal_loss;
+            config.store_url = cli.global.store.clone();
             runtime.block_on(radar_daemon::serve(*config))
         }
         Command::Tui(args) => runtime.block_on(radar_tui::run(args)),

@@ -74,6 +74,12 @@ pub struct Config {
     /// command line's global `--accept-journal-loss`).
     #[arg(skip)]
     pub accept_journal_loss: bool,
+
+    /// The shared database to keep the data in, instead of the embedded store in the
+    /// data directory (set by the command line's global `--store`). Never logged whole:
+    /// see `radar_store::redact_url`.
+    #[arg(skip)]
+    pub store_url: Option<String>,
 }
 
 impl Config {

@@ -87,6 +87,21 @@ impl ApiError {
             )
         }
     }
+    /// 503 with Retry-After: the shared database cannot be reached right now (down,
+    /// restarting, failing over); the daemon reconnects by itself.
+    pub fn unreachable(detail: impl std::fmt::Display) -> Self {
+        tracing::warn!(error = %detail, "the database cannot be reached");
+        Self {
+            retry_after: Some(UNREACHABLE_RETRY_AFTER),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "The server cannot reach its database right now. Please try again in a few \
+                 seconds.",
+            )
+        }
+    }
+
     /// 500: our fault. The detail is logged here and never sent.
     pub fn internal(detail: impl std::fmt::Display) -> Self {
         tracing::error!(error = %detail, "internal error");
@@ -112,6 +127,10 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+/// Seconds a client waits before asking again while the database cannot be reached: a
+/// restart or fail-over takes a few.
+pub const UNREACHABLE_RETRY_AFTER: u64 = 2;
+
 impl From<radar_store::Error> for ApiError {
     fn from(e: radar_store::Error) -> Self {
         use radar_store::Error as E;
@@ -128,6 +147,7 @@ impl From<radar_store::Error> for ApiError {
             E::Forbidden(m) => Self::subscription_required(m),
             E::StorageFull(_) => Self::storage_full(),
             e @ E::Unavailable(_) => Self::storage_failed(e),
+            e @ E::Unreachable(_) => Self::unreachable(e),
             // The store met a full disk its guard did not foresee: it refuses writes from
             // now on, until a restart.
             e if e.met_full_disk() => Self::storage_failed(e),

@@ -14,6 +14,7 @@ pub mod connections;
 pub mod error;
 pub mod extract;
 pub mod front;
+pub mod health;
 pub mod ingest;
 pub mod mail;
 pub mod marks;
@@ -50,6 +51,7 @@ pub use state::AppState;
 pub fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .merge(client_config::router())
+        .merge(health::router())
         .merge(news::router())
         .merge(marks::router())
         .merge(waitlist::router())
@@ -99,19 +101,7 @@ pub fn app(state: AppState) -> Router {
 /// flushed before returning.
 pub async fn serve(config: Config) -> anyhow::Result<()> {
     config.payments.validate()?;
-    // The store makes the data directory private (0700, files 0600) before anything in it.
-    let store = radar_store::Store::open(
-        &config.data_dir,
-        radar_store::Options {
-            cache_bytes: config.cache_mb * 1024 * 1024,
-            complimentary: config.complimentary.clone(),
-            accept_journal_loss: config.accept_journal_loss,
-            disk_reserve: config.disk_reserve_mb * 1024 * 1024,
-            ..Default::default()
-        },
-    )
-    .await
-    .map_err(|e| open_error(&config.data_dir, e))?;
+    let store = open_store(&config).await?;
     if !config.no_demo {
         match store.load_demo_if_empty().await {
             Ok(0) => {}
@@ -164,6 +154,43 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         ),
     }
     Ok(())
+}
+
+/// How long `radar serve` waits for a shared database that cannot be reached when it
+/// starts (it may be starting beside the daemon), asking again with growing pauses.
+const DATABASE_START_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Opens the store the configuration names: the embedded one in the data directory
+/// (which the store makes private, 0700 and files 0600, before anything in it), or the
+/// shared database with this daemon's search replica in the data directory.
+async fn open_store(config: &Config) -> anyhow::Result<radar_store::Store> {
+    let opts = radar_store::Options {
+        cache_bytes: config.cache_mb * 1024 * 1024,
+        complimentary: config.complimentary.clone(),
+        accept_journal_loss: config.accept_journal_loss,
+        disk_reserve: config.disk_reserve_mb * 1024 * 1024,
+        ..Default::default()
+    };
+    let Some(url) = &config.store_url else {
+        return radar_store::Store::open(&config.data_dir, opts)
+            .await
+            .map_err(|e| open_error(&config.data_dir, e));
+    };
+    let started = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_millis(250);
+    loop {
+        match radar_store::Store::open_shared(url, Some(&config.data_dir), opts.clone()).await {
+            Ok(store) => return Ok(store),
+            Err(e @ radar_store::Error::Unreachable(_))
+                if started.elapsed() < DATABASE_START_WAIT =>
+            {
+                tracing::warn!(error = %e, "waiting for the database");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(std::time::Duration::from_secs(5));
+            }
+            Err(e) => return Err(open_error(&config.data_dir, e)),
+        }
+    }
 }
 
 /// Why the store did not open, cause first. Only a held lock means another process

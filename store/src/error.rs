@@ -29,6 +29,12 @@ pub enum Error {
     /// is in its log and comes back on restart. The message says what failed.
     #[error("{0}")]
     Unavailable(String),
+    /// A shared database cannot be reached right now (it is down, restarting, failing
+    /// over, or out of connections) or asked for the transaction to be tried again.
+    /// Nothing is wrong with the store: the same request may succeed in a few seconds,
+    /// and the connections heal by themselves. The message says what failed.
+    #[error("{0}")]
+    Unreachable(String),
     /// The store cannot be opened for a reason the operator can fix (a full disk, a
     /// permission, a file where a folder belongs); the message names the cause first,
     /// then the path and what to do.

@@ -157,7 +157,11 @@ impl Store {
         &self,
         items: Vec<Result<NewItem>>,
     ) -> Result<Vec<Upserted>> {
-        let mut index = self.index().lock().await;
+        let replica = self.replica();
+        let index = match replica {
+            Some(r) => Some(r.lock().await),
+            None => None,
+        };
         let mut done = Vec::new();
         let mut changes = Vec::new();
         let mut failed = None;
@@ -180,14 +184,16 @@ impl Store {
                 let planned = self.plan_batch(&std::mem::take(&mut chunk)).await?;
                 let written = self.backend().put_items(&planned).await?;
                 for (stored, w) in planned.iter().zip(&written) {
-                    if !index.rebuilding {
+                    if let (Some(r), Some(index)) = (replica, &index)
+                        && !index.rebuilding
+                    {
                         if w.created {
                             // A new id has no document to replace: its last removal
                             // deleted it under this lock, or left its change logged to
                             // be indexed again later.
-                            self.index().add_document(&index, &stored.item)?;
+                            r.add_document(index, &stored.item)?;
                         } else {
-                            self.index().replace_document(&index, &stored.item)?;
+                            r.replace_document(index, &stored.item)?;
                         }
                     }
                     changes.push(w.change);
@@ -202,8 +208,11 @@ impl Store {
             }
         }
         self.backend().flush().await?;
-        if !index.rebuilding && !changes.is_empty() {
-            self.index().commit(&mut index)?;
+        if let (Some(r), Some(mut index)) = (replica, index)
+            && !index.rebuilding
+            && !changes.is_empty()
+        {
+            r.commit(&mut index)?;
             drop(index);
             changes.dedup();
             self.backend().forget_item_changes(&changes).await?;

@@ -78,7 +78,9 @@ pub use summaries::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 pub use waitlist::WaitlistEntry;
 
-pub use engines::{BALLAST_FILE, FULL_RETRY_AFTER};
+#[cfg(feature = "testing")]
+pub use engines::postgres::testing as postgres_testing;
+pub use engines::{BALLAST_FILE, FULL_RETRY_AFTER, is_database_url};
 
 mod outbox;
 
@@ -137,7 +139,9 @@ pub struct Store(Arc<Inner>);
 struct Inner {
     backend: Arc<dyn Backend>,
     opts: Options,
-    search: search::SearchIndex,
+    /// This process's search replica; none in a process that keeps none (a command run
+    /// against a shared database, where the daemons' replicas follow the change log).
+    search: Option<search::SearchIndex>,
     pages: pages::Pages,
 }
 
@@ -156,6 +160,29 @@ impl Store {
         Self::with_backend(backend, dir, opts).await
     }
 
+    /// Opens the store in the shared database at `url` (`postgres://…`), bringing its
+    /// schema up to date. With `dir`, this process keeps a search replica in
+    /// `dir/search` that follows the database's change log (a daemon); without, it keeps
+    /// none and leaves the log to the daemons' replicas (an admin command). An error
+    /// names the URL with its password hidden; [`Error::Unavailable`] means the database
+    /// could not be reached (worth waiting for).
+    pub async fn open_shared(url: &str, dir: Option<&Path>, opts: Options) -> Result<Self> {
+        let backend = engines::open_database(url).await?;
+        match dir {
+            Some(dir) => {
+                opening::check_layout(dir)?;
+                make_private(dir).map_err(|e| opening::explain(dir, dir, e))?;
+                Self::with_backend(backend, dir, opts).await
+            }
+            None => Ok(Self(Arc::new(Inner {
+                backend,
+                opts,
+                search: None,
+                pages: pages::Pages::default(),
+            }))),
+        }
+    }
+
     /// The store over `backend`, with its search index in `dir/search` (rebuilt there when
     /// missing or damaged, and brought up to date with the backend's change log).
     pub async fn with_backend(
@@ -172,7 +199,7 @@ impl Store {
         let store = Self(Arc::new(Inner {
             backend,
             opts,
-            search: index,
+            search: Some(index),
             pages: pages::Pages::default(),
         }));
         store
@@ -187,9 +214,20 @@ impl Store {
         &*self.0.backend
     }
 
-    /// The search index.
-    pub(crate) fn index(&self) -> &search::SearchIndex {
-        &self.0.search
+    /// This process's search replica, if it keeps one.
+    pub(crate) fn replica(&self) -> Option<&search::SearchIndex> {
+        self.0.search.as_ref()
+    }
+
+    /// This process's search replica, for what cannot be done without one.
+    pub(crate) fn index(&self) -> Result<&search::SearchIndex> {
+        self.replica().ok_or_else(|| {
+            Error::Unavailable(
+                "this process keeps no search index: search, and rebuild the index, through \
+                 `radar serve`, whose replica in its --data directory follows the database"
+                    .into(),
+            )
+        })
     }
 
     /// The caches of ready answers.
@@ -223,6 +261,14 @@ impl Store {
     /// free disk space): the daemon calls it about once a second.
     pub async fn upkeep(&self) -> Result<()> {
         self.backend().upkeep().await
+    }
+
+    /// Whether this process can serve: its backend answers, and its search replica holds
+    /// every write committed so far (brought up to date here when behind). What a load
+    /// balancer's readiness check asks; [`Error::Unreachable`] when the database is not.
+    pub async fn check_ready(&self) -> Result<()> {
+        self.backend().ping().await?;
+        self.search_replica_current().await
     }
 
     /// Whether writes are refused because the backend's disk is full (reads go on).

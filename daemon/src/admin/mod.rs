@@ -312,6 +312,7 @@ impl From<radar_store::Error> for AdminError {
             E::StorageFull(_) => "storage_full",
             E::Locked(_)
             | E::Unavailable(_)
+            | E::Unreachable(_)
             | E::Open(_)
             | E::Storage(_)
             | E::Io(_)

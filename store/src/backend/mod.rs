@@ -64,7 +64,7 @@
 //! | weekly summary's check-then-write | a meta flag | [`SummaryStore::put_summary_once`], [`Coordination::set_flag`] | one summary per week, one first setter |
 //! | the token signing secret | `DATA/jwt_secret` | [`Coordination::shared_secret`] | make it once, the same for all |
 //! | start-up steps (demo load, index rebuild) | meta flags | [`Coordination::set_flag`], [`Coordination::lease`] | one holder at a time |
-//! | the search index's sync | `search_pending` in sled | [`ItemStore::item_changes`] | an ordered log every replica can follow |
+//! | the search index's sync | `search_pending` in sled | [`ItemStore::item_changes`], [`Backend::shared_change_log`]; each replica's position in its own commit | an ordered log without gaps every replica can follow, whose last number is the items version |
 
 mod accounts;
 mod billing;
@@ -134,5 +134,21 @@ pub trait Backend:
     /// For benchmarks of group commit.
     fn durable_syncs(&self) -> u64 {
         0
+    }
+
+    /// Whether several processes, each with its own search replica, follow the change
+    /// log ([`ItemStore::item_changes`]). Then the log keeps every entry, each replica
+    /// follows it from its own position, and [`ItemStore::items_version`] is the number
+    /// of its last entry, so a replica knows in one query whether it is behind. Without
+    /// it (one process: sled), the log holds only what this process's index has not
+    /// applied yet, and its numbers may start again after a restart.
+    fn shared_change_log(&self) -> bool {
+        false
+    }
+
+    /// One round trip to where the data is: what a load balancer's readiness check
+    /// asks. An embedded backend is always there.
+    async fn ping(&self) -> Result<()> {
+        Ok(())
     }
 }

@@ -19,6 +19,16 @@ pub use self::sled::space::{BALLAST_FILE, FULL_RETRY_AFTER};
 #[cfg(test)]
 pub(crate) use self::sled::testing::open as open_embedded_for_test;
 
+/// Whether a store location names a database rather than a data directory.
+pub fn is_database_url(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+/// Opens the PostgreSQL backend at `url` and brings its schema up to date.
+pub(crate) async fn open_database(url: &str) -> Result<Arc<dyn Backend>> {
+    Ok(Arc::new(self::postgres::PostgresBackend::open(url).await?))
+}
+
 /// Opens the embedded backend in the data directory `dir` (it replays its journal and
 /// may wait for its lock: call it off the async runtime).
 pub(crate) fn open_embedded(dir: &Path, opts: &Options) -> Result<Arc<dyn Backend>> {

@@ -7,6 +7,7 @@
 //! it (missing, cut short, or from an older Radar) is rebuilt when the store opens.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{Mutex, MutexGuard};
 
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
@@ -86,6 +87,10 @@ fn schema() -> (Schema, Fields) {
 pub(crate) struct Writer {
     pub writer: IndexWriter,
     pub rebuilding: bool,
+    /// Where this replica stands in a shared change log: every entry up to this number
+    /// is in the index (see [`crate::backend::Backend::shared_change_log`]). Committed
+    /// with the index as its payload, so a restart goes on from there.
+    pub applied: u64,
 }
 
 /// The open index: searched through `reader`, written through the one `writer`.
@@ -94,6 +99,8 @@ pub(crate) struct SearchIndex {
     dir: PathBuf,
     reader: IndexReader,
     writer: Mutex<Writer>,
+    /// [`Writer::applied`] as of the last commit, readable without the writer's lock.
+    applied: AtomicU64,
 }
 
 impl From<tantivy::TantivyError> for Error {
@@ -157,6 +164,11 @@ impl SearchIndex {
                 .num_merge_threads(WRITER_THREADS)
                 .build(),
         )?;
+        let applied = index
+            .load_metas()?
+            .payload
+            .and_then(|p| p.trim().parse().ok())
+            .unwrap_or(0);
         Ok(Self {
             fields,
             dir: dir.to_path_buf(),
@@ -164,7 +176,9 @@ impl SearchIndex {
             writer: Mutex::new(Writer {
                 writer,
                 rebuilding: false,
+                applied,
             }),
+            applied: AtomicU64::new(applied),
         })
     }
 
@@ -186,9 +200,17 @@ impl SearchIndex {
 
     /// Commits what the writer holds and makes it visible to the next search.
     pub fn commit(&self, w: &mut Writer) -> Result<()> {
-        w.writer.commit()?;
+        let mut commit = w.writer.prepare_commit()?;
+        commit.set_payload(&w.applied.to_string());
+        commit.commit()?;
         self.reader.reload()?;
+        self.applied.store(w.applied, Ordering::Release);
         Ok(())
+    }
+
+    /// Where the committed index stands in a shared change log (see [`Writer::applied`]).
+    pub fn applied(&self) -> u64 {
+        self.applied.load(Ordering::Acquire)
     }
 
     /// Records that the committed index is complete and of this [`FORMAT`].

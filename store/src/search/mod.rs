@@ -73,11 +73,14 @@ impl Store {
     /// Brings the index in step when the store opens: fills it when `rebuild` says why it
     /// must be, else indexes the writes the change log still holds and checks the counts.
     pub(crate) async fn open_search(&self, rebuild: Option<String>) -> Result<()> {
+        let Some(index) = self.replica() else {
+            return Ok(());
+        };
         let why = match rebuild {
             Some(why) => Some(why),
             None => {
                 self.catch_up_index().await?;
-                let docs = self.index().searcher().num_docs();
+                let docs = index.searcher().num_docs();
                 let items = self.backend().item_count().await?;
                 (docs != items).then(|| format!("it holds {docs} items, the store {items}"))
             }
@@ -86,7 +89,7 @@ impl Store {
             let started = std::time::Instant::now();
             let items = self.backend().item_count().await?;
             tracing::info!(reason = %why, items, "rebuilding the search index");
-            let n = self.rebuild_index(|| {}).await?;
+            let n = self.rebuild_index(index, || {}).await?;
             tracing::info!(
                 items = n,
                 seconds = started.elapsed().as_secs_f64(),
@@ -96,11 +99,24 @@ impl Store {
         Ok(())
     }
 
-    /// Indexes every item the change log names and forgets those entries; during a
-    /// rebuild it does nothing (the rebuild catches up at its end).
+    /// Indexes every item the change log names that this replica has not applied, and
+    /// forgets those entries; during a rebuild it does nothing (the rebuild catches up at
+    /// its end). On a shared log the replica goes on from its own position; otherwise
+    /// the log holds only entries not yet applied.
     pub(crate) async fn catch_up_index(&self) -> Result<()> {
+        let Some(index) = self.replica() else {
+            return Ok(());
+        };
+        let shared = self.backend().shared_change_log();
         let mut after = 0;
         loop {
+            let mut w = index.lock().await;
+            if w.rebuilding {
+                return Ok(());
+            }
+            if shared {
+                after = after.max(w.applied);
+            }
             let changes = self.backend().item_changes(after, CHANGES_AT_ONCE).await?;
             let Some(last) = changes.last() else {
                 return Ok(());
@@ -111,43 +127,68 @@ impl Store {
             ids.dedup();
             let mut seqs: Vec<u64> = changes.iter().map(|c| c.seq).collect();
             seqs.dedup();
-            let mut w = self.index().lock().await;
-            if w.rebuilding {
-                return Ok(());
+            self.replace_documents(index, &w, &ids).await?;
+            if shared {
+                w.applied = w.applied.max(last.seq);
             }
-            self.replace_documents(&w, &ids).await?;
-            self.index().commit(&mut w)?;
+            index.commit(&mut w)?;
             drop(w);
             self.backend().forget_item_changes(&seqs).await?;
         }
     }
 
+    /// Brings this replica up to the writes committed so far on a shared log, in one
+    /// query when it is current: a search never answers from a replica older than the
+    /// writes its caller was told were done, wherever they were made.
+    pub(crate) async fn search_replica_current(&self) -> Result<()> {
+        if !self.backend().shared_change_log() {
+            return Ok(());
+        }
+        let behind = match self.replica() {
+            Some(index) => self.backend().items_version().await? > index.applied(),
+            None => false,
+        };
+        if behind {
+            self.catch_up_index().await?;
+        }
+        Ok(())
+    }
+
     /// Replaces the documents of `ids` with what the backend holds now (none for a
     /// removed item) and commits, then forgets the change log entries `seqs`: what every
     /// write of items does after the backend has it. During a rebuild it does nothing:
-    /// the entries stay and the rebuild indexes them at its end.
+    /// the entries stay and the rebuild indexes them at its end. A process without a
+    /// replica leaves them in the log for those that have one.
     pub(crate) async fn index_items(&self, ids: &[String], seqs: &[u64]) -> Result<()> {
+        let Some(index) = self.replica() else {
+            return Ok(());
+        };
         if ids.is_empty() {
             return Ok(());
         }
-        let mut w = self.index().lock().await;
+        let mut w = index.lock().await;
         if w.rebuilding {
             return Ok(());
         }
-        self.replace_documents(&w, ids).await?;
-        self.index().commit(&mut w)?;
+        self.replace_documents(index, &w, ids).await?;
+        index.commit(&mut w)?;
         drop(w);
         self.backend().forget_item_changes(seqs).await
     }
 
     /// Deletes and re-adds the documents of `ids` from what the backend holds now.
-    async fn replace_documents(&self, w: &index::Writer, ids: &[String]) -> Result<()> {
+    async fn replace_documents(
+        &self,
+        index: &SearchIndex,
+        w: &index::Writer,
+        ids: &[String],
+    ) -> Result<()> {
         let items = self.backend().items(ids).await?;
         for (id, json) in ids.iter().zip(items) {
             match json {
-                Some(json) => self.index().replace_document(w, &from_json(&json)?)?,
+                Some(json) => index.replace_document(w, &from_json(&json)?)?,
                 None => {
-                    w.writer.delete_term(self.index().id_term(id));
+                    w.writer.delete_term(index.id_term(id));
                 }
             }
         }
@@ -159,19 +200,31 @@ impl Store {
     /// the new one is committed. Only one rebuild runs at a time. Refused while the
     /// backend refuses writes (a full disk).
     pub async fn reindex(&self, progress: impl FnMut() + Send) -> Result<u64> {
+        let index = self.index()?;
         if self.storage_full() {
             return Err(Error::StorageFull(std::path::PathBuf::from(
-                self.index().dir().parent().unwrap_or(self.index().dir()),
+                index.dir().parent().unwrap_or(index.dir()),
             )));
         }
-        self.rebuild_index(progress).await
+        self.rebuild_index(index, progress).await
     }
 
     /// [`Store::reindex`] without the check of the disk, for the rebuild when the store
     /// opens: recovery may use the reserve.
-    async fn rebuild_index(&self, mut progress: impl FnMut() + Send) -> Result<u64> {
+    async fn rebuild_index(
+        &self,
+        index: &SearchIndex,
+        mut progress: impl FnMut() + Send,
+    ) -> Result<u64> {
+        // On a shared log, where the rebuild starts: what is written from here on is
+        // indexed again at its end.
+        let start = if self.backend().shared_change_log() {
+            self.backend().items_version().await?
+        } else {
+            0
+        };
         {
-            let mut w = self.index().lock().await;
+            let mut w = index.lock().await;
             if w.rebuilding {
                 return Err(Error::Conflict(
                     "the search index is being rebuilt already; wait for that to finish".into(),
@@ -184,13 +237,13 @@ impl Store {
             w.writer
                 .set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
         }
-        let built = self.refill(&mut progress).await;
-        let mut w = self.index().lock().await;
+        let built = self.refill(index, &mut progress).await;
+        let mut w = index.lock().await;
         w.rebuilding = false;
         w.writer
             .set_merge_policy(Box::new(tantivy::merge_policy::LogMergePolicy::default()));
         let committed = match built {
-            Ok(n) => self.finish_rebuild(&mut w).await.map(|()| n),
+            Ok(n) => self.finish_rebuild(index, &mut w, start).await.map(|()| n),
             Err(e) => Err(e),
         };
         if committed.is_err() {
@@ -202,20 +255,33 @@ impl Store {
         committed
     }
 
-    /// Indexes what was written during a rebuild, commits it and records it complete.
-    async fn finish_rebuild(&self, w: &mut index::Writer) -> Result<()> {
-        let changes = self.backend().item_changes(0, usize::MAX).await?;
+    /// Indexes what was written during a rebuild (the log's entries after `start`),
+    /// commits it and records it complete.
+    async fn finish_rebuild(
+        &self,
+        index: &SearchIndex,
+        w: &mut index::Writer,
+        start: u64,
+    ) -> Result<()> {
+        let changes = self.backend().item_changes(start, usize::MAX).await?;
         let ids: Vec<String> = changes.iter().map(|c| c.id.clone()).collect();
-        self.replace_documents(w, &ids).await?;
-        self.index().commit(w)?;
-        self.index().mark_complete()?;
+        self.replace_documents(index, w, &ids).await?;
+        if self.backend().shared_change_log() {
+            w.applied = changes.last().map_or(start, |c| c.seq.max(start));
+        }
+        index.commit(w)?;
+        index.mark_complete()?;
         let seqs: Vec<u64> = changes.iter().map(|c| c.seq).collect();
         self.backend().forget_item_changes(&seqs).await
     }
 
     /// Hands every item to the writer, a chunk at a time, so item writes are never kept
     /// waiting for the lock for long.
-    async fn refill(&self, progress: &mut (impl FnMut() + Send)) -> Result<u64> {
+    async fn refill(
+        &self,
+        index: &SearchIndex,
+        progress: &mut (impl FnMut() + Send),
+    ) -> Result<u64> {
         let mut n = 0;
         let mut after: Option<String> = None;
         loop {
@@ -230,11 +296,11 @@ impl Store {
             let mut docs = Vec::with_capacity(chunk.len());
             for json in &chunk {
                 let item: NewsItem = from_json(json)?;
-                docs.push(self.index().document(&item));
+                docs.push(index.document(&item));
                 n += 1;
                 progress();
             }
-            let w = self.index().lock().await;
+            let w = index.lock().await;
             for doc in docs {
                 w.writer.add_document(doc)?;
             }
@@ -274,8 +340,10 @@ impl Store {
                 .collect(),
             None => Default::default(),
         };
-        let searcher = self.index().searcher();
-        let q = query.to_query(&self.index().fields);
+        self.search_replica_current().await?;
+        let index = self.index()?;
+        let searcher = index.searcher();
+        let q = query.to_query(&index.fields);
         let mut ids = Vec::with_capacity(limit);
         let mut next = None;
         // Hidden items are skipped as the ranking is walked: first one result more than a
@@ -306,7 +374,7 @@ impl Store {
         let total = self
             .unhidden_matches(&searcher, &*q, &hidden)?
             .min(reachable as u64);
-        let highlighter = highlight::Highlighter::new(&searcher, &*q, &self.index().fields)?;
+        let highlighter = highlight::Highlighter::new(&searcher, &*q, &index.fields)?;
         let mut hits = Vec::with_capacity(items.len());
         for json in items.into_iter().flatten() {
             let item: NewsItem = from_json(&json)?;
@@ -339,8 +407,8 @@ impl Store {
         }
         let terms = hidden
             .iter()
-            .map(|id| self.index().id_term(id))
-            .collect::<Vec<_>>();
+            .map(|id| self.index().map(|index| index.id_term(id)))
+            .collect::<Result<Vec<_>>>()?;
         let among = BooleanQuery::new(vec![
             (Occur::Must, q.box_clone()),
             (Occur::Must, Box::new(TermSetQuery::new(terms))),
@@ -367,8 +435,10 @@ impl Store {
                  within {MAX_DEPTH}; narrow the query instead"
             )));
         }
-        let searcher = self.index().searcher();
-        let q = query.to_query(&self.index().fields);
+        self.search_replica_current().await?;
+        let index = self.index()?;
+        let searcher = index.searcher();
+        let q = query.to_query(&index.fields);
         let total = searcher.search(&*q, &Count)? as u64;
         if offset >= total {
             return Ok((Vec::new(), total));
@@ -386,7 +456,7 @@ impl Store {
 
     fn doc_id(&self, searcher: &Searcher, addr: DocAddress) -> Result<String> {
         let doc: TantivyDocument = searcher.doc(addr)?;
-        doc.get_first(self.index().fields.id)
+        doc.get_first(self.index()?.fields.id)
             .and_then(|v| v.as_str())
             .map(str::to_string)
             .ok_or_else(|| Error::Index("a document without an item id".into()))
@@ -544,7 +614,7 @@ pub(crate) mod tests {
                 );
             }
             assert_eq!(
-                store.index().searcher().num_docs(),
+                store.index().unwrap().searcher().num_docs(),
                 store.item_count().await.unwrap()
             );
         }
@@ -808,7 +878,7 @@ pub(crate) mod tests {
             if let Some(engine) = store.internals() {
                 assert!((engine.index_len("search_pending") == 0));
             }
-            assert_eq!(store.index().searcher().num_docs(), 3000);
+            assert_eq!(store.index().unwrap().searcher().num_docs(), 3000);
             let q = SearchQuery::parse("during").unwrap();
             let found = store.search_catalogue(&q, 1, 100).await.unwrap();
             assert_eq!(found.1, 50);

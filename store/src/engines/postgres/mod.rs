@@ -10,7 +10,7 @@
 //! process (`?pool_size=N` in the URL changes it), checks a connection before handing
 //! it out again and replaces it when it broke, so a database restart or fail-over heals
 //! by itself. A request that waits longer than [`connection::WAIT_TIMEOUT`] for a
-//! connection, and every error of an unreachable database, is [`Error::Unavailable`] (a
+//! connection, and every error of an unreachable database, is [`Error::Unreachable`] (a
 //! 503 to try again). sqlx 0.8 would do as well; we have no use for its compile-time
 //! checked queries (they need a database or a checked-in cache at build time), and
 //! tokio-postgres gives direct control of pipelining and of the `json` type's raw bytes.
@@ -80,9 +80,6 @@
 //! `testing` starts a throwaway PostgreSQL for the tests of this process (see there);
 //! the tests of this module run each trait against it.
 
-// Until the store opens this backend for a postgres:// store URL, only tests use it.
-#![cfg_attr(not(test), allow(dead_code))]
-
 mod accounts;
 mod billing;
 mod connection;
@@ -93,8 +90,8 @@ mod marks;
 mod records;
 mod schema;
 mod sources;
-#[cfg(test)]
-pub(crate) mod testing;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 #[cfg(test)]
 mod tests;
 
@@ -159,15 +156,23 @@ impl PostgresBackend {
             .build()
             .map_err(|e| Error::Open(format!("cannot set up connections to {shown}: {e}")))?;
         let mut client = pool.get().await.map_err(|e| {
-            Error::Open(format!(
+            // Unreachable, not Open: a daemon waits for a database that is starting.
+            Error::Unreachable(format!(
                 "cannot connect to the PostgreSQL database {shown}: {}. Check that it \
                  runs and that the URL's host, port, user, password and database are right",
                 describe_pool(&e)
             ))
         })?;
         check_server(&client, &shown).await?;
-        schema::migrate(&mut client, url).await?;
+        let found = schema::migrate(&mut client, url).await?;
         drop(client);
+        tracing::info!(
+            store = %shown,
+            pool_size = target.pool_size,
+            schema_found = found,
+            schema = schema::LATEST,
+            "opened the PostgreSQL database"
+        );
         Ok(Self {
             pool,
             shown,
@@ -176,16 +181,19 @@ impl PostgresBackend {
     }
 
     /// The store URL with its password hidden.
+    #[cfg(test)]
     pub(crate) fn url(&self) -> &str {
         &self.shown
     }
 
     /// The most connections this process opens.
+    #[cfg(test)]
     pub(crate) fn pool_size(&self) -> usize {
         self.pool.status().max_size
     }
 
     /// The schema version the database is at (what `schema_version` holds).
+    #[cfg(any(test, feature = "testing"))]
     pub(crate) async fn schema_version(&self) -> Result<i32> {
         let row = self
             .one("SELECT coalesce(max(version), 0) FROM schema_version", &[])
@@ -193,21 +201,11 @@ impl PostgresBackend {
         get(&row, 0)
     }
 
-    /// One round trip to the database: what a readiness check asks.
-    pub(crate) async fn ping(&self) -> Result<()> {
-        self.client()
-            .await?
-            .simple_query("")
-            .await
-            .map_err(db_error)?;
-        Ok(())
-    }
-
     /// A connection from the pool.
     async fn client(&self) -> Result<deadpool_postgres::Object> {
         self.pool.get().await.map_err(|e| match e {
             deadpool_postgres::PoolError::Backend(e) => db_error(e),
-            e => Error::Unavailable(format!(
+            e => Error::Unreachable(format!(
                 "the database {} is unavailable: {}",
                 self.shown,
                 describe_pool(&e)
@@ -301,6 +299,19 @@ impl Backend for PostgresBackend {
     async fn upkeep(&self) -> Result<()> {
         self.prune().await
     }
+
+    fn shared_change_log(&self) -> bool {
+        true
+    }
+
+    async fn ping(&self) -> Result<()> {
+        self.client()
+            .await?
+            .simple_query("")
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -337,7 +348,7 @@ async fn exec<C: GenericClient>(c: &C, sql: &str, params: &[&(dyn ToSql + Sync)]
 /// A column of a row, or an error (never a panic) when it does not read as `T`.
 fn get<'a, T: FromSql<'a>>(row: &'a Row, idx: usize) -> Result<T> {
     row.try_get(idx)
-        .map_err(|e| Error::Unavailable(format!("reading a database row: {e}")))
+        .map_err(|e| Error::Storage(format!("reading a database row: {e}")))
 }
 
 /// A record kept as JSON.
@@ -427,21 +438,21 @@ impl<'a> FromSql<'a> for RawJson {
 // Errors.
 
 /// A database error as the store's error: an unreachable or overloaded database, a
-/// connection lost, or a transaction to try again is [`Error::Unavailable`] (the daemon
-/// answers 503 with Retry-After); so, for now, is any other failure of the database,
-/// which this branch's error type has no engine-neutral variant for yet. Messages never
-/// carry a statement's values (PostgreSQL's DETAIL may quote them).
+/// connection lost, or a transaction to try again is [`Error::Unreachable`] (the daemon
+/// answers 503 with Retry-After); any other failure of the database is
+/// [`Error::Storage`]. Messages never carry a statement's values (PostgreSQL's DETAIL
+/// may quote them).
 fn db_error(e: tokio_postgres::Error) -> Error {
     let what = describe(&e);
     if is_unreachable(&e) {
-        Error::Unavailable(format!("the database is unreachable: {what}"))
+        Error::Unreachable(format!("the database is unreachable: {what}"))
     } else if matches!(
         e.code(),
         Some(c) if *c == SqlState::T_R_SERIALIZATION_FAILURE || *c == SqlState::T_R_DEADLOCK_DETECTED
     ) {
-        Error::Unavailable(format!("the database asked to try again: {what}"))
+        Error::Unreachable(format!("the database asked to try again: {what}"))
     } else {
-        Error::Unavailable(format!("database error: {what}"))
+        Error::Storage(format!("database error: {what}"))
     }
 }
 

@@ -984,7 +984,7 @@ async fn lost_connections_are_replaced_without_a_restart() {
     for _ in 0..8 {
         match b.item_count().await {
             Ok(n) => assert_eq!(n, 0),
-            Err(Error::Unavailable(_)) => unavailable += 1,
+            Err(Error::Unreachable(_)) => unavailable += 1,
             Err(e) => panic!("{e}"),
         }
     }

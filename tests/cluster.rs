@@ -1,0 +1,247 @@
+//! Several `radar serve` over one PostgreSQL database (issue 31): whatever node a
+//! request reaches, it sees what every other node and every admin command wrote, and
+//! the limits that must be global (API quotas, the sign-in limiter) count once for the
+//! whole install. Each test starts its own daemons on a fresh database of the tests'
+//! throwaway PostgreSQL server, each daemon with a data directory of its own (its search
+//! replica). No sleeps: every check is the next request after the write it looks for.
+
+use std::path::Path;
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::util::{Daemon, answer, ids, radar};
+
+/// A database and `n` daemons serving it, each on its own data directory.
+struct Cluster {
+    // Declared first, dropped first: the daemons stop before their database goes.
+    nodes: Vec<Daemon>,
+    url: String,
+    dir: TempDir,
+    _database: radar_store::postgres_testing::TestDatabase,
+}
+
+impl Cluster {
+    /// Starts `n` daemons on a fresh database with `args`, or answers `None` where
+    /// PostgreSQL is not installed (and `CI` is not set: there it panics).
+    fn start(n: usize, args: &[&str]) -> Option<Cluster> {
+        let database = radar_store::postgres_testing::database()?;
+        let dir = TempDir::new().unwrap();
+        let url = database.url.clone();
+        let nodes = (0..n)
+            .map(|i| {
+                let mut all = vec!["--no-demo", "--store", &url];
+                all.extend_from_slice(args);
+                Daemon::start_with(&dir.path().join(format!("node{i}")), &all, &[])
+            })
+            .collect();
+        Some(Cluster {
+            nodes,
+            url,
+            dir,
+            _database: database,
+        })
+    }
+
+    /// `radar --store URL ARGS…`, run as an operator would on any machine: with a data
+    /// directory of its own that holds nothing. Panics unless it succeeds.
+    fn admin(&self, args: &[&str]) -> String {
+        let mut cmd = radar(&self.dir.path().join("admin"));
+        cmd.env("RADAR_STORE", &self.url);
+        let out = cmd.args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "radar {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+}
+
+/// Writes `n` items for `radar items import` whose titles all hold `word`.
+fn import_file(dir: &Path, word: &str, n: usize) -> String {
+    let path = dir.join(format!("{word}.jsonl"));
+    let lines: Vec<String> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "title": format!("{word} story {i}"),
+                "summary": format!("What happened to {word} on day {i}."),
+                "url": format!("https://{word}.example/{i}"),
+                "published_date": format!("2026-11-{:02}T09:00:00Z", 1 + i),
+            })
+            .to_string()
+        })
+        .collect();
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_node_serves_one_install() {
+    let Some(c) = Cluster::start(3, &["--complimentary", "sub@example.com"]) else {
+        return;
+    };
+    let [a, b, n3] = &c.nodes[..] else {
+        unreachable!()
+    };
+    for node in &c.nodes {
+        let (status, body) = node.get("/api/health/ready", None).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["store"], "postgres");
+    }
+
+    // Items imported by a command on the database, no daemon involved, are in every
+    // node's feed and search once it has exited.
+    let file = import_file(c.dir.path(), "zeppelin", 8);
+    c.admin(&["items", "import", &file]);
+    let token = a.sign_up("sub@example.com", "a long passphrase").await;
+    for node in &c.nodes {
+        let (status, feed) = node.get("/api/news", Some(&token)).await;
+        assert_eq!(status, 200, "{feed}");
+        assert_eq!(feed["items"].as_array().unwrap().len(), 8, "{feed}");
+        let (status, found) = node.get("/api/search?q=zeppelin", Some(&token)).await;
+        assert_eq!(status, 200, "{found}");
+        assert_eq!(found["total"], 8, "{found}");
+    }
+
+    // Signed up through one node, signed in through another; each token works on all.
+    let again = b.sign_in("sub@example.com", "a long passphrase").await;
+    for t in [&token, &again] {
+        for node in &c.nodes {
+            assert_eq!(node.get("/api/favorites", Some(t)).await.0, 200);
+        }
+    }
+
+    // A mark made on one node is in every node's lists on the next request, and takes
+    // the item out of every node's feed.
+    let (_, feed) = a.get("/api/news", Some(&token)).await;
+    let first = ids(&feed["items"])[0].clone();
+    let (status, body) = b
+        .call("POST", &format!("/api/hidden/{first}"), Some(&token), None)
+        .await;
+    assert!(status < 300, "{status} {body}");
+    for node in &c.nodes {
+        let (_, hidden) = node.get("/api/hidden", Some(&again)).await;
+        assert_eq!(ids(&hidden), vec![first.clone()], "{hidden}");
+        let (_, feed) = node.get("/api/news", Some(&again)).await;
+        assert!(!ids(&feed["items"]).contains(&first));
+        // Search leaves hidden items out on every node too.
+        let (_, found) = node.get("/api/search?q=zeppelin", Some(&again)).await;
+        assert_eq!(found["total"], 7, "{found}");
+    }
+
+    // An item written through one node's admin socket is found by a search on the others
+    // (their replicas follow the database's change log).
+    let out = Vec::from(
+        radar(&a.data)
+            .env("RADAR_STORE", &c.url)
+            .args([
+                "items",
+                "add",
+                "--title",
+                "Quokka sighting",
+                "--summary",
+                "A rare quokka.",
+                "--url",
+                "https://quokka.example/1",
+            ])
+            .output()
+            .unwrap()
+            .stderr,
+    );
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    for node in [b, n3] {
+        let (_, found) = node.get("/api/search?q=quokka", Some(&token)).await;
+        assert_eq!(found["total"], 1, "{found}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_free_api_quota_is_exact_across_nodes() {
+    let Some(c) = Cluster::start(2, &[]) else {
+        return;
+    };
+    let [a, b] = &c.nodes[..] else { unreachable!() };
+    let token = a.sign_up("free@example.com", "a long passphrase").await;
+    let key = b.get("/api/key", Some(&token)).await.1["apiKey"]
+        .as_str()
+        .expect("the key")
+        .to_string();
+    // 60 calls to each node at once: the free quota of 100 a day gives exactly 20 429s.
+    let mut calls = Vec::new();
+    for _ in 0..60 {
+        for node in [a, b] {
+            let req = node
+                .http
+                .get(node.url("/api/v1/news?limit=1"))
+                .header("X-API-Key", &key);
+            calls.push(tokio::spawn(async move {
+                answer(req.send().await.unwrap()).await.0
+            }));
+        }
+    }
+    let mut statuses = Vec::new();
+    for call in calls {
+        statuses.push(call.await.unwrap());
+    }
+    let refused = statuses.iter().filter(|s| **s == 429).count();
+    let served = statuses.iter().filter(|s| **s == 200).count();
+    assert_eq!((served, refused), (100, 20), "{statuses:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_sign_in_limiter_counts_across_nodes() {
+    let Some(c) = Cluster::start(3, &["--sign-in-rate", "4"]) else {
+        return;
+    };
+    c.nodes[0]
+        .sign_up("limited@example.com", "a long passphrase")
+        .await;
+    // Four wrong passwords, spread over the nodes, use up the minute's allowance for
+    // this e-mail: the fifth attempt is refused wherever it lands, even a right one.
+    for i in 0..4 {
+        let node = &c.nodes[i % 3];
+        let status = sign_in_status(node, "limited@example.com", "wrong").await;
+        assert_eq!(status, 400, "attempt {i}");
+    }
+    for node in &c.nodes {
+        let status = sign_in_status(node, "limited@example.com", "a long passphrase").await;
+        assert_eq!(status, 429);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_node_is_ready_only_with_its_database_and_heals_by_itself() {
+    let Some(c) = Cluster::start(1, &[]) else {
+        return;
+    };
+    let node = &c.nodes[0];
+    assert_eq!(node.get("/api/health/live", None).await.0, 200);
+    assert_eq!(node.get("/api/health/ready", None).await.0, 200);
+    // Every connection cut, as a database restart would: the pool notices and replaces
+    // them; no request fails with a 500, and the node is ready again without a restart.
+    c._database.cut_connections();
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(node.get("/api/news", None).await.0);
+    }
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 503),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses.last(), Some(&200), "{statuses:?}");
+    assert_eq!(node.get("/api/health/ready", None).await.0, 200);
+}
+
+async fn sign_in_status(node: &Daemon, email: &str, password: &str) -> u16 {
+    let res = node
+        .http
+        .post(node.url("/auth/v1/token?grant_type=password"))
+        .header("apikey", &node.anon_key)
+        .json(&serde_json::json!({"email": email, "password": password}))
+        .send()
+        .await
+        .unwrap();
+    let (status, _): (u16, Value) = answer(res).await;
+    status
+}
