@@ -3,7 +3,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test test-deps web lint test-rust test-web test-e2e test-node test-python test-contract bench
+.PHONY: run test test-deps web lint test-rust test-web test-e2e test-node test-python test-contract test-postgres bench
 
 # Installs the front end's packages when the lock file changes.
 web/node_modules/.installed: web/package-lock.json
@@ -53,6 +53,21 @@ test-contract:
 	$(CARGO) build -p radar-cli
 	RADAR_BIN=$(CURDIR)/target/debug/radar bash tests/contract/run.sh
 
+# The end-to-end suites again on a shared PostgreSQL database instead of the embedded
+# store: the Rust end-to-end tests (each data directory paired with a fresh database of
+# their own throwaway server), then the node, Python and contract suites on a server
+# started here (tests/pg/server.sh). Tests about the embedded store's own files say so
+# and return.
+PG_DIR := /tmp/radar-pg-make-$(shell echo $$PPID)
+test-postgres: tests/node/node_modules/.installed
+	$(CARGO) build -p radar-cli
+	RADAR_TEST_STORE=postgres $(CARGO) test -p radar-cli --test tests
+	RADAR_BIN=$(CURDIR)/target/debug/radar bash tests/pg/server.sh start $(PG_DIR)
+	RADAR_TEST_PG=$(PG_DIR) RADAR_BIN=$(CURDIR)/target/debug/radar $(NPM) --prefix tests/node test \
+	  && RADAR_TEST_PG=$(PG_DIR) RADAR_BIN=$(CURDIR)/target/debug/radar python3 -m pytest -q tests/python \
+	  && RADAR_TEST_PG=$(PG_DIR) RADAR_BIN=$(CURDIR)/target/debug/radar bash tests/contract/run.sh; \
+	  status=$$?; bash tests/pg/server.sh stop $(PG_DIR); exit $$status
+
 # What the tests need beyond Rust, Node and npm (chromium, tmux, strace, curl, the Python
 # test packages), installed when missing.
 test-deps:
@@ -60,7 +75,7 @@ test-deps:
 
 # Every test of the project, with the checks CI makes; on a fresh machine too.
 test: test-deps
-	$(MAKE) lint test-rust test-web test-e2e test-node test-python test-contract
+	$(MAKE) lint test-rust test-web test-e2e test-node test-python test-contract test-postgres
 
 bench:
 	bash bench/run.sh

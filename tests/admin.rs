@@ -916,6 +916,9 @@ async fn commands_while_the_daemon_serves_requests_lose_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_held_by_a_starting_daemon_is_waited_for() {
+    if crate::util::embedded_only("the embedded store's lock; a database has none to wait for") {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("data");
     // Another process part-way through start-up: it holds the store, its socket is not up.
@@ -1191,6 +1194,7 @@ async fn a_closed_pipe_ends_every_printing_command_quietly() {
             crate::util::radar_bin(),
         ])
         .arg(&dir)
+        .envs(crate::util::on_postgres().then(|| ("RADAR_STORE", crate::util::database_of(&dir))))
         .env("RADAR_LOG", "warn")
         .output()
         .unwrap();
@@ -1210,6 +1214,11 @@ async fn a_closed_pipe_ends_every_printing_command_quietly() {
 /// "no accounts".
 #[tokio::test]
 async fn a_missing_store_is_refused_unless_the_command_creates_data() {
+    if crate::util::embedded_only(
+        "a data directory without a store; a migrated database always holds one",
+    ) {
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let typo = tmp.path().join("dtaa");
     for args in [

@@ -245,3 +245,231 @@ async fn sign_in_status(node: &Daemon, email: &str, password: &str) -> u16 {
     let (status, _): (u16, Value) = answer(res).await;
     status
 }
+
+/// The recipe of `deploy/cluster.sh`: PostgreSQL, three daemons and haproxy.
+struct Deployed {
+    dir: TempDir,
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Deployed {
+    /// Starts the recipe with this build's binary, or answers `None` where PostgreSQL or
+    /// haproxy is not installed (and `CI` is not set: there it panics).
+    fn start() -> Option<Deployed> {
+        let missing = ["/usr/sbin/haproxy", "/usr/bin/haproxy"]
+            .iter()
+            .all(|p| !Path::new(p).exists())
+            || std::fs::read_dir("/usr/lib/postgresql").is_err();
+        if missing {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "haproxy and PostgreSQL are needed for this test and CI is set"
+            );
+            eprintln!("notice: skipping the haproxy test: haproxy or PostgreSQL is not installed");
+            return None;
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("radar-deploy-")
+            .tempdir_in("/tmp")
+            .unwrap();
+        // Four ports in a row: haproxy's and one per node.
+        let port = free_port_run(4);
+        let out = Self::script(
+            &dir,
+            "start",
+            &[
+                ("PORT", port.to_string()),
+                ("RADAR_COMPLIMENTARY", "ha@example.com".into()),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let deployed = Deployed {
+            dir,
+            base: format!("http://127.0.0.1:{port}"),
+            http: reqwest::Client::new(),
+        };
+        Some(deployed)
+    }
+
+    fn script(dir: &TempDir, cmd: &str, envs: &[(&str, String)]) -> std::process::Output {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/cluster.sh");
+        std::process::Command::new("bash")
+            .arg(script)
+            .args([cmd, dir.path().to_str().unwrap()])
+            .env("RADAR_BIN", crate::util::radar_bin())
+            .env("RADAR_LOG", "warn")
+            .envs(envs.iter().map(|(k, v)| (k, v)))
+            .output()
+            .unwrap()
+    }
+
+    fn node_pid(&self, n: usize) -> i32 {
+        std::fs::read_to_string(self.dir.path().join(format!("node{n}.pid")))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    }
+
+    async fn call(&self, method: &str, path: &str, token: Option<&str>) -> reqwest::Response {
+        let mut req = self
+            .http
+            .request(method.parse().unwrap(), format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        req.send().await.unwrap()
+    }
+
+    /// Waits until haproxy has a ready node: its health checks run every half second.
+    async fn until_ready(&self) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while self.call("GET", "/api/health/ready", None).await.status() != 200 {
+            assert!(std::time::Instant::now() < deadline, "no node became ready");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for Deployed {
+    fn drop(&mut self) {
+        let _ = Self::script(&self.dir, "stop", &[]);
+    }
+}
+
+/// The first of `n` consecutive free ports on 127.0.0.1.
+fn free_port_run(n: u16) -> u16 {
+    loop {
+        let first = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        if first > u16::MAX - n {
+            continue;
+        }
+        let all_free =
+            (first..first + n).all(|p| std::net::TcpListener::bind(("127.0.0.1", p)).is_ok());
+        if all_free {
+            return first;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn behind_haproxy_nothing_is_lost_when_a_node_dies_or_the_database_restarts() {
+    let Some(d) = Deployed::start() else {
+        return;
+    };
+    d.until_ready().await;
+    // The demo data was loaded once, by whichever node won the lease.
+    let feed: Value = d.call("GET", "/api/news", None).await.json().await.unwrap();
+    assert!(!feed["items"].as_array().unwrap().is_empty(), "{feed}");
+    let res = d
+        .http
+        .post(format!("{}/auth/v1/signup", d.base))
+        .header(
+            "apikey",
+            std::fs::read_to_string(d.dir.path().join("node1.out"))
+                .unwrap()
+                .lines()
+                .find_map(|l| l.strip_prefix("anon key: "))
+                .unwrap()
+                .trim(),
+        )
+        .json(&serde_json::json!({"email": "ha@example.com", "password": "a long passphrase"}))
+        .send()
+        .await
+        .unwrap();
+    let session: Value = res.json().await.unwrap();
+    let token = session["access_token"]
+        .as_str()
+        .expect("a session")
+        .to_string();
+    let page: Value = d
+        .call("GET", "/api/news", Some(&token))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let items = ids(&page["items"]);
+
+    // Writes one at a time through haproxy; node 2 is killed part-way. At most the one
+    // write in flight at the kill may fail; every write answered 2xx is kept.
+    assert!(items.len() >= 20, "a subscriber's page: {page}");
+    let mut acknowledged = Vec::new();
+    let mut failed = 0;
+    for (n, id) in items.iter().enumerate() {
+        if n == 8 {
+            // SAFETY: kill has no preconditions; the pid is the node's, written by the script.
+            assert_eq!(unsafe { libc::kill(d.node_pid(2), libc::SIGKILL) }, 0);
+        }
+        let status = d
+            .call("POST", &format!("/api/favorites/{id}"), Some(&token))
+            .await
+            .status();
+        if status.is_success() {
+            acknowledged.push(id.clone());
+        } else {
+            failed += 1;
+            assert!(n >= 8, "a write failed before the kill: {status}");
+        }
+    }
+    assert!(failed <= 1, "{failed} writes failed around the kill");
+    let kept: Value = d
+        .call("GET", "/api/favorites", Some(&token))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let kept = ids(&kept);
+    for id in &acknowledged {
+        assert!(
+            kept.contains(id),
+            "favourite {id} was acknowledged and lost"
+        );
+    }
+
+    // The database stops: every answer is a 503 with Retry-After (a node's, or
+    // haproxy's own once no node is ready), never another error.
+    let out = Deployed::script(&d.dir, "db-stop", &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for _ in 0..10 {
+        let res = d.call("GET", "/api/favorites", Some(&token)).await;
+        assert_eq!(res.status(), 503);
+        assert!(res.headers().contains_key("retry-after"));
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"], "unavailable", "{body}");
+    }
+    // It starts again: full service, from the same processes.
+    let out = Deployed::script(&d.dir, "db-start", &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    d.until_ready().await;
+    for _ in 0..20 {
+        assert_eq!(
+            d.call("GET", "/api/favorites", Some(&token)).await.status(),
+            200
+        );
+    }
+    for n in [1, 3] {
+        // SAFETY: signal 0 only checks that the process exists.
+        assert_eq!(
+            unsafe { libc::kill(d.node_pid(n), 0) },
+            0,
+            "node {n} restarted"
+        );
+    }
+}

@@ -16,6 +16,7 @@ command -v strace >/dev/null 2>&1 || need+=(strace)
 command -v curl >/dev/null 2>&1 || need+=(curl)
 # The PostgreSQL backend's tests start a throwaway server from Debian's package.
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+command -v haproxy >/dev/null 2>&1 || need+=(haproxy)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "the tests need: ${need[*]}; install them with: sudo apt-get install -y ${need[*]}" >&2

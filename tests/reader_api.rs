@@ -40,7 +40,13 @@ pub const PROTECTED: &[(&str, &str)] = &[
 /// Writes into a data directory's store before a daemon opens it.
 pub async fn seed(data: &Path, fill: impl AsyncFnOnce(&Store)) {
     std::fs::create_dir_all(data).unwrap();
-    let store = Store::open(data, Options::default()).await.unwrap();
+    let store = if crate::util::on_postgres() {
+        let url = crate::util::database_of(data);
+        Store::open_shared(&url, None, Options::default()).await
+    } else {
+        Store::open(data, Options::default()).await
+    }
+    .unwrap();
     fill(&store).await;
     store.flush().await.unwrap();
 }

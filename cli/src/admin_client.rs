@@ -49,8 +49,11 @@ pub fn use_database(url: Option<String>) {
 }
 
 /// Carries out `req` on the data directory `data`, or on the shared database when the
-/// command line names one: then there is no lock to wait for and no daemon to go
-/// through, since every daemon reads what the database holds. `slow` operations show a spinner
+/// command line names one. A daemon serving `data` carries it out when one runs (it
+/// joins a feed fetch it has under way, and a reindex rebuilds its search replica);
+/// otherwise, on a database, the command works on it directly (there is no lock to wait
+/// for: every daemon reads what the database holds), and a reindex rebuilds the replica
+/// in `data` for the daemon that starts there next. `slow` operations show a spinner
 /// while the daemon works, or a progress bar when they run here.
 pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<AdminResponse> {
     let wait = std::env::var("RADAR_ADMIN_WAIT_MS")
@@ -58,7 +61,11 @@ pub async fn run(data: &Path, req: AdminRequest, slow: bool) -> anyhow::Result<A
         .and_then(|v| v.parse().ok())
         .map_or(STARTUP_WAIT, Duration::from_millis);
     if let Some(Some(url)) = DATABASE.get() {
-        return run_here(open_store(data, Some(url)).await?, req).await;
+        if let Some(answer) = try_daemon(data, &req, slow).await? {
+            return answer.map_err(explain);
+        }
+        let replica = matches!(req, AdminRequest::ItemsReindex);
+        return run_here(open_store(data, Some((url, replica))).await?, req).await;
     }
     let deadline = Instant::now() + wait;
     let mut waiting: Option<LockWait> = None;
@@ -148,9 +155,12 @@ pub fn accept_journal_loss(accept: bool) {
     ACCEPT_JOURNAL_LOSS.store(accept, Ordering::Relaxed);
 }
 
-/// Opens the store in `data`, or the shared database at `url` (without a search
-/// replica: the daemons keep theirs).
-async fn open_store(data: &Path, url: Option<&str>) -> radar_store::Result<radar_store::Store> {
+/// Opens the store in `data`, or the shared database at `url`, with a search replica in
+/// `data` only when asked (otherwise the daemons' replicas follow what it writes).
+async fn open_store(
+    data: &Path,
+    database: Option<(&str, bool)>,
+) -> radar_store::Result<radar_store::Store> {
     // The same complimentary accounts as the daemon, so subscriber status reads the same.
     let complimentary = std::env::var("RADAR_COMPLIMENTARY")
         .map(|v| {
@@ -167,8 +177,10 @@ async fn open_store(data: &Path, url: Option<&str>) -> radar_store::Result<radar
         accept_journal_loss: ACCEPT_JOURNAL_LOSS.load(Ordering::Relaxed),
         ..Default::default()
     };
-    match url {
-        Some(url) => radar_store::Store::open_shared(url, None, opts).await,
+    match database {
+        Some((url, replica)) => {
+            radar_store::Store::open_shared(url, replica.then_some(data), opts).await
+        }
         None => radar_store::Store::open(data, opts).await,
     }
 }

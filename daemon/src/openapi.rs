@@ -50,6 +50,8 @@ pub fn finish(mut doc: Document) -> Document {
 /// Paths that need no bearer token (everything else under `/api` does).
 const PUBLIC_PATHS: &[&str] = &[
     "/api/config",
+    "/api/health/live",
+    "/api/health/ready",
     "/api/news",
     "/api/news/{news_id}",
     "/api/openapi.json",

@@ -11,6 +11,13 @@ cd "$(dirname "$0")/../.."
 bin=${RADAR_BIN:-target/debug/radar}
 examples=${EXAMPLES:-10}
 source bench/radar_daemon.sh
+# With $RADAR_TEST_PG (a server started by tests/pg/server.sh), on a fresh database of it.
+if [ -n "${RADAR_TEST_PG:-}" ]; then
+  RADAR_STORE=$(bash tests/pg/server.sh database "$RADAR_TEST_PG")
+  export RADAR_STORE
+else
+  unset RADAR_STORE
+fi
 # Fuzzed sign-ins and mailed links would otherwise meet the rate limit and the mail send
 # interval (429, documented, but it hides everything behind it).
 start_radar "$bin" --sign-in-rate 1000000 --email-max-frequency 0 --no-feed-polling

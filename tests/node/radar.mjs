@@ -15,12 +15,28 @@ import readline from 'node:readline';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const radarBin = process.env.RADAR_BIN ? resolve(process.env.RADAR_BIN) : join(repo, 'target/debug/radar');
 
+/**
+ * The environment of a daemon and its commands: with $RADAR_TEST_PG (a server started by
+ * tests/pg/server.sh), a fresh database of that server as the store, so the suite runs
+ * on PostgreSQL as it does on the embedded store.
+ */
+function storeEnv() {
+  const env = { ...process.env, RADAR_LOG: 'warn' };
+  delete env.RADAR_STORE;
+  if (process.env.RADAR_TEST_PG) {
+    const server = join(repo, 'tests/pg/server.sh');
+    env.RADAR_STORE = execFileSync('bash', [server, 'database', process.env.RADAR_TEST_PG], { encoding: 'utf8' }).trim();
+  }
+  return env;
+}
+
 /** Starts `radar serve --no-demo` with `args`; answers `{ base, anonKey, outbox(), stop() }`. */
 export async function startRadar(args = []) {
   assert.ok(existsSync(radarBin), `no radar binary at ${radarBin}: run cargo build -p radar-cli, or set RADAR_BIN`);
   const dataDir = mkdtempSync(join(tmpdir(), 'radar-node-'));
   const serve = ['--data', dataDir, 'serve', '--addr', '127.0.0.1:0', '--no-demo', '--no-feed-polling', ...args];
-  const daemon = spawn(radarBin, serve, { env: { ...process.env, RADAR_LOG: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = storeEnv();
+  const daemon = spawn(radarBin, serve, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let base;
   let anonKey;
   await new Promise((ok, fail) => {
@@ -39,7 +55,7 @@ export async function startRadar(args = []) {
     base,
     anonKey,
     /** The mails kept in the outbox, newest first. */
-    outbox: () => JSON.parse(execFileSync(radarBin, ['--data', dataDir, 'outbox', 'list', '--json'], { encoding: 'utf8' })),
+    outbox: () => JSON.parse(execFileSync(radarBin, ['--data', dataDir, 'outbox', 'list', '--json'], { encoding: 'utf8', env })),
     async stop() {
       if (daemon.exitCode === null) {
         daemon.removeAllListeners('exit');

@@ -26,13 +26,29 @@ RADAR_BIN = os.environ.get("RADAR_BIN", "target/debug/radar")
 PASSWORD = "correct horse battery"
 
 
+def _store_env():
+    """The environment of a daemon and its commands: with $RADAR_TEST_PG (a server started
+    by tests/pg/server.sh), a fresh database of that server as the store."""
+    env = {k: v for k, v in os.environ.items() if k != "RADAR_STORE"}
+    env["RADAR_LOG"] = "warn"
+    server = os.environ.get("RADAR_TEST_PG")
+    if server:
+        here = os.path.dirname(os.path.abspath(__file__))
+        env["RADAR_STORE"] = subprocess.run(
+            ["bash", os.path.join(here, "..", "pg", "server.sh"), "database", server],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+    return env
+
+
 def _serve(*args):
     assert os.path.exists(RADAR_BIN), f"no radar binary at {RADAR_BIN}: cargo build -p radar-cli"
     data = tempfile.mkdtemp(prefix="radar-python-")
+    env = _store_env()
     proc = subprocess.Popen(
         [RADAR_BIN, "--data", data, "serve", "--addr", "127.0.0.1:0", "--no-demo", "--no-feed-polling", *args],
         stdout=subprocess.PIPE,
-        env={**os.environ, "RADAR_LOG": "warn"},
+        env=env,
         text=True,
     )
     base = key = None
@@ -44,7 +60,7 @@ def _serve(*args):
         if base and key:
             break
     assert base and key, "radar serve did not print its address and key"
-    return proc, {"base": base, "key": key, "data": data}
+    return proc, {"base": base, "key": key, "data": data, "env": env}
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +102,7 @@ def api_status(daemon, token):
 def last_mail_to(daemon, email):
     out = subprocess.run(
         [RADAR_BIN, "--data", daemon["data"], "outbox", "list", "--json"],
+        env=daemon["env"],
         check=True,
         capture_output=True,
         text=True,
