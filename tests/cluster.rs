@@ -132,24 +132,25 @@ async fn every_node_serves_one_install() {
 
     // An item written through one node's admin socket is found by a search on the others
     // (their replicas follow the database's change log).
-    let out = Vec::from(
-        radar(&a.data)
-            .env("RADAR_STORE", &c.url)
-            .args([
-                "items",
-                "add",
-                "--title",
-                "Quokka sighting",
-                "--summary",
-                "A rare quokka.",
-                "--url",
-                "https://quokka.example/1",
-            ])
-            .output()
-            .unwrap()
-            .stderr,
+    let out = radar(&a.data)
+        .env("RADAR_STORE", &c.url)
+        .args([
+            "items",
+            "add",
+            "--title",
+            "Quokka sighting",
+            "--summary",
+            "A rare quokka.",
+            "--url",
+            "https://quokka.example/1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
     for node in [b, n3] {
         let (_, found) = node.get("/api/search?q=quokka", Some(&token)).await;
         assert_eq!(found["total"], 1, "{found}");

@@ -193,7 +193,7 @@ impl PostgresBackend {
     }
 
     /// The schema version the database is at (what `schema_version` holds).
-    #[cfg(any(test, feature = "testing"))]
+    #[cfg(test)]
     pub(crate) async fn schema_version(&self) -> Result<i32> {
         let row = self
             .one("SELECT coalesce(max(version), 0) FROM schema_version", &[])

@@ -586,7 +586,7 @@ mod tests {
                 "cut {cut}: mended and indexed"
             );
             assert_eq!(
-                store.index().searcher().num_docs(),
+                store.index().unwrap().searcher().num_docs(),
                 store.item_count().await.unwrap()
             );
             // Writing the batch again gives what an uninterrupted write gives.
@@ -687,9 +687,10 @@ mod tests {
                 ))
                 .await
                 .unwrap();
-            let mut w = store.index().lock().await;
-            w.writer.delete_term(store.index().id_term(&lost.id));
-            store.index().commit(&mut w).unwrap();
+            let mut w = store.index().unwrap().lock().await;
+            w.writer
+                .delete_term(store.index().unwrap().id_term(&lost.id));
+            store.index().unwrap().commit(&mut w).unwrap();
             drop(w);
             sled.t
                 .search_pending
@@ -702,9 +703,9 @@ mod tests {
             assert_eq!(titles(&store, &v, "lost").await, ["Lost write"]);
             assert!(sled.t.search_pending.is_empty());
             // An index that lost a document without a pending mark is found out by count.
-            let mut w = store.index().lock().await;
-            w.writer.delete_term(store.index().id_term(&kept));
-            store.index().commit(&mut w).unwrap();
+            let mut w = store.index().unwrap().lock().await;
+            w.writer.delete_term(store.index().unwrap().id_term(&kept));
+            store.index().unwrap().commit(&mut w).unwrap();
             drop(w);
             assert!(titles(&store, &v, "kept").await.is_empty());
         }
@@ -731,11 +732,11 @@ mod tests {
                 .unwrap();
             assert!(sled.t.search_pending.is_empty(), "cleared once committed");
             // As after a crash between the batch's sled transaction and its commit.
-            let mut w = store.index().lock().await;
+            let mut w = store.index().unwrap().lock().await;
             for up in &written {
-                w.writer.delete_term(store.index().id_term(&up.id));
+                w.writer.delete_term(store.index().unwrap().id_term(&up.id));
             }
-            store.index().commit(&mut w).unwrap();
+            store.index().unwrap().commit(&mut w).unwrap();
             drop(w);
             let ids: Vec<&str> = written.iter().map(|u| u.id.as_str()).collect();
             let key = [&[BATCH][..], &7u64.to_be_bytes()].concat();
