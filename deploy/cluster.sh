@@ -59,6 +59,10 @@ start() {
   for i in $(seq 1 "$nodes"); do
     local node_port=$((port + i))
     mkdir -p "$dir/node$i"
+    # haproxy is each node's one client: no per-client connection cap, and the real
+    # client's address from its X-Forwarded-For for the rate limits.
+    RADAR_MAX_CONNECTIONS_PER_PEER=${RADAR_MAX_CONNECTIONS_PER_PEER:-0} \
+    RADAR_TRUST_FORWARDED_FOR=${RADAR_TRUST_FORWARDED_FOR:-true} \
     RADAR_LOG=${RADAR_LOG:-info} nohup "$radar" --data "$dir/node$i" --store "$store" serve \
       --addr "127.0.0.1:$node_port" --site-url "http://127.0.0.1:$port" \
       >"$dir/node$i.out" 2>"$dir/node$i.log" &
@@ -77,6 +81,7 @@ global
     stats socket $dir/haproxy.sock mode 600 level admin
 defaults
     mode http
+    option forwardfor
     timeout connect 2s
     timeout client 60s
     timeout server 60s
