@@ -38,8 +38,8 @@ cleanup() {
 trap cleanup EXIT
 
 # Every daemon: the bench account a subscriber, limits out of the way of one client.
-export RADAR_COMPLIMENTARY=bench@example.com RADAR_SIGN_IN_RATE=1000000 \
-  RADAR_MAX_CONNECTIONS_PER_PEER=0 RADAR_NO_DEMO=1 RADAR_NO_FEED_POLLING=1 RADAR_LOG=warn
+export RADAR_COMPLIMENTARY=bench@example.com RADAR_SIGN_IN_RATE=1000000 RADAR_EMAIL_MAX_FREQUENCY=0 \
+  RADAR_MAX_CONNECTIONS_PER_PEER=0 RADAR_NO_DEMO=true RADAR_NO_FEED_POLLING=true RADAR_LOG=warn
 
 python3 bench/items.py "$ITEMS" >"$WORK/items.jsonl"
 
@@ -80,6 +80,19 @@ session() {
 }
 SLED_TOKEN=$(session "$SLED_BASE" signup)
 PG_TOKEN=$(session "$PG1" signup)
+# Writers: READERS readers, each request from the next one, as many readers write at once
+# in real use (one reader's 32 concurrent writes would all queue on that reader's row).
+READERS=${READERS:-32}
+tokens() {
+  local base=$1
+  for i in $(seq "$READERS"); do
+    curl -sf "$base/auth/v1/signup" -H "apikey: $(anon_key "$base")" -H 'content-type: application/json' \
+      -d "{\"email\":\"writer$i@example.com\",\"password\":\"bench-password\"}" \
+      | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
+  done
+}
+tokens "$SLED_BASE" >"$WORK/tokens-sled"
+tokens "$PG1" >"$WORK/tokens-pg"
 
 # wrk's summary as "rps p99_ms non2xx".
 measure() {
@@ -92,15 +105,20 @@ measure() {
   echo "$rps ${p99:-0} ${bad:-0}"
 }
 
-# Lua scripts per token: favourite toggles on items of their own, and sign-ins.
+# Lua scripts: favourite toggles by the writers in turn, and sign-ins.
 lua_writes() {
+  echo "local tokens = {"
+  sed 's/.*/  "&",/' "$1"
   cat <<LUA
+}
 local counter = 0
 request = function()
     counter = counter + 1
     local id = string.format("b%07d", (counter * 7919) % $ITEMS)
-    local method = (counter % 2 == 0) and "DELETE" or "POST"
-    return wrk.format(method, "/api/favorites/" .. id, { ["authorization"] = "Bearer $1" })
+    -- A reader's POST and DELETE of one item come one round of readers apart.
+    local method = (math.floor(counter / #tokens) % 2 == 0) and "POST" or "DELETE"
+    local token = tokens[(counter % #tokens) + 1]
+    return wrk.format(method, "/api/favorites/" .. id, { ["authorization"] = "Bearer " .. token })
 end
 LUA
 }
@@ -112,8 +130,8 @@ wrk.headers["content-type"] = "application/json"
 wrk.headers["apikey"] = "$1"
 LUA
 }
-lua_writes "$SLED_TOKEN" >"$WORK/writes-sled.lua"
-lua_writes "$PG_TOKEN" >"$WORK/writes-pg.lua"
+lua_writes "$WORK/tokens-sled" >"$WORK/writes-sled.lua"
+lua_writes "$WORK/tokens-pg" >"$WORK/writes-pg.lua"
 lua_signin "$(anon_key "$SLED_BASE")" >"$WORK/signin-sled.lua"
 lua_signin "$(anon_key "$PG1")" >"$WORK/signin-pg.lua"
 
@@ -145,6 +163,6 @@ PY
 bench "GET /api/news signed in" -H "authorization: Bearer $SLED_TOKEN" "$SLED_BASE/api/news" \
   -- -H "authorization: Bearer $PG_TOKEN" /api/news
 bench "GET /api/news anonymous" "$SLED_BASE/api/news" -- /api/news
-bench "durable favourite toggles" -s "$WORK/writes-sled.lua" "$SLED_BASE" -- -s "$WORK/writes-pg.lua" ""
+bench "durable favourites, $READERS readers" -s "$WORK/writes-sled.lua" "$SLED_BASE" -- -s "$WORK/writes-pg.lua" ""
 bench "sign-ins (argon2)" -s "$WORK/signin-sled.lua" "$SLED_BASE/auth/v1/token?grant_type=password" \
   -- -s "$WORK/signin-pg.lua" "/auth/v1/token?grant_type=password"

@@ -78,7 +78,8 @@
 //! # Tests
 //!
 //! `testing` starts a throwaway PostgreSQL for the tests of this process (see there);
-//! the tests of this module run each trait against it.
+//! the tests of this module run each trait against it, and the end-to-end tests (with
+//! the crate's `testing` feature) run `radar serve --store` on its databases.
 
 mod accounts;
 mod billing;
