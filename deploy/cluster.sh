@@ -43,7 +43,12 @@ start() {
   [ -x "$bin/initdb" ] || { echo "PostgreSQL is not installed: apt-get install postgresql" >&2; exit 1; }
   command -v haproxy >/dev/null || { echo "haproxy is not installed: apt-get install haproxy" >&2; exit 1; }
   mkdir -p "$dir/pg"
-  [ "$(id -u)" = 0 ] && chown postgres: "$dir/pg"
+  if [ "$(id -u)" = 0 ]; then
+    # PostgreSQL runs as its own user: it must reach DIR/pg through DIR (traverse only;
+    # each node's data directory stays private to root).
+    chmod a+x "$dir"
+    chown postgres: "$dir/pg"
+  fi
   if [ ! -d "$dir/pg/data" ]; then
     # fsync stays on: an acknowledged write is on disk (synchronous_commit=on).
     as_pg "$bin/initdb" -D "$dir/pg/data" -A trust -U radar -E UTF8 --locale=C >/dev/null
