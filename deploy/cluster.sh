@@ -77,10 +77,11 @@ start() {
 
   # While no node is ready (the database restarting), haproxy answers as a node would:
   # 503 in Radar's error shape, with Retry-After.
+  local body='{"error":"unavailable","message":"The server cannot reach its database right now. Please try again in a few seconds."}'
   printf '%s\r\n' 'HTTP/1.1 503 Service Unavailable' 'Content-Type: application/json' \
-    'Retry-After: 2' 'Cache-Control: no-store' 'Connection: close' '' \
-    '{"error":"unavailable","message":"The server cannot reach its database right now. Please try again in a few seconds."}' \
+    "Content-Length: ${#body}" 'Retry-After: 2' 'Cache-Control: no-store' 'Connection: close' '' \
     >"$dir/503.http"
+  printf '%s' "$body" >>"$dir/503.http"
   cat >"$dir/haproxy.cfg" <<CFG
 global
     stats socket $dir/haproxy.sock mode 600 level admin
