@@ -78,7 +78,7 @@ pub use summaries::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 pub use waitlist::WaitlistEntry;
 
-#[cfg(feature = "testing")]
+#[doc(hidden)]
 pub use engines::postgres::testing as postgres_testing;
 pub use engines::{BALLAST_FILE, FULL_RETRY_AFTER, is_database_url};
 

@@ -91,7 +91,9 @@ mod marks;
 mod records;
 mod schema;
 mod sources;
-#[cfg(any(test, feature = "testing"))]
+/// Always compiled (it is small, and the linker drops it from `radar`): a cargo feature
+/// for it would build the store and everything above it twice in one `make test`.
+#[doc(hidden)]
 pub mod testing;
 #[cfg(test)]
 mod tests;

@@ -15,9 +15,8 @@
 //! instead, so CI cannot pass by skipping. `RADAR_PG_BIN` names another directory of
 //! PostgreSQL's programs.
 //!
-//! Nothing here depends on `cfg(test)`: the daemon's and the end-to-end tests can use
-//! [`database`] (a URL to start `radar serve --store` with) once the crate exposes this
-//! module behind a feature.
+//! Nothing here depends on `cfg(test)`: the end-to-end tests use [`database`] (a URL to
+//! start `radar serve --store` with) through `radar_store::postgres_testing`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
