@@ -92,7 +92,7 @@ function AuthGate() {
   );
 }
 
-/** Spec 2: protected routes send visitors without a session to /. */
+/** docs/product.md §2: protected routes send visitors without a session to /. */
 function RequireAuth() {
   const { status } = useAuth();
   if (status !== 'signedIn') return <Navigate to={paths.landing} replace />;

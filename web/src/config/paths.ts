@@ -16,9 +16,11 @@ export const paths = {
   tvMode: '/tv-mode',
 } as const;
 
+/** The views of /app: the one type every part of the app names them by (`search`: results
+ * of a search, drawn as feed cards with the feed's actions). */
 export type AppView = 'feed' | 'drops' | 'favorites' | 'read' | 'trash' | 'shared' | 'search';
 
-/** The views' names in tabs, headings and document titles (spec 2). */
+/** The views' names in tabs, headings and document titles (docs/product.md §2). */
 export const VIEW_LABELS: Record<AppView, string> = {
   feed: 'Feed',
   drops: 'Drops',

@@ -64,7 +64,7 @@ async function bearer(): Promise<string | null> {
   try {
     return await tokenSource();
   } catch (error) {
-    // Spec 6: a session that cannot be read is logged and the request goes without a token.
+    // docs/product.md §6: a session that cannot be read is logged and the request goes without a token.
     console.warn('Could not read the session; sending the request without a token', error);
     return null;
   }
@@ -96,7 +96,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** "Tolerant 401" of spec 7: an anonymous or expired caller gets nothing instead of an error. */
+/** "Tolerant 401" of docs/product.md §7: an anonymous or expired caller gets nothing instead of an error. */
 export async function requestTolerant<T>(path: string, options: RequestOptions = {}): Promise<T | null> {
   try {
     return await request<T>(path, options);

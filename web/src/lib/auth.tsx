@@ -237,7 +237,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       guarded('Failed to sign out', async () => {
         const { error } = await (await getClient()).signOut();
         if (error) return { error: error.message };
-        // Spec 4: sign-out removes the session key; the local item sets belong to the
+        // docs/product.md §4: sign-out removes the session key; the local item sets belong to the
         // account that just left, so they go too.
         localStorage.removeItem(AUTH_STORAGE_KEY);
         LOCAL_SET_KEYS.forEach((key) => localStorage.removeItem(key));

@@ -1,4 +1,4 @@
-// Starting a checkout (spec 2 header and spec 8): the daemon answers with the provider's page,
+// Starting a checkout (docs/product.md §2 header and docs/product.md §8): the daemon answers with the provider's page,
 // which the browser opens after 100 ms.
 import { api } from '@/lib/api-client';
 import type { CheckoutUrl } from '@/lib/api/types';

@@ -1,4 +1,4 @@
-// Dark mode (spec 4): the choice lives in local storage under darkMode and toggles the `dark`
+// Dark mode (docs/product.md §4): the choice lives in local storage under darkMode and toggles the `dark`
 // class on <html>; index.html applies it before the first paint.
 import { useCallback, useSyncExternalStore } from 'react';
 

@@ -11,7 +11,7 @@ declare global {
   }
 }
 
-/** Where the auth client keeps the session (spec 1: `{product}-auth`). */
+/** Where the auth client keeps the session (docs/product.md §1: `{product}-auth`). */
 export const AUTH_STORAGE_KEY = 'radar-auth';
 
 /** A token that will not expire before an answer arrives (index.html uses the same margin). */

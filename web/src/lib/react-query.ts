@@ -2,7 +2,7 @@ import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isSubscriptionRequired } from '@/lib/api-client';
 import { recheckSubscription } from '@/lib/subscription';
 
-// Spec 7: no retries, no refetch on focus or interval, data never stale. Lists change only
+// docs/product.md §7: no retries, no refetch on focus or interval, data never stale. Lists change only
 // through our own mutations, which invalidate the matching query. The one exception is
 // the subscription (lib/subscription.ts), read again whenever any call answers 403
 // `subscription_required`: the account was downgraded while the app was open.

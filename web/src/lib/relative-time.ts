@@ -1,4 +1,4 @@
-// "3 hours ago" style labels (spec 4): under 2 minutes is 'just now'; minutes below 60,
+// "3 hours ago" style labels (docs/product.md §4): under 2 minutes is 'just now'; minutes below 60,
 // hours below 24, days below 7, weeks below 30 days, months after that.
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,6 +1,6 @@
 // Who is a subscriber is the server's decision (`subscription.isActive` of the user
 // metadata, and `subscriber` on every feed answer); the app only keeps its copy fresh.
-// Spec 7 reads data once and never on focus or interval; this one call is the exception,
+// docs/product.md §7 reads data once and never on focus or interval; this one call is the exception,
 // so that a grant, a revoke or an expiry reaches an open app without a sign-out.
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';

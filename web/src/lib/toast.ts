@@ -1,4 +1,4 @@
-// A tiny toast store (spec 9): one toast at a time; a dismissed toast stays mounted for its
+// A tiny toast store (docs/product.md §9): one toast at a time; a dismissed toast stays mounted for its
 // exit animation and is dropped after TOAST_REMOVE_DELAY.
 import { useSyncExternalStore } from 'react';
 

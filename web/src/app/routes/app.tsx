@@ -7,7 +7,7 @@ import { FeedView } from '@/features/news/components/feed-view';
 import { ItemReader } from '@/features/news/components/item-reader';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { FavoritesView, ReadView, SharedView, TrashView } from '@/features/news/components/set-views';
-import { SearchView } from '@/features/search/components/search-view';
+import { SearchView } from '@/features/news/components/search-view';
 
 const VIEWS: AppView[] = ['feed', 'drops', 'favorites', 'read', 'trash', 'shared', 'search'];
 

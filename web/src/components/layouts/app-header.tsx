@@ -10,7 +10,7 @@ import { UserMenu } from './user-menu';
 
 /**
  * The header of every signed-in page, one row at every width, with the search box. The test
- * checkout shows here on wide screens (spec 2) and moves into the user menu on small ones.
+ * checkout shows here on wide screens (docs/product.md §2) and moves into the user menu on small ones.
  */
 export function AppHeader({ view }: { view?: AppView }) {
   const { user, isSubscriber, subscriptionKnown } = useAuth();

@@ -16,7 +16,7 @@ const TABS = (
   ] as { view: AppView; icon: LucideIcon; signedInOnly: boolean }[]
 ).map((tab) => ({ ...tab, label: VIEW_LABELS[tab.view] }));
 
-/** Spec 2: Feed and Drops always; Favs, Read, Trash and Shared only when signed in. */
+/** docs/product.md §2: Feed and Drops always; Favs, Read, Trash and Shared only when signed in. */
 function useTabs() {
   const { user } = useAuth();
   return TABS.filter((tab) => !tab.signedInOnly || user);

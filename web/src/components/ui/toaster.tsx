@@ -2,7 +2,7 @@ import * as Toast from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
 import { dismissToast, TOAST_DURATION, useToasts } from '@/lib/toast';
 
-// Spec 9: 5 s display, swipe right past 50 px to dismiss, F8 focuses the region, 420 px wide.
+// docs/product.md §9: 5 s display, swipe right past 50 px to dismiss, F8 focuses the region, 420 px wide.
 export function Toaster() {
   const toasts = useToasts();
   return (

@@ -1,4 +1,4 @@
-// Checks the password-recovery link (spec 4 and 8): the address fragment must carry the
+// Checks the password-recovery link (docs/product.md §4 and §8): the address fragment must carry the
 // recovery marker and the auth client must hold a session.
 export type RecoveryCheck =
   | { ok: true }

@@ -1,4 +1,4 @@
-// Form checks that run before any auth call (spec 5). Each returns the toast to show, or null.
+// Form checks that run before any auth call (docs/product.md §5). Each returns the toast to show, or null.
 export interface ValidationError {
   title: string;
   description?: string;

@@ -1,4 +1,4 @@
-// Drops (spec 2, 4, 9): one story at a time. Where the stories end is the server's word
+// Drops (docs/product.md §2, §4, §9): one story at a time. Where the stories end is the server's word
 // (`feedEnd` of the loaded pages): page on, the paywall, or the last story.
 export const SWIPE_THRESHOLD_PX = 100;
 export const STEP_LOCK_MS = 300;

@@ -1,4 +1,4 @@
-// The favourite, hidden and read sets (spec 4). An item is in at most one of them: adding it
+// The favourite, hidden and read sets (docs/product.md §4). An item is in at most one of them: adding it
 // to one takes it out of the other two; removing it touches only that one set.
 
 export type SetKind = 'favorites' | 'hidden' | 'read';

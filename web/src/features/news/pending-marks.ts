@@ -3,7 +3,7 @@
 // when it does not, to be sent when the server is back — on the browser's `online` event,
 // on a retry interval, and after the next answer of any call. A mark is never dropped
 // silently: only an answer that can never succeed (a 4xx other than 401) drops it, and the
-// app then shows the spec's warning.
+// app then shows the warning of docs/product.md §8.
 import { addToSet, removeFromSet, type ItemSets, type SetKind } from '@/features/news/item-sets';
 import type { NewsItem } from '@/lib/api/types';
 

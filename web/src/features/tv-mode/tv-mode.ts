@@ -1,4 +1,4 @@
-// TV mode (spec 4 and 9): auto-advance; the interval cycles 10 → 15 → 20 → 5 → 10 s. The
+// TV mode (docs/product.md §4 and §9): auto-advance; the interval cycles 10 → 15 → 20 → 5 → 10 s. The
 // slides are what the server gives the reader, paged on as the show nears the end of what
 // is loaded; it wraps to the start once everything is loaded.
 export const TV_INTERVALS = [10, 15, 20, 5] as const;

@@ -521,7 +521,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /authorize`: third-party sign-in (Google and others) is off (spec section 1). */
+        /** `GET /authorize`: third-party sign-in (Google and others) is off (docs/product.md §1). */
         get: operations["get_authorize"];
         put?: never;
         post?: never;
@@ -941,7 +941,7 @@ export interface components {
         /**
          * @description The user object of the auth protocol: `GET /auth/v1/user`, and `user` in a session.
          *     Radar adds `has_active_subscription` and, in `user_metadata`, `subscription
-         *     {isActive, customerId}` and `avatar_url` (spec section 3).
+         *     {isActive, customerId}` and `avatar_url` (docs/product.md §3).
          */
         AuthUser: {
             /** @description `{provider: "email", providers: ["email"]}`. */
@@ -975,7 +975,7 @@ export interface components {
              * @description When the e-mail was confirmed; null until then.
              */
             email_confirmed_at?: string | null;
-            /** @description Whether the user is a subscriber now (spec section 4's rule, evaluated by the server). */
+            /** @description Whether the user is a subscriber now (docs/product.md §4's rule, evaluated by the server). */
             has_active_subscription?: boolean;
             /** @description UUID. */
             id: string;
@@ -1130,7 +1130,7 @@ export interface components {
             success: boolean;
         };
         /**
-         * @description A news item (spec section 3), as the store keeps it and every view shows it.
+         * @description A news item (docs/product.md §3), as the store keeps it and every view shows it.
          *
          *     Text fields are ready to draw: citation markers such as `[1]` are already gone, and
          *     `source` is the publisher's name, so clients neither clean text nor derive names.
@@ -1194,7 +1194,7 @@ export interface components {
             totalPages: number;
         };
         /**
-         * @description Where an item can be shared (spec section 7: LinkedIn only).
+         * @description Where an item can be shared (docs/product.md §7: LinkedIn only).
          * @enum {string}
          */
         Platform: "linkedin";
@@ -1208,7 +1208,7 @@ export interface components {
          * @enum {string}
          */
         ProviderKind: "test" | "stripe";
-        /** @description One item of the public news API: spec section 3's public fields only. */
+        /** @description One item of the public news API: docs/product.md §3's public fields only. */
         PublicItem: {
             /** @description Full text. */
             content: string;
@@ -1324,7 +1324,7 @@ export interface components {
         SubscriptionStatus: {
             /** @description The payment provider's customer id while the subscription is current, else null. */
             customerId?: string | null;
-            /** @description Whether the user is a subscriber now (spec section 4's rule, evaluated by the server). */
+            /** @description Whether the user is a subscriber now (docs/product.md §4's rule, evaluated by the server). */
             isActive: boolean;
         };
         /** @description One card of key takeaways. */
@@ -1416,7 +1416,7 @@ export interface components {
             /** @description Always true on a 200 answer. */
             received: boolean;
         };
-        /** @description A weekly summary, with spec section 3's field names (snake_case on the wire). */
+        /** @description A weekly summary, with docs/product.md §3's field names (snake_case on the wire). */
         WeeklySummary: {
             /**
              * Format: int64

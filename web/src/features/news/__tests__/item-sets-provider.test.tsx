@@ -101,7 +101,7 @@ describe('ItemSetsProvider with a card', () => {
   });
 });
 
-describe('card actions per view (spec 4)', () => {
+describe('card actions per view (docs/product.md §4)', () => {
   const names = () => within(screen.getByTestId('news-card')).queryAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent);
 
   it.each<[CardView, string[]]>([

@@ -1,5 +1,5 @@
 // GET /api/favorites, /api/hidden, /api/read: the same shape for the three sets, and the
-// "401 gives nothing" handling of spec 7.
+// "401 gives nothing" handling of docs/product.md §7.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { requestTolerant } from '@/lib/api-client';
 import type { SetKind } from '@/features/news/item-sets';

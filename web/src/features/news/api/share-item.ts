@@ -23,7 +23,7 @@ export function useShareItem() {
   return useMutation({
     mutationFn: shareItem,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['shared'] }),
-    // Spec 8: share failures are only logged.
+    // docs/product.md §8: share failures are only logged.
     onError: (error) => console.warn('Recording the share failed', error),
   });
 }

@@ -17,7 +17,7 @@ import type { NewsItem } from '@/lib/api/types';
 /** How many stories before the last loaded one Drops asks for the next page. */
 const PAGE_AHEAD = 3;
 
-/** The paywall after the last story the server allowed; `allowed` is the page's `limit` (the spec's 5). */
+/** The paywall after the last story the server allowed; `allowed` is the page's `limit` (5 for a free reader, docs/product.md §9). */
 function Paywall({ allowed }: { allowed: number }) {
   return (
     <div className="flex h-full flex-col items-center justify-center gap-4 px-6 text-center" data-testid="drops-paywall">

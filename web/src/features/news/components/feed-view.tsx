@@ -14,7 +14,7 @@ import { visibleInFeed } from '@/features/news/item-sets';
 import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 
-/** Spec 2: the feed's skeleton shows this many placeholder cards. */
+/** docs/product.md §2: the feed's skeleton shows this many placeholder cards. */
 export const FEED_SKELETON_CARDS = 5;
 
 /**

@@ -1,15 +1,14 @@
-// The actions on an item, shown where spec 4 says: favourite not in the read and trash
+// The actions on an item, shown where docs/product.md §4 says: favourite not in the read and trash
 // views; mark-read in the feed, drops, read and shared views (and their full-screen card);
 // hide in the feed and Favs; the More link and Share not in Trash; takeaways in the feed for
-// subscribers; Restore in Trash. Search results (not in the spec) act as feed cards.
+// subscribers; Restore in Trash. Search results (docs/product.md §10) act as feed cards.
 import { Check, ExternalLink, EyeOff, Heart, Lightbulb, RotateCcw, Share2 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import type { AppView } from '@/config/paths';
 import { linkedInShareUrl, useShareItem } from '@/features/news/api/share-item';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import type { NewsItem } from '@/lib/api/types';
 
-/** `search`: results of a search, drawn as feed cards with the feed's actions. */
-export type ItemView = 'feed' | 'drops' | 'favorites' | 'read' | 'trash' | 'shared' | 'search';
 
 const RESTORED = {
   title: 'Item restored',
@@ -37,7 +36,7 @@ function Action({ label, shortLabel, pressed, onClick, children }: { label: stri
   );
 }
 
-export function ItemActions({ item, view, onTakeaways }: { item: NewsItem; view: ItemView; onTakeaways?: (item: NewsItem) => void }) {
+export function ItemActions({ item, view, onTakeaways }: { item: NewsItem; view: AppView; onTakeaways?: (item: NewsItem) => void }) {
   const { sets, change } = useItemSets();
   const share = useShareItem();
   const favorite = sets.favorites.has(item.id);

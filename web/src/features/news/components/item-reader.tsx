@@ -1,4 +1,4 @@
-// The in-app reader (spec 4's "full-screen card of feed, drops and shared"): the item's
+// The in-app reader (docs/product.md §4's "full-screen card of feed, drops and shared"): the item's
 // full text, source, date, the actions of the view it was opened from, and the source link.
 // It lives in the address (`/app?view=feed&item=ID`), so it can be linked to and the
 // browser's back button closes it; Esc closes it too.
@@ -16,7 +16,7 @@ import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
 import { TakeawaysDialog } from '@/features/news/components/takeaways-dialog';
-import { useSearch } from '@/features/search/api/search';
+import { useSearch } from '@/features/news/api/search';
 import { ApiError } from '@/lib/api-client';
 import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';

@@ -1,15 +1,16 @@
 import { Link } from 'react-router';
 import type { ReactNode } from 'react';
-import { READER_STATE, readerPath } from '@/config/paths';
+import { READER_STATE, readerPath, type AppView } from '@/config/paths';
 import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
 import { useDensity } from '@/features/news/density';
-import { Highlighted } from '@/features/search/components/highlighted';
+import { Highlighted } from '@/features/news/components/highlighted';
 import type { Highlights, NewsItem } from '@/lib/api/types';
 import { formatDate, relativeTime } from '@/lib/relative-time';
 
-export type CardView = 'feed' | 'favorites' | 'read' | 'trash' | 'shared' | 'search';
+/** A list of cards: every view of the app but Drops, which shows one story at a time. */
+export type CardView = Exclude<AppView, 'drops'>;
 
 /**
  * One item in a list. The whole card opens the in-app reader (the title is the link, and its

@@ -4,7 +4,7 @@
 
 import type { NewsItem } from '@/lib/api/types';
 
-/** The server names the publisher; an item without a URL has no source name (spec 2). */
+/** The server names the publisher; an item without a URL has no source name (docs/product.md §2). */
 export const itemSource = (item: Pick<NewsItem, 'source'>) => item.source ?? 'Source';
 
 const HUES = [

@@ -1,4 +1,4 @@
-// /subscribe/success is written in Portuguese, as the original product had it (spec 2 and 8).
+// /subscribe/success is written in Portuguese, as the original product had it (docs/product.md §2 and §8).
 import { CheckCircle2, Loader2, XCircle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';

@@ -4,7 +4,7 @@ import type { WaitlistStatus } from '@/lib/api/types';
 
 export const NOT_ON_WAITLIST: WaitlistStatus = { isOnWaitlist: false, joinedAt: null };
 
-/** Spec 7: an error reading the status counts as not on the waitlist. */
+/** docs/product.md §7: an error reading the status counts as not on the waitlist. */
 export async function getWaitlistStatus(signal?: AbortSignal): Promise<WaitlistStatus> {
   try {
     return await api.get<WaitlistStatus>('/api/waitlist/status', signal);

@@ -5,7 +5,7 @@ import type { WeeklySummary } from '@/lib/api/types';
 export const getWeeklySummary = (id: string, signal?: AbortSignal) =>
   api.get<WeeklySummary>(`/api/weekly-summary/${encodeURIComponent(id)}`, signal);
 
-/** Spec 7: this one call retries up to 3 times, except on 403 (and on 404, which cannot heal). */
+/** docs/product.md §7: this one call retries up to 3 times, except on 403 (and on 404, which cannot heal). */
 export function retryWeeklySummary(failureCount: number, error: Error): boolean {
   if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return false;
   return failureCount < 3;

@@ -4,7 +4,7 @@ import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HeaderSearch } from '@/components/layouts/header-search';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
-import { SearchView } from '@/features/search/components/search-view';
+import { SearchView } from '@/features/news/components/search-view';
 import { fakeFetch, newsItem, renderWithProviders, type FakeRoute } from '@/test/render';
 
 vi.mock('@/lib/auth', () => ({

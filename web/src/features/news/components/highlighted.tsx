@@ -1,4 +1,4 @@
-import { highlightSegments } from '@/features/search/highlight';
+import { highlightSegments } from '@/features/news/highlight';
 
 /** A text with the words a search matched in <mark>, from the server's ranges. */
 export function Highlighted({ text, ranges }: { text: string; ranges: readonly (readonly number[])[] }) {

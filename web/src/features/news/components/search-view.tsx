@@ -13,7 +13,7 @@ import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { ListEnd } from '@/features/news/components/list-end';
 import { FEED_SKELETON_CARDS } from '@/features/news/components/feed-view';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
-import { useSearch } from '@/features/search/api/search';
+import { useSearch } from '@/features/news/api/search';
 import { ApiError } from '@/lib/api-client';
 
 /** The query syntax the server understands (store/src/search/query.rs), as a one-line hint. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { highlightSegments } from '@/features/search/highlight';
+import { highlightSegments } from '@/features/news/highlight';
 
 const marked = (text: string, ranges: number[][]) =>
   highlightSegments(text, ranges)
