@@ -24,6 +24,8 @@ lint: web/node_modules/.installed
 	$(NPM) --prefix web run typecheck
 	$(NPM) --prefix web run lint
 	$(NPM) --prefix web run check:api-types
+	python3 docs/check-citations.py --self-test
+	python3 docs/check-citations.py
 
 test-rust: web
 	$(CARGO) test --workspace

@@ -1,4 +1,4 @@
-//! The reader API (issue 4): every protected row of spec section 7 refuses a caller
+//! The reader API (issue 4): every protected row of docs/product.md §7 refuses a caller
 //! without a token; waitlist, profile, API key, user metadata, weekly summaries and
 //! `/api/config` through HTTP, each isolated between two users; and the OpenAPI document.
 
@@ -460,7 +460,7 @@ async fn openapi_document_is_openapi_3_and_lists_every_endpoint() {
         }
     }
 
-    // Schemas the web app relies on carry the spec's field names.
+    // Schemas the web app relies on carry the field names of docs/product.md §3.
     let schemas = &doc["components"]["schemas"];
     let props = |name: &str| -> Vec<String> {
         let mut v: Vec<String> = schemas[name]["properties"]

@@ -13,7 +13,7 @@ mod reading_loop;
 /// The web app served from the binary: routes, 404 status, caching, compression.
 mod web;
 
-/// The reader API of spec section 7: 401s, waitlist, profile, API key, metadata, weekly summaries, OpenAPI.
+/// The reader API of docs/product.md §7: 401s, waitlist, profile, API key, metadata, weekly summaries, OpenAPI.
 mod reader_api;
 
 /// Payments: the test checkout end to end, Stripe against a local stub, the signed webhook.

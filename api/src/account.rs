@@ -34,7 +34,7 @@ pub struct ApiKeyBody {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SubscriptionStatus {
-    /// Whether the user is a subscriber now (spec section 4's rule, evaluated by the server).
+    /// Whether the user is a subscriber now (docs/product.md §4's rule, evaluated by the server).
     pub is_active: bool,
     /// The payment provider's customer id while the subscription is current, else null.
     pub customer_id: Option<String>,

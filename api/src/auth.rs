@@ -41,7 +41,7 @@ pub struct AuthIdentity {
 
 /// The user object of the auth protocol: `GET /auth/v1/user`, and `user` in a session.
 /// Radar adds `has_active_subscription` and, in `user_metadata`, `subscription
-/// {isActive, customerId}` and `avatar_url` (spec section 3).
+/// {isActive, customerId}` and `avatar_url` (docs/product.md §3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct AuthUser {
     /// UUID.
@@ -96,7 +96,7 @@ pub struct AuthUser {
     /// Always false.
     #[serde(default)]
     pub is_anonymous: bool,
-    /// Whether the user is a subscriber now (spec section 4's rule, evaluated by the server).
+    /// Whether the user is a subscriber now (docs/product.md §4's rule, evaluated by the server).
     #[serde(default)]
     pub has_active_subscription: bool,
 }

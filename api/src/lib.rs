@@ -6,7 +6,7 @@
 //! The crate holds no storage and no product rule: which items a caller may see, the caps
 //! of the free tier and who is a subscriber are decided by the store and the daemon, and
 //! every answer says what a client needs to draw (see [`news::FeedPage`]). Field names
-//! follow spec section 3; change them only together with every client.
+//! follow docs/product.md §3; change them only together with every client.
 #![deny(missing_docs)]
 
 pub mod account;

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-/// A news item (spec section 3), as the store keeps it and every view shows it.
+/// A news item (docs/product.md §3), as the store keeps it and every view shows it.
 ///
 /// Text fields are ready to draw: citation markers such as `[1]` are already gone, and
 /// `source` is the publisher's name, so clients neither clean text nor derive names.
@@ -65,7 +65,7 @@ pub struct FeedPage {
     pub subscriber: bool,
 }
 
-/// One of the three mutually exclusive marks (spec section 4).
+/// One of the three mutually exclusive marks (docs/product.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mark {
@@ -164,7 +164,7 @@ pub struct ReadCheck {
     pub read: bool,
 }
 
-/// Where an item can be shared (spec section 7: LinkedIn only).
+/// Where an item can be shared (docs/product.md §7: LinkedIn only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Platform {

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 
 use crate::NewsItem;
 
-/// One item of the public news API: spec section 3's public fields only.
+/// One item of the public news API: docs/product.md §3's public fields only.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PublicItem {
     /// Stable identifier.

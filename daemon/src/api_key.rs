@@ -1,4 +1,4 @@
-//! The signed-in user's key for the public news API (spec sections 2 and 7): created on
+//! The signed-in user's key for the public news API (docs/product.md §2 and §7): created on
 //! the first `GET /api/key`, the same afterwards, and replaced by `POST /api/key/rotate`
 //! when it leaks (the old key stops working at once; the day's quota is not reset).
 

@@ -1,5 +1,5 @@
 //! Favourites, Trash (hidden), read and shared items of the signed-in user
-//! (spec section 7). The mutual exclusion of the three marks is the store's rule.
+//! (docs/product.md §7). The mutual exclusion of the three marks is the store's rule.
 
 use axum::extract::State;
 use radar_api::{

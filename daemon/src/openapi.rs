@@ -29,7 +29,7 @@ use crate::state::AppState;
 #[derive(OpenApi)]
 #[openapi(info(
     title = "Radar API",
-    description = "The JSON API of Radar, an AI-news reader: the reader's calls (spec section 7), payments, the public news API and the auth service."
+    description = "The JSON API of Radar, an AI-news reader: the reader's calls (docs/product.md §7), payments, the public news API and the auth service."
 ))]
 pub struct ApiDoc;
 

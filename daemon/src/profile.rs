@@ -1,4 +1,4 @@
-//! The signed-in user's profile (spec sections 2 and 7): the professional resume.
+//! The signed-in user's profile (docs/product.md §2 and §7): the professional resume.
 //!
 //! A resume longer than `radar_store::MAX_RESUME_CHARS` (20,000 characters) is refused
 //! with 413 `resume_too_long`; the request body itself is bounded by axum's default

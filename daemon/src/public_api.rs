@@ -1,4 +1,4 @@
-//! The public news API (spec sections 3, 5, 6 and 9): `GET /api/v1/news` with the header
+//! The public news API (docs/product.md §3, §5, §6 and §9): `GET /api/v1/news` with the header
 //! `X-API-Key`, for programs outside the web app.
 //!
 //! - Query: `page` (from 1, default 1), `limit` (1 to 100, default 20), `sort`

@@ -1,6 +1,6 @@
-//! `GET /api/user/metadata` (spec sections 3 and 7): the caller's subscription.
+//! `GET /api/user/metadata` (docs/product.md §3 and §7): the caller's subscription.
 //!
-//! `isActive` is the server's verdict of spec section 4's rule (complimentary accounts
+//! `isActive` is the server's verdict of docs/product.md §4's rule (complimentary accounts
 //! included), and `customerId` is given only while that verdict holds (see
 //! `Store::subscription_status`). Clients apply the same rule to these two fields
 //! ("isActive, or a customerId exists"), so a revoked or ended subscription must not

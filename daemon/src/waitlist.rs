@@ -1,4 +1,4 @@
-//! The premium waitlist of the signed-in user (spec sections 2 and 7): status and an
+//! The premium waitlist of the signed-in user (docs/product.md §2 and §7): status and an
 //! idempotent join that keeps the first date.
 
 use axum::extract::State;

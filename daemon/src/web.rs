@@ -30,7 +30,7 @@ use crate::state::AppState;
 #[folder = "../web/dist"]
 struct Assets;
 
-/// The app's client-side routes (spec section 2); everything else is its 404 page.
+/// The app's client-side routes (docs/product.md §2); everything else is its 404 page.
 const APP_ROUTES: &[&str] = &[
     "/",
     "/register",

@@ -1,6 +1,6 @@
-//! Weekly AI summaries (spec sections 2, 3 and 7): the archive and one summary.
+//! Weekly AI summaries (docs/product.md §2, §3 and §7): the archive and one summary.
 //!
-//! Access: spec section 2 lists /weekly-summary among the protected routes, and section 6
+//! Access: docs/product.md §2 lists /weekly-summary among the protected routes, and section 6
 //! says its premium check always allows access. So these calls need a signed-in user
 //! (401 otherwise) of any tier, free or subscriber; there is no 403 for free users.
 

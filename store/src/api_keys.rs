@@ -1,4 +1,4 @@
-//! Keys for the public news API (spec sections 1 and 6): one per user, created on first
+//! Keys for the public news API (docs/product.md §1 and §6): one per user, created on first
 //! request, replaceable by rotation when it leaks.
 //!
 //! A key is `rk_live_` and 48 hex digits (192 random bits). `userid_apikey` keeps the key

@@ -1,4 +1,4 @@
-//! Display helpers shared by every client (spec section 3): citation markers and source names.
+//! Display helpers shared by every client (docs/product.md §3): citation markers and source names.
 
 /// Removes bracketed numeric citation markers such as `[1]` or `[12]`, and the space
 /// before a marker, so "grew 40% [3]." reads "grew 40%.".

@@ -51,7 +51,7 @@ const MAX_TEXT: usize = 200_000;
 
 impl NewItem {
     /// Checks the fields and normalises them: text trimmed and without citation markers
-    /// (spec section 3's display rule, applied once here so no client has to), an empty
+    /// (docs/product.md §3's display rule, applied once here so no client has to), an empty
     /// URL as none.
     pub fn validate(mut self) -> Result<Self> {
         for text in [

@@ -1,4 +1,4 @@
-//! Radar's store: the domain model of the product (spec section 3), its rules (section 4)
+//! Radar's store: the domain model of the product (docs/product.md §3), its rules (section 4)
 //! and their persistence behind a backend interface.
 //!
 //! The daemon and the command line are thin layers over this crate: every rule that must
@@ -92,7 +92,7 @@ use backend::Backend;
 /// How to open the store.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// User ids or e-mails that are always treated as subscribers (spec section 6's
+    /// User ids or e-mails that are always treated as subscribers (docs/product.md §6's
     /// "one hard-coded special user", made configurable).
     pub complimentary: Vec<String>,
     /// The embedded backend's page cache in bytes.

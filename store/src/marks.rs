@@ -1,4 +1,4 @@
-//! A reader's marks on items (spec section 4): favourite, hidden and read are mutually
+//! A reader's marks on items (docs/product.md §4): favourite, hidden and read are mutually
 //! exclusive, so setting one clears the others in the same atomic step; shares are
 //! recorded separately and do not interact with them.
 //!
@@ -16,7 +16,7 @@ use crate::backend::{MarkChange, Share};
 use crate::{Mark, NewsItem, Result, SharedItem, Store, from_json};
 
 /// The marks that setting `mark` clears: every other one, since a reader's marks on an
-/// item are mutually exclusive (spec section 4).
+/// item are mutually exclusive (docs/product.md §4).
 pub(crate) fn excluded_by(mark: Mark) -> ItemMarks {
     let mut out = ItemMarks::default();
     for m in Mark::ALL.into_iter().filter(|m| *m != mark) {

@@ -1,4 +1,4 @@
-//! Checkout sessions and the subscriptions they activate (spec sections 2 and 7).
+//! Checkout sessions and the subscriptions they activate (docs/product.md §2 and §7).
 //!
 //! The daemon's payment provider (its own test checkout, or Stripe) creates a session;
 //! the store remembers whose it is, so verifying a session of another user fails, and

@@ -1,4 +1,4 @@
-//! A user's profile (spec section 3): the professional resume they keep on /profile.
+//! A user's profile (docs/product.md §3): the professional resume they keep on /profile.
 //!
 //! The resume is free text up to [`MAX_RESUME_CHARS`] characters (about eight pages of
 //! prose): enough for any resume, small enough that a profile never weighs on the store.

@@ -1,4 +1,4 @@
-//! Daily request quotas of the public news API (spec sections 6 and 9).
+//! Daily request quotas of the public news API (docs/product.md §6 and §9).
 //!
 //! A counter per API key owner per UTC day. Counting by owner rather than by key string
 //! means rotating a key does not reset the day's quota (there is one key per user, so

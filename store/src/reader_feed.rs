@@ -1,4 +1,4 @@
-//! The feed a caller sees (spec sections 4, 6 and 9): newest first, without the items the
+//! The feed a caller sees (docs/product.md §4, §6 and §9): newest first, without the items the
 //! caller took out of it (hidden or read: the marks that [`Mark::leaves_feed`]), capped at
 //! five for anonymous and free callers, in pages of twenty for subscribers.
 //!

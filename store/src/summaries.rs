@@ -1,4 +1,4 @@
-//! Weekly AI news summaries (spec sections 2 and 3): written by the generator (`radar
+//! Weekly AI news summaries (docs/product.md §2 and §3): written by the generator (`radar
 //! summaries generate`), read on /weekly-summary.
 //!
 //! The backend keeps each summary by id and in order of the week it covers, so the
@@ -17,7 +17,7 @@ fn default_title() -> String {
     DEFAULT_SUMMARY_TITLE.to_string()
 }
 
-/// A weekly summary, with spec section 3's field names (snake_case on the wire).
+/// A weekly summary, with docs/product.md §3's field names (snake_case on the wire).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct WeeklySummary {
     /// Stable identifier (letters, digits, '-', '_' or '.').

@@ -1,12 +1,12 @@
-//! Key takeaways (spec section 2): three cards for an item, built from keywords in its
+//! Key takeaways (docs/product.md §2): three cards for an item, built from keywords in its
 //! title and summary and ranked for the reader by their stored resume.
 //!
-//! The spec gives the six keyword themes and names the resume as the purpose of the
+//! docs/product.md §2 gives the six keyword themes and names the resume as the purpose of the
 //! personalisation without saying how it is used. Radar uses it to order, never to invent:
 //! - the item decides which themes apply (a theme whose keywords are in the title or
 //!   summary); three cards are shown, matched themes first, then general fallbacks;
 //! - among the matched themes, those the resume mentions most (their keywords and tag
-//!   words, counted in the resume) come first, ties in the spec's order;
+//!   words, counted in the resume) come first, ties in that order;
 //! - inside a card, tags the resume mentions come first;
 //! - `personalized` says whether the resume changed anything, so clients can say so.
 //!
@@ -26,7 +26,7 @@ struct Theme {
     pairs: &'static [(&'static str, &'static str)],
 }
 
-/// The spec's themes, in its order: ai, machine learning, generative, digital/technology,
+/// The themes of docs/product.md §2, in its order: ai, machine learning, generative, digital/technology,
 /// product/development, business/enterprise.
 const THEMES: [Theme; 6] = [
     Theme {
@@ -164,7 +164,7 @@ pub fn takeaways(item: &NewsItem, resume: &str) -> Takeaways {
         .filter(|(_, t)| hits(t, &text) > 0)
         .map(|(order, t)| (resume_score(t, &resume), order, t))
         .collect();
-    // Most mentioned in the resume first; the spec's order breaks ties.
+    // Most mentioned in the resume first; the themes' order breaks ties.
     matched.sort_by_key(|(score, order, _)| (std::cmp::Reverse(*score), *order));
     let cards: Vec<TakeawayCard> = matched
         .iter()

@@ -1,4 +1,4 @@
-//! Accounts: e-mail, password hash, metadata and subscription (spec section 3's auth user),
+//! Accounts: e-mail, password hash, metadata and subscription (docs/product.md §3's auth user),
 //! and the one-time links mailed to them.
 //!
 //! E-mails are trimmed and compared case-insensitively; the backend keeps them unique.
@@ -15,7 +15,7 @@ use crate::pkce::PkceChallenge;
 use crate::secrets::{SecretRecord, SecretUse};
 use crate::{Error, Result, Store, from_json, to_json};
 
-/// A subscription as spec section 3's user metadata has it, plus when it ends.
+/// A subscription as docs/product.md §3's user metadata has it, plus when it ends.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Subscription {
@@ -212,7 +212,7 @@ impl Store {
         Ok(user)
     }
 
-    /// Subscriber status as spec section 4 defines it: a complimentary account (by id or
+    /// Subscriber status as docs/product.md §4 defines it: a complimentary account (by id or
     /// e-mail), an active subscription that has not ended, or a payment customer id.
     pub fn is_subscriber(&self, user: &User) -> bool {
         let comp = &self.options().complimentary;

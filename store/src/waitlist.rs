@@ -1,4 +1,4 @@
-//! The premium waitlist (spec sections 1 and 2): while subscriptions are closed, users
+//! The premium waitlist (docs/product.md §1 and §2): while subscriptions are closed, users
 //! join it; an operator later approves them, which grants the subscription.
 //!
 //! Joining is idempotent and keeps the first join date. `waitlist` holds one entry per

@@ -45,7 +45,7 @@ impl ApiError {
 }
 
 impl std::fmt::Display for ApiError {
-    /// Spec section 8: "the status code, a colon and a space, then the body text".
+    /// docs/product.md §8: "the status code, a colon and a space, then the body text".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.status {
             Some(status) => write!(f, "{status}: {}", self.message),

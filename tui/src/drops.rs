@@ -1,4 +1,4 @@
-//! Drops (spec sections 2, 4 and 9): one story at a time; next on the last story the
+//! Drops (docs/product.md §2, §4 and §9): one story at a time; next on the last story the
 //! server allows gets the paywall (a free reader's 5th: the server's feed answer says
 //! more exist but gives no cursor); each step locks the next one for 300 ms so a held
 //! key does not race through the stories.

@@ -1,4 +1,4 @@
-//! Dates and item text as the reader shows them (spec sections 3 and 4).
+//! Dates and item text as the reader shows them (docs/product.md §3 and §4).
 
 use chrono::{DateTime, Utc};
 use radar_api::NewsItem;
@@ -55,7 +55,7 @@ pub fn drop_text(item: &NewsItem) -> String {
 }
 
 /// The LinkedIn share link: URL, title and the first 100 characters of the summary
-/// (spec sections 7 and 9).
+/// (docs/product.md §7 and §9).
 pub fn share_link(item: &NewsItem) -> String {
     let snippet: String = item.summary.chars().take(100).collect();
     let mut link = url::Url::parse("https://www.linkedin.com/shareArticle").expect("constant URL");

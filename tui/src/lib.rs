@@ -1,12 +1,12 @@
 //! Radar's terminal reader, `radar tui`: Feed, Drops and TV mode, and once signed in
-//! Favs, Read, Trash and Shared, over the daemon's HTTP API (spec sections 2 and 4).
+//! Favs, Read, Trash and Shared, over the daemon's HTTP API (docs/product.md §2 and §4).
 //!
 //! The shape follows the usual ratatui application: [`app::App`] holds the state and
 //! changes only in [`app::App::update`], one match over [`app::Action`]s (keys, ticks,
 //! answers); [`ui::render`] draws it and never waits; HTTP calls run in spawned tasks
 //! ([`runtime`]) that send their answer back as an action. Every text is in [`strings`].
 //!
-//! Decisions where the spec is silent, for this client:
+//! Decisions where docs/product.md leaves room, for this client:
 //! - TV mode is a view of its own (key 3) rather than a button of Drops; Esc leaves it
 //!   for Drops, as the web app's Exit TV Mode does.
 //! - Marks need an account: a signed-out reader pressing f, r or x is asked to sign in.
@@ -31,8 +31,8 @@
 //!   A refresh the server refuses ends the session; one that gets no answer is retried
 //!   after 30 s.
 //! - Favs, Read, Trash and Shared reload in the background when opened; after mark
-//!   changes settle, the matching list is fetched again (spec section 7), except after a
-//!   failure, when the local change stays (spec section 8).
+//!   changes settle, the matching list is fetched again (docs/product.md §7), except after a
+//!   failure, when the local change stays (docs/product.md §8).
 //! - A panic restores the terminal, prints the message and ends the process with 101,
 //!   also when it happens in a spawned task.
 

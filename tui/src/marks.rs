@@ -1,5 +1,5 @@
 //! The reader's favourite, hidden and read items, kept locally so the screen changes at
-//! once (spec section 4): the three marks are mutually exclusive, the same rule the store
+//! once (docs/product.md §4): the three marks are mutually exclusive, the same rule the store
 //! enforces on the server. Each mark has its set of ids and the list its view shows.
 
 use std::collections::HashSet;

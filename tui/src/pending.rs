@@ -1,4 +1,4 @@
-//! Marks the server has not stored yet (spec sections 4 and 8: local state stays and is
+//! Marks the server has not stored yet (docs/product.md §4 and §8: local state stays and is
 //! merged with the server's lists). A mark change that gets no answer, or a failing
 //! one, is kept here and in `pending-marks.json` beside the session of its server
 //! (mode 0600; [`crate::session`] says where), so it survives a restart of the reader

@@ -1,5 +1,5 @@
 //! Every text the terminal reader shows, in one place, so wording stays consistent with
-//! the web app (spec sections 2 and 8 give most of them) and can be reviewed at once.
+//! the web app (docs/product.md §2 and §8 give most of them) and can be reviewed at once.
 
 /// The product name in the header.
 pub const TITLE: &str = "Radar";
@@ -108,7 +108,7 @@ pub fn shared_on(platform: &str, when: &str) -> String {
     format!("Shared on {platform} {when}")
 }
 
-// ---- Favs, Read, Trash, Shared (spec section 2) ----
+// ---- Favs, Read, Trash, Shared (docs/product.md §2) ----
 /// Favs when signed out.
 pub const PLEASE_SIGN_IN: &str = "Please Sign In";
 /// Under [`PLEASE_SIGN_IN`].
@@ -148,10 +148,10 @@ pub fn sign_in_to_mark(sign_in: &str) -> String {
     format!("Sign in to keep favourites, read and hidden items (press {sign_in}).")
 }
 
-// ---- Drops (spec section 2) ----
+// ---- Drops (docs/product.md §2) ----
 /// Paywall title.
 pub const PREMIUM_CONTENT: &str = "Premium Content";
-/// Paywall text, naming the stories the server allowed (the spec's "5" for a free reader:
+/// Paywall text, naming the stories the server allowed (docs/product.md §9's "5" for a free reader:
 /// the number is the server's, never the reader's).
 pub fn paywall(allowed: usize) -> String {
     format!(
@@ -172,7 +172,7 @@ pub const DROPS_HINTS: [&str; 6] = ["next", "back", "full text", "read", "open",
 /// Keys under the paywall, from the key table.
 pub const PAYWALL_HINTS: [&str; 3] = ["Subscribe Now", "back", "Feed"];
 
-// ---- TV mode (spec section 2) ----
+// ---- TV mode (docs/product.md §2) ----
 /// "3 of 5".
 pub fn tv_position(n: usize, of: usize) -> String {
     format!("{n} of {of}")
@@ -203,7 +203,7 @@ pub fn hints<S: AsRef<str>>(pairs: &[(String, S)]) -> String {
         .join(" · ")
 }
 
-// ---- Sign in (spec sections 5 and 8) ----
+// ---- Sign in (docs/product.md §5 and §8) ----
 /// Title of the sign-in form.
 pub const SIGN_IN: &str = "Sign in";
 /// Field label.
@@ -214,7 +214,7 @@ pub const PASSWORD: &str = "Password";
 pub const SIGN_IN_KEYS: &str = "Tab: next field · Enter: sign in · Esc: cancel";
 /// While the request runs.
 pub const SIGNING_IN: &str = "Signing in…";
-/// Validation (spec section 5).
+/// Validation (docs/product.md §5).
 pub const MISSING_FIELDS: &str = "Missing fields - Please enter both email and password";
 /// Sign-in failure, followed by the provider's message.
 pub fn sign_in_failed(message: &str) -> String {
@@ -239,7 +239,7 @@ pub fn session_not_saved(err: &str) -> String {
     format!("Signed in, but the session could not be saved: {err}")
 }
 
-// ---- Marks (spec section 8) ----
+// ---- Marks (docs/product.md §8) ----
 /// Restore success.
 pub const ITEM_RESTORED: &str =
     "Item restored - The item has been removed from trash and is visible in the feed again";
@@ -269,14 +269,14 @@ pub fn mark_warning(mark: radar_api::Mark, on: bool) -> &'static str {
         }
     }
 }
-/// A mark the server did not get: the spec's warning, and where the mark is now.
+/// A mark the server did not get: the warning of docs/product.md §8, and where the mark is now.
 pub fn kept_locally(mark: radar_api::Mark, on: bool) -> String {
     format!(
         "{} The change is kept on this computer and sent when the server is back.",
         mark_warning(mark, on)
     )
 }
-/// A mark the server refused: the spec's warning and the server's reason.
+/// A mark the server refused: the warning of docs/product.md §8 and the server's reason.
 pub fn mark_refused(mark: radar_api::Mark, on: bool, reason: &str) -> String {
     format!("{} The server said: {reason}", mark_warning(mark, on))
 }
@@ -349,7 +349,7 @@ pub fn help_close(down: &str, up: &str, close: &str) -> String {
     format!("{down}/{up}: scroll · {close}: close")
 }
 
-// ---- Key takeaways (spec section 2; subscribers, feed only) ----
+// ---- Key takeaways (docs/product.md §2; subscribers, feed only) ----
 /// Title of the takeaways overlay.
 pub const TAKEAWAYS_TITLE: &str = "Personalized Key Takeaways";
 /// Keys of the takeaways overlay.

@@ -1,4 +1,4 @@
-//! TV mode (spec sections 2, 4 and 9): the stories advance on their own every N seconds,
+//! TV mode (docs/product.md §2, §4 and §9): the stories advance on their own every N seconds,
 //! wrapping to the first after the last one the reader may see; pause stops the clock;
 //! the interval cycles 10, 15, 20, 5 s. While the server has more stories than are
 //! loaded, the last loaded one waits for them instead of wrapping.

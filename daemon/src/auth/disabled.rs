@@ -1,7 +1,7 @@
 //! Sign-in features Radar does not offer (anonymous users, phone, web3, MFA, identity
 //! linking, SSO), answered as GoTrue answers them on an install that has them switched
 //! off, so a client shows its usual "not available here" instead of a confusing "no such
-//! endpoint". Spec section 1: e-mail and password only.
+//! endpoint". docs/product.md §1: e-mail and password only.
 
 use axum::http::StatusCode;
 use serde::Deserialize;

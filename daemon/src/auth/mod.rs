@@ -19,7 +19,7 @@
 //! |---|---|---|
 //! | E-mail + password sign-up; `password` grant; `logout` scopes `global`/`local`/`others`; `GET`/`PUT /user`; `/recover`; `/resend` (`signup`); `GET /verify` link and `POST /verify`; `/settings`; `/health` | implemented, in the shapes auth-js parses | what the client calls for e-mail and password |
 //! | PKCE for mailed links: `code_challenge` + `code_challenge_method` (`s256`/`plain`, any case) on `/signup`, `/recover`, `/resend`; `pkce_` link tokens; `/verify` lands with `?code=`; `grant_type=pkce` with `auth_code` + `code_verifier`: 400 `bad_code_verifier` (code stays usable), 404 `flow_state_not_found` (unknown or spent), 422 `flow_state_expired` | implemented; differs in storage: GoTrue keeps a flow-state row from the request on, Radar keeps the challenge with the link's token and stores the code (by its hash, one live per user and kind, `--auth-code-expiry`, 300 s) only once the link is followed. A bad PKCE link lands with the error in the query and the fragment | an unclicked link leaves nothing behind |
-//! | Implicit flow: the link lands with the session in the fragment | implemented, unchanged without PKCE fields; the web app uses it | spec |
+//! | Implicit flow: the link lands with the session in the fragment | implemented, unchanged without PKCE fields; the web app uses it | docs/product.md §1 |
 //! | Access-token claims `aud`, `exp`, `iat`, `iss`, `sub`, `email`, `phone`, `role`, `aal`, `amr`, `session_id`, `is_anonymous`, `app_metadata`, `user_metadata` | implemented (`phone` always empty) | apps read metadata from the token |
 //! | E-mail send frequency (`SMTP_MAX_FREQUENCY`, 60 s): 429 `over_email_send_rate_limit` "For security purposes, you can only request this after N seconds." | implemented per address and kind (`--email-max-frequency`); differs: unknown addresses are timed too, and the clock is in memory (see [`pace`]) | GoTrue's 429 only for registered addresses tells them apart |
 //! | Refresh-token reuse (`token_refresh.go`): a spent token that is the parent of the session's active token gets that active token back, at any time; any other spent token gets a new token within the reuse interval; after it, 400 `refresh_token_already_used` and the session ends | implemented (`--refresh-reuse-interval`, 10 s); differs in storage: the store keeps token hashes only, and a spent token's record keeps its child sealed with a key derived from the spent token, so the active token can be sent again to whoever holds its parent | a copy of the database resumes no session |
@@ -37,13 +37,13 @@
 //! | Unknown or missing `grant_type`: 400 `invalid_credentials` | implemented, with a message naming the grants | |
 //! | `confirmation_sent_at`, `recovery_sent_at` on the user | implemented: set when a link is issued, absent before | |
 //! | `DISABLE_SIGNUP`: `/signup` 422 `signup_disabled` "Signups not allowed for this instance", `/settings` `disable_signup: true` | implemented (`--disable-signup`) | |
-//! | `/settings` (`settings.go`): `external` (every provider GoTrue names), `disable_signup`, `mailer_autoconfirm`, `phone_autoconfirm`, `sms_provider`, `saml_enabled` | implemented: e-mail on, every other provider off | spec section 1 |
+//! | `/settings` (`settings.go`): `external` (every provider GoTrue names), `disable_signup`, `mailer_autoconfirm`, `phone_autoconfirm`, `sms_provider`, `saml_enabled` | implemented: e-mail on, every other provider off | docs/product.md §1 |
 //! | A token of a deleted account: 403 `user_not_found` | implemented (the user is looked up before the session) | |
-//! | "Disabled" answers of switched-off features: anonymous sign-in (`/signup` without e-mail or phone) 422 `anonymous_provider_disabled`; phone sign-up 400 `phone_provider_disabled`; `grant_type=web3` 422 `web3_provider_disabled`; `POST /factors` 401 without a bearer, then 422 `mfa_*_enroll_not_enabled`; `GET /user/identities/authorize` 404 `manual_linking_disabled`; `POST /sso` 404 `saml_provider_disabled` | implemented (see [`disabled`]) | spec section 1: e-mail and password only |
-//! | `POST /otp` (`otp.go`): a phone with phones off 400 `phone_provider_disabled`; e-mail and phone both, or neither, 400 `validation_failed`; a password grant with a phone 400 `phone_provider_disabled` "Phone logins are disabled" | implemented; differs for an e-mail: 422 `otp_disabled` (GoTrue sends a magic link whenever e-mail sign-in is on) | spec section 1: e-mail and password only |
+//! | "Disabled" answers of switched-off features: anonymous sign-in (`/signup` without e-mail or phone) 422 `anonymous_provider_disabled`; phone sign-up 400 `phone_provider_disabled`; `grant_type=web3` 422 `web3_provider_disabled`; `POST /factors` 401 without a bearer, then 422 `mfa_*_enroll_not_enabled`; `GET /user/identities/authorize` 404 `manual_linking_disabled`; `POST /sso` 404 `saml_provider_disabled` | implemented (see [`disabled`]) | docs/product.md §1: e-mail and password only |
+//! | `POST /otp` (`otp.go`): a phone with phones off 400 `phone_provider_disabled`; e-mail and phone both, or neither, 400 `validation_failed`; a password grant with a phone 400 `phone_provider_disabled` "Phone logins are disabled" | implemented; differs for an e-mail: 422 `otp_disabled` (GoTrue sends a magic link whenever e-mail sign-in is on) | docs/product.md §1: e-mail and password only |
 //! | The other MFA routes (`/factors/{id}/...`), SSO/SAML metadata routes, invites, the admin API | left out: 404 `not_found`; `GET /authorize` 400 `provider_disabled` | they need an account to act on (factors) or the service role (admin, invites), which Radar never hands out |
 //!
-//! Other decisions where the protocol or the spec leave room (tested in `tests/auth.rs`):
+//! Other decisions where the protocol or the product (docs/product.md) leave room (tested in `tests/auth.rs`):
 //! - `apikey` is required (header or query), as the hosted service's gateway requires
 //!   it: missing is 401 `no_api_key`, any other key 401 `invalid_api_key`.
 //! - Sign-in, sign-up and recovery each allow `--sign-in-rate` attempts a minute (that many
@@ -395,7 +395,7 @@ pub async fn get_health() -> Json<serde_json::Value> {
     }))
 }
 
-/// `GET /authorize`: third-party sign-in (Google and others) is off (spec section 1).
+/// `GET /authorize`: third-party sign-in (Google and others) is off (docs/product.md §1).
 #[utoipa::path(get, path = "/authorize", tag = "auth", responses((status = 400, body = radar_api::auth::AuthErrorBody, description = "Third-party sign-in is disabled")))]
 pub async fn get_authorize() -> AuthError {
     AuthError::bad_request(

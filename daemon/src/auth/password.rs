@@ -1,4 +1,4 @@
-//! Passwords: the strength rule (spec section 9: at least 6 characters) and argon2id
+//! Passwords: the strength rule (docs/product.md §9: at least 6 characters) and argon2id
 //! hashing on a bounded pool.
 //!
 //! Each argon2id hash or check holds 19 MiB (argon2's default memory cost) on a

@@ -1,4 +1,4 @@
-//! Payments (spec sections 2 and 7): checkout sessions and subscription verification
+//! Payments (docs/product.md §2 and §7): checkout sessions and subscription verification
 //! behind one provider interface, chosen by `--payments-provider`.
 //!
 //! - `test` (the default) needs nothing outside: the daemon serves its own checkout page
@@ -13,7 +13,7 @@
 //! unknown, another user's or unpaid: these are outcomes the /subscribe/success page
 //! shows, not malformed requests (a missing or empty `sessionId` is a 400).
 //!
-//! Subscriptions closed (spec section 1, `--subscriptions-open` off, the default): the
+//! Subscriptions closed (docs/product.md §1, `--subscriptions-open` off, the default): the
 //! waitlist is the offered path and the Stripe checkout refuses with 403
 //! `subscriptions_closed`; the test checkout stays available.
 
@@ -68,7 +68,7 @@ pub struct PaymentsConfig {
     )]
     pub payments_provider: ProviderKind,
 
-    /// Open subscriptions (spec section 1: closed by default, the waitlist is offered).
+    /// Open subscriptions (docs/product.md §1: closed by default, the waitlist is offered).
     #[arg(long, env = "RADAR_SUBSCRIPTIONS_OPEN")]
     pub subscriptions_open: bool,
 

@@ -1,4 +1,4 @@
-//! Weekly summaries: a week's items become one [`WeeklySummary`] (spec section 3).
+//! Weekly summaries: a week's items become one [`WeeklySummary`] (docs/product.md §3).
 //!
 //! The local summariser ([`local`]) is the default and always available; the LLM one
 //! ([`llm`]) is used when configured, and any failure of it falls back to the local one
@@ -7,7 +7,7 @@
 //!
 //! The title says what the week was about: the LLM's own title line, else the week's
 //! biggest topics as the local summariser files its stories ("AI this week: models,
-//! policy and robotics"); the spec's 'Weekly AI News Summary' only when no story has a
+//! policy and robotics"); the default title (docs/product.md §3) only when no story has a
 //! topic. Every story in the content is followed by its source and link (the LLM's text
 //! gets a closing "Sources:" paragraph for that).
 
@@ -27,7 +27,7 @@ const MAX_ITEMS: usize = 5_000;
 /// A summary's text before it gets its dates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
-    /// What the week was about; `None` keeps the spec's default title.
+    /// What the week was about; `None` keeps the default title (docs/product.md §3).
     pub title: Option<String>,
     /// The short paragraph.
     pub summary: String,

@@ -377,7 +377,7 @@ impl App {
 
     // ---- Feed, takeaways ----
 
-    /// Key takeaways are feed-only, for subscribers (spec section 4): the server's word
+    /// Key takeaways are feed-only, for subscribers (docs/product.md §4): the server's word
     /// decides whether to ask, and its answer is drawn.
     fn show_takeaways(&mut self, now: Instant) {
         if !self.subscriber() {

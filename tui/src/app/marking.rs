@@ -96,7 +96,7 @@ impl App {
     }
 
     /// Sends a mark change; the lists it touches are fetched again when the changes
-    /// settle (spec section 7: the matching list is refetched). Setting a mark clears
+    /// settle (docs/product.md §7: the matching list is refetched). Setting a mark clears
     /// the other two, so it touches all three lists.
     pub(super) fn send_mark(&mut self, request: Request) {
         if let Request::SetMark { mark, on, .. } = &request {

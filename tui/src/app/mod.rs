@@ -42,7 +42,7 @@ pub const STATUS_FOR: Duration = Duration::from_secs(5);
 /// that are waiting for the server again (`radar tui --recheck-secs` changes it).
 pub const RECHECK_EVERY: Duration = Duration::from_secs(30);
 
-/// The views, in the order of their number keys (spec section 2; TV mode is a view here).
+/// The views, in the order of their number keys (docs/product.md §2; TV mode is a view here).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum View {
     /// The feed list.
@@ -123,7 +123,7 @@ impl View {
     }
 }
 
-/// What each view offers (spec section 4, "Action visibility").
+/// What each view offers (docs/product.md §4, "Action visibility").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ItemAction {
     /// Favourite / unfavourite.

@@ -1,4 +1,4 @@
-//! The full-text reader (spec section 4's full-screen card): one item's headline,
+//! The full-text reader (docs/product.md §4's full-screen card): one item's headline,
 //! source and dates, its whole `content` (or, without one, its summary), the link, and
 //! the keys of the view it was opened from, scrolled by rows.
 
