@@ -47,7 +47,7 @@ pub struct Global {
     /// How long an admin command waits for a running daemon that sends nothing (it sends
     /// a keep-alive byte while it works, so long imports are not cut short): `30s`, `2m`.
     #[arg(long, global = true, env = "RADAR_ADMIN_TIMEOUT", default_value = "30s",
-          value_parser = radar_daemon::ingest::parse_duration)]
+          value_parser = radar_daemon::config::parse_duration)]
     pub admin_timeout: std::time::Duration,
     /// Open the store even when its journal of marks and shares lacks changes it
     /// acknowledged (a journal file deleted or lost): go on with what the store holds.

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Everything `radar serve` can be told.
 #[derive(Debug, Clone, clap::Args)]
@@ -84,7 +85,8 @@ pub struct Config {
 
 impl Config {
     /// Settings for tests: a data directory, a free port, no demo data.
-    pub fn for_tests(data_dir: PathBuf) -> Self {
+    #[cfg(test)]
+    pub(crate) fn for_tests(data_dir: PathBuf) -> Self {
         use clap::Parser;
         #[derive(clap::Parser)]
         struct Wrapper {
@@ -102,5 +104,40 @@ impl Config {
         self.site_url.clone().unwrap_or_else(|| {
             url::Url::parse(&format!("http://{bound}")).expect("socket address forms a URL")
         })
+    }
+}
+
+/// Reads a duration setting: humantime's forms (`90s`, `30m`, `2h`, `1d`, `1h 30m`,
+/// `250ms`), or a bare number of seconds as earlier versions took. Zero is refused: every
+/// duration setting is a wait or a limit that zero would turn into "never" or "at once".
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let parsed = match s.parse::<u64>() {
+        Ok(secs) => Duration::from_secs(secs),
+        Err(_) => humantime::parse_duration(s)
+            .map_err(|e| format!("{s:?} is not a duration such as 30m, 2h or 45s ({e})"))?,
+    };
+    if parsed.is_zero() {
+        return Err("the duration must be more than zero".into());
+    }
+    Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_humantime_forms_and_bare_seconds() {
+        assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration(" 45 "), Ok(Duration::from_secs(45)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("0").is_err());
+        let wrong = parse_duration("soon").unwrap_err();
+        assert!(wrong.contains("\"soon\" is not a duration"), "{wrong}");
+        assert!(parse_duration("5 fortnights").is_err());
     }
 }

@@ -7,7 +7,7 @@ use radar_store::Viewer;
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::error::{ApiError, Result};
+use crate::error::Result;
 use crate::extract::{AuthUser, Json, MaybeAuthUser, Path, Query, RawJson};
 use crate::state::AppState;
 
@@ -94,10 +94,5 @@ pub async fn get_takeaways(
     caller: AuthUser,
     Path(id): Path<String>,
 ) -> Result<Json<Takeaways>> {
-    if !state.store.is_subscriber(&caller.user) {
-        return Err(ApiError::subscription_required(
-            "Key takeaways are for subscribers. Subscribe to unlock them.",
-        ));
-    }
-    Ok(Json(state.store.takeaways(&caller.user.id, &id).await?))
+    Ok(Json(state.store.takeaways(&caller.user, &id).await?))
 }

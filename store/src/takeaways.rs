@@ -15,7 +15,7 @@
 
 use radar_api::{TakeawayCard, Takeaways};
 
-use crate::{Error, NewsItem, Result, Store};
+use crate::{Error, NewsItem, Result, Store, User};
 
 /// A theme: its card, and the keywords (single words or word pairs) that select it.
 struct Theme {
@@ -203,10 +203,16 @@ fn summary_line(focus: &[String]) -> String {
 }
 
 impl Store {
-    /// Key takeaways of an item for a user, ranked by the user's stored resume.
-    pub async fn takeaways(&self, user_id: &str, item_id: &str) -> Result<Takeaways> {
+    /// Key takeaways of an item for a subscriber, ranked by their stored resume; anyone
+    /// else is refused (docs/product.md §6).
+    pub async fn takeaways(&self, user: &User, item_id: &str) -> Result<Takeaways> {
+        if !self.is_subscriber(user) {
+            return Err(Error::Forbidden(
+                "Key takeaways are for subscribers. Subscribe to unlock them.".into(),
+            ));
+        }
         let item = self.item(item_id).await?.ok_or(Error::NotFound("item"))?;
-        let resume = self.profile(user_id).await?.resume;
+        let resume = self.profile(&user.id).await?.resume;
         Ok(takeaways(&item, &resume))
     }
 }
@@ -289,5 +295,27 @@ mod tests {
             .unwrap();
         assert_eq!(ai.tags, ["Strategy", "AI"]);
         assert_eq!(mine.cards.len(), 3);
+    }
+
+    crate::testing::store_tests! {
+        async fn only_subscribers_get_takeaways(store) {
+            let item = crate::items::tests::new_item(
+                "Generative AI reaches the enterprise",
+                Some("https://t.example/1"),
+                "2026-01-01T00:00:00Z",
+            );
+            let id = store.upsert_item(item).await.unwrap().id;
+            let reader = crate::testing::user_with_id(&store, "reader").await;
+            assert!(matches!(
+                store.takeaways(&reader, &id).await,
+                Err(Error::Forbidden(_))
+            ));
+            let subscriber = store.grant_subscription("reader", None).await.unwrap();
+            assert_eq!(store.takeaways(&subscriber, &id).await.unwrap().cards.len(), 3);
+            assert!(matches!(
+                store.takeaways(&subscriber, "missing").await,
+                Err(Error::NotFound(_))
+            ));
+        }
     }
 }

@@ -320,7 +320,12 @@ pub(super) async fn summaries_generate(
         Some(w) => Week::parse(w).map_err(AdminError::invalid)?,
         None => Week::previous(chrono::Utc::now()),
     };
-    let g = summarize::generate(ctx, &week, force).await?;
+    let with = summarize::Summarizer {
+        store: &ctx.store,
+        http: &ctx.http,
+        llm: ctx.llm.as_ref(),
+    };
+    let g = summarize::generate(&with, &week, force).await?;
     Ok(AdminResponse::Generated {
         summary: g.summary,
         method: g.method.into(),

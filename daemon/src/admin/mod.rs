@@ -301,6 +301,19 @@ impl AdminError {
     }
 }
 
+impl From<crate::summarize::SummaryError> for AdminError {
+    fn from(e: crate::summarize::SummaryError) -> Self {
+        use crate::summarize::SummaryError as E;
+        let code = match e {
+            E::Store(store) => return store.into(),
+            E::Exists(_) => "conflict",
+            E::EmptyWeek { .. } => "empty_week",
+            E::Internal(_) => "internal",
+        };
+        AdminError::new(code, e.to_string())
+    }
+}
+
 impl From<radar_store::Error> for AdminError {
     fn from(e: radar_store::Error) -> Self {
         use radar_store::Error as E;

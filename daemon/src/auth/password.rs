@@ -37,7 +37,7 @@ pub struct PasswordConfig {
     pub hash_queue: usize,
 
     /// Longest wait for a hashing slot before a 503 answer (e.g. `5s`).
-    #[arg(long, env = "RADAR_HASH_WAIT", default_value = "5s", value_parser = crate::ingest::parse_duration)]
+    #[arg(long, env = "RADAR_HASH_WAIT", default_value = "5s", value_parser = crate::config::parse_duration)]
     pub hash_wait: Duration,
 }
 

@@ -41,8 +41,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
+use crate::config::parse_duration;
 use crate::front::Front;
-use crate::ingest::parse_duration;
 use activity::{Activity, Phase, Watched};
 
 /// Limits of client connections.

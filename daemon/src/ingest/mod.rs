@@ -28,11 +28,11 @@ use schedule::{HostBudget, HostLimits, Outcome};
 #[derive(Debug, Clone, clap::Args)]
 pub struct IngestConfig {
     /// How often every feed is polled: `30m`, `2h`, `45s` (a bare number is seconds).
-    #[arg(long, env = "RADAR_FEED_INTERVAL", default_value = "30m", value_parser = parse_duration)]
+    #[arg(long, env = "RADAR_FEED_INTERVAL", default_value = "30m", value_parser = crate::config::parse_duration)]
     pub feed_interval: Duration,
 
     /// How long one feed fetch may take before it counts as failed: `20s`.
-    #[arg(long, env = "RADAR_FEED_TIMEOUT", default_value = "20s", value_parser = parse_duration)]
+    #[arg(long, env = "RADAR_FEED_TIMEOUT", default_value = "20s", value_parser = crate::config::parse_duration)]
     pub feed_timeout: Duration,
 
     /// Do not poll feeds in the background (fetch them with `radar feeds fetch`).
@@ -129,26 +129,6 @@ pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(30 * 60);
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
 /// Longest wait between two polls of a failing feed.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(24 * 3600);
-
-/// Parses `90s`, `30m`, `2h`, `1d` or a bare number of seconds.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let (num, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
-    let n: u64 = num
-        .parse()
-        .map_err(|_| format!("{s:?} is not a duration such as 30m, 2h or 45s"))?;
-    let secs = match unit.trim() {
-        "" | "s" => n,
-        "m" | "min" => n * 60,
-        "h" => n * 3600,
-        "d" => n * 86400,
-        other => return Err(format!("unknown unit {other:?} in {s:?}: use s, m, h or d")),
-    };
-    if secs == 0 {
-        return Err("the duration must be more than zero".into());
-    }
-    Ok(Duration::from_secs(secs))
-}
 
 /// The wait before the next poll after `failures` consecutive failures: the interval,
 /// doubled for each failure, at most a day (or the interval itself if that is longer).
@@ -460,16 +440,6 @@ impl FetchReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_parse_with_units() {
-        assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
-        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
-        assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
-        assert!(parse_duration("0s").is_err());
-        assert!(parse_duration("soon").is_err());
-        assert!(parse_duration("5 weeks").is_err());
-    }
 
     #[test]
     fn backoff_doubles_and_is_capped() {

@@ -147,7 +147,12 @@ pub async fn run(
         }
         if summary_schedule && tokio::time::Instant::now() >= next_summary_check {
             next_summary_check = tokio::time::Instant::now() + SUMMARY_CHECK;
-            crate::summarize::scheduled(&ctx).await;
+            let with = crate::summarize::Summarizer {
+                store: &ctx.store,
+                http: &ctx.http,
+                llm: ctx.llm.as_ref(),
+            };
+            crate::summarize::scheduled(&with).await;
         }
         tokio::select! {
             _ = tokio::time::sleep(wait) => {}

@@ -16,9 +16,9 @@ pub mod local;
 pub mod week;
 
 use chrono::Utc;
-use radar_store::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
+use radar_store::{DEFAULT_SUMMARY_TITLE, Store, WeeklySummary};
 
-use crate::admin::{AdminCtx, AdminError};
+use llm::LlmConfig;
 use week::Week;
 
 /// Most items one summary reads.
@@ -46,34 +46,70 @@ pub struct Generated {
     pub warning: Option<String>,
 }
 
+/// What writing a summary needs: the store it reads the week from and writes to, and the
+/// LLM summariser when one is configured. The admin commands and the daemon's schedule
+/// both build one from what they hold.
+pub struct Summarizer<'a> {
+    /// The store.
+    pub store: &'a Store,
+    /// The client the LLM is called with.
+    pub http: &'a reqwest::Client,
+    /// The LLM summariser, when configured.
+    pub llm: Option<&'a LlmConfig>,
+}
+
+/// Why no summary was written.
+#[derive(Debug, thiserror::Error)]
+pub enum SummaryError {
+    /// The week has a summary and `force` was not given.
+    #[error(
+        "the summary of {0} exists already; add --force to replace it, or `radar summaries show {0}`"
+    )]
+    Exists(String),
+    /// No item was published in the week.
+    #[error(
+        "no items were published in {week} ({from} to {to}); nothing to summarise. Pick another week with --week YYYY-Www"
+    )]
+    EmptyWeek {
+        /// The week's label.
+        week: String,
+        /// Its first day.
+        from: chrono::NaiveDate,
+        /// Its last day.
+        to: chrono::NaiveDate,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] radar_store::Error),
+    /// The local summariser's task ended without an answer (it panicked).
+    #[error("the local summariser stopped: {0}")]
+    Internal(String),
+}
+
 /// Writes the summary of `week`; an existing one is replaced only with `force`, and a week
-/// without items is an `empty_week` error.
-pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Generated, AdminError> {
+/// without items is [`SummaryError::EmptyWeek`].
+pub async fn generate(
+    with: &Summarizer<'_>,
+    week: &Week,
+    force: bool,
+) -> Result<Generated, SummaryError> {
     let id = week.label();
-    if !force && ctx.store.summary(&id).await?.is_some() {
-        return Err(AdminError::new(
-            "conflict",
-            format!(
-                "the summary of {id} exists already; add --force to replace it, or `radar summaries show {id}`"
-            ),
-        ));
+    if !force && with.store.summary(&id).await?.is_some() {
+        return Err(SummaryError::Exists(id));
     }
-    let items = ctx
+    let items = with
         .store
         .items_between(week.start(), week.end(), MAX_ITEMS)
         .await?;
     if items.is_empty() {
-        return Err(AdminError::new(
-            "empty_week",
-            format!(
-                "no items were published in {id} ({} to {}); nothing to summarise. Pick another week with --week YYYY-Www",
-                week.start().date_naive(),
-                week.last_second().date_naive()
-            ),
-        ));
+        return Err(SummaryError::EmptyWeek {
+            week: id,
+            from: week.start().date_naive(),
+            to: week.last_second().date_naive(),
+        });
     }
-    let (mut draft, method, warning) = match &ctx.llm {
-        Some(cfg) => match llm::summarize(&ctx.http, cfg, &items, week).await {
+    let (mut draft, method, warning) = match with.llm {
+        Some(cfg) => match llm::summarize(with.http, cfg, &items, week).await {
             Ok(d) => (d, "llm", None),
             Err(e) => {
                 tracing::warn!(error = %e, "the LLM summariser failed; using the local one");
@@ -103,7 +139,7 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
         generated_date: Utc::now(),
         article_count: items.len() as u64,
     };
-    ctx.store.put_summary(summary.clone()).await?;
+    with.store.put_summary(summary.clone()).await?;
     Ok(Generated {
         summary,
         method,
@@ -111,39 +147,39 @@ pub async fn generate(ctx: &AdminCtx, week: &Week, force: bool) -> Result<Genera
     })
 }
 
-async fn local_draft(items: Vec<radar_store::NewsItem>) -> Result<Draft, AdminError> {
+async fn local_draft(items: Vec<radar_store::NewsItem>) -> Result<Draft, SummaryError> {
     tokio::task::spawn_blocking(move || local::summarize(&items))
         .await
-        .map_err(|e| AdminError::new("internal", e.to_string()))
+        .map_err(|e| SummaryError::Internal(e.to_string()))
 }
 
 /// The daemon's schedule: writes the previous week's summary once, if it is missing. A
 /// week handled once (written, already there, or empty) is not looked at again, so a
 /// summary the operator removed stays removed; a failure is retried at the next check.
-pub async fn scheduled(ctx: &AdminCtx) {
+pub async fn scheduled(with: &Summarizer<'_>) {
     let week = Week::previous(Utc::now());
     let label = week.label();
-    match ctx.store.summary_scheduled(&label).await {
+    match with.store.summary_scheduled(&label).await {
         Ok(false) => {}
         Ok(true) => return,
         Err(e) => return tracing::warn!(error = %e, "cannot read the summary schedule"),
     }
-    let handled = match generate(ctx, &week, false).await {
+    let handled = match generate(with, &week, false).await {
         Ok(g) => {
             tracing::info!(week = %label, method = g.method, articles = g.summary.article_count, "weekly summary written");
             true
         }
-        Err(e) if e.error == "empty_week" => {
+        Err(SummaryError::EmptyWeek { .. }) => {
             tracing::info!(week = %label, "no items last week; no summary");
             true
         }
-        Err(e) if e.error == "conflict" => true,
+        Err(SummaryError::Exists(_)) => true,
         Err(e) => {
             tracing::warn!(week = %label, error = %e, "cannot write the weekly summary; will retry");
             false
         }
     };
-    if handled && let Err(e) = ctx.store.record_summary_scheduled(&label).await {
+    if handled && let Err(e) = with.store.record_summary_scheduled(&label).await {
         tracing::warn!(error = %e, "cannot record the summary schedule");
     }
 }
