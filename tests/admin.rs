@@ -16,7 +16,7 @@ use crate::util::{Daemon, radar};
 
 /// What a finished `radar` command gave.
 #[derive(Debug)]
-pub struct Out {
+pub(crate) struct Out {
     /// Exit status.
     pub code: i32,
     /// Standard output.
@@ -27,19 +27,19 @@ pub struct Out {
 
 impl Out {
     /// Standard output as JSON; panics with the whole output when it is not.
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {self:?}"))
     }
 
     /// Asserts success and answers the JSON output.
-    pub fn ok_json(&self) -> Value {
+    pub(crate) fn ok_json(&self) -> Value {
         assert_eq!(self.code, 0, "command failed: {self:?}");
         self.json()
     }
 }
 
 /// Runs `radar --data DIR ARGS...` with standard input and extra environment.
-pub async fn cli_with(dir: &Path, args: &[&str], stdin: &str, envs: &[(&str, &str)]) -> Out {
+pub(crate) async fn cli_with(dir: &Path, args: &[&str], stdin: &str, envs: &[(&str, &str)]) -> Out {
     let mut cmd = tokio::process::Command::from(radar(dir));
     cmd.args(args)
         .stdin(Stdio::piped())
@@ -61,12 +61,12 @@ pub async fn cli_with(dir: &Path, args: &[&str], stdin: &str, envs: &[(&str, &st
 }
 
 /// Runs `radar --data DIR ARGS...`.
-pub async fn cli(dir: &Path, args: &[&str]) -> Out {
+pub(crate) async fn cli(dir: &Path, args: &[&str]) -> Out {
     cli_with(dir, args, "", &[]).await
 }
 
 /// A fixture file under tests/fixtures.
-pub fn fixture(name: &str) -> PathBuf {
+pub(crate) fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures")
         .join(name)
@@ -945,7 +945,7 @@ async fn a_store_held_by_a_starting_daemon_is_waited_for() {
         "{out:?}"
     );
     assert!(
-        started.elapsed() >= std::time::Duration::from_millis(1000),
+        started.elapsed() >= std::time::Duration::from_secs(1),
         "it did wait"
     );
     release.await.unwrap();

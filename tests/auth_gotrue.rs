@@ -311,7 +311,7 @@ async fn change_mails(
 ) -> (String, Option<String>) {
     let mut to_new = None;
     let mut to_current = None;
-    for _ in 0..(1 + usize::from(double)) {
+    for _ in 0..=usize::from(double) {
         let m = next_mail(mails).await;
         if m.to == new {
             to_new = Some(m.link());
@@ -328,6 +328,10 @@ async fn change_mails(
 /// the last changes the address and signs in; the old address gets a notice). The
 /// sessions from before stay valid.
 #[tokio::test]
+#[allow(
+    clippy::many_single_char_names,
+    reason = "the daemon and its sessions, named by letter"
+)]
 async fn an_email_change_needs_both_addresses_and_keeps_sessions() {
     let dir = tempfile::tempdir().unwrap();
     let (d, mut mails) = mailing_daemon(dir.path(), &[]).await;

@@ -18,7 +18,7 @@ struct Cluster {
     nodes: Vec<Daemon>,
     url: String,
     dir: TempDir,
-    _database: radar_store::postgres_testing::TestDatabase,
+    database: radar_store::postgres_testing::TestDatabase,
 }
 
 impl Cluster {
@@ -39,7 +39,7 @@ impl Cluster {
             nodes,
             url,
             dir,
-            _database: database,
+            database,
         })
     }
 
@@ -221,7 +221,7 @@ async fn a_node_is_ready_only_with_its_database_and_heals_by_itself() {
     assert_eq!(node.get("/api/health/ready", None).await.0, 200);
     // Every connection cut, as a database restart would: the pool notices and replaces
     // them; no request fails with a 500, and the node is ready again without a restart.
-    c._database.cut_connections();
+    c.database.cut_connections();
     let mut statuses = Vec::new();
     for _ in 0..5 {
         statuses.push(node.get("/api/news", None).await.0);

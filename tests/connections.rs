@@ -369,7 +369,7 @@ fn a_drain_answers_every_request_sent_before_sigterm() {
                 let (signalled, answered, lost) =
                     (signalled.clone(), answered.clone(), lost.clone());
                 std::thread::spawn(move || {
-                    client(addr, i < KEPT_ALIVE, &signalled, &answered, &lost)
+                    client(addr, i < KEPT_ALIVE, &signalled, &answered, &lost);
                 })
             })
             .collect();

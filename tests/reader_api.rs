@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::util::{Daemon, assert_error};
 
 /// Every call that needs a signed-in user (method, path).
-pub const PROTECTED: &[(&str, &str)] = &[
+pub(crate) const PROTECTED: &[(&str, &str)] = &[
     ("GET", "/api/user/metadata"),
     ("POST", "/api/create-checkout-session"),
     ("GET", "/api/favorites"),
@@ -38,7 +38,7 @@ pub const PROTECTED: &[(&str, &str)] = &[
 ];
 
 /// Writes into a data directory's store before a daemon opens it.
-pub async fn seed(data: &Path, fill: impl AsyncFnOnce(&Store)) {
+pub(crate) async fn seed(data: &Path, fill: impl AsyncFnOnce(&Store)) {
     std::fs::create_dir_all(data).unwrap();
     let store = if crate::util::on_postgres() {
         let url = crate::util::database_of(data);

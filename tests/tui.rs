@@ -119,9 +119,10 @@ impl Tmux {
             if ok(&screen) {
                 return screen;
             }
-            if Instant::now() > deadline {
-                panic!("timed out waiting for {what}; the screen:\n{screen}");
-            }
+            assert!(
+                Instant::now() <= deadline,
+                "timed out waiting for {what}; the screen:\n{screen}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 /// The `radar` binary under test.
-pub fn radar_bin() -> &'static str {
+pub(crate) fn radar_bin() -> &'static str {
     env!("CARGO_BIN_EXE_radar")
 }
 
@@ -19,13 +19,13 @@ pub fn radar_bin() -> &'static str {
 /// rather than the embedded store: then every data directory a test names is paired with
 /// a fresh database of its own on the tests' throwaway server, and every `radar` command
 /// on that directory gets `--store` with its URL (`RADAR_STORE`).
-pub fn on_postgres() -> bool {
+pub(crate) fn on_postgres() -> bool {
     std::env::var("RADAR_TEST_STORE").is_ok_and(|v| v == "postgres")
 }
 
 /// Says why a test about the embedded store's own files (its journal, its disk, its
 /// directory's lock) does not run on PostgreSQL; the test returns when this is true.
-pub fn embedded_only(why: &str) -> bool {
+pub(crate) fn embedded_only(why: &str) -> bool {
     if on_postgres() {
         eprintln!("not on PostgreSQL: {why}");
     }
@@ -34,7 +34,7 @@ pub fn embedded_only(why: &str) -> bool {
 
 /// The database paired with the data directory `data` (see [`on_postgres`]). Databases
 /// live as long as the test process; the server removes them when it exits.
-pub fn database_of(data: &Path) -> String {
+pub(crate) fn database_of(data: &Path) -> String {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static DATABASES: OnceLock<
@@ -43,7 +43,7 @@ pub fn database_of(data: &Path) -> String {
     let mut all = DATABASES
         .get_or_init(Default::default)
         .lock()
-        .unwrap_or_else(|p| p.into_inner());
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     all.entry(data.to_path_buf())
         .or_insert_with(|| {
             radar_store::postgres_testing::database()
@@ -55,7 +55,7 @@ pub fn database_of(data: &Path) -> String {
 
 /// A `radar` command on a data directory, with logs quiet; on PostgreSQL (see
 /// [`on_postgres`]) with that directory's database as its store.
-pub fn radar(data: &Path) -> Command {
+pub(crate) fn radar(data: &Path) -> Command {
     let mut cmd = Command::new(radar_bin());
     cmd.arg("--data")
         .arg(data)
@@ -70,7 +70,7 @@ pub fn radar(data: &Path) -> Command {
 
 /// A running daemon. Dropping it kills the process; the data directory lives as long as
 /// the `TempDir` it came from.
-pub struct Daemon {
+pub(crate) struct Daemon {
     child: Child,
     /// `http://127.0.0.1:PORT`
     pub base: String,
@@ -86,13 +86,13 @@ pub struct Daemon {
 
 impl Daemon {
     /// Starts `radar serve` on `data` with extra arguments and environment.
-    pub fn start_with(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> Daemon {
+    pub(crate) fn start_with(data: &Path, args: &[&str], envs: &[(&str, &str)]) -> Daemon {
         Self::start_under(&[], data, args, envs)
     }
 
     /// As [`Daemon::start_with`], with `radar` run by a wrapper command (`strace ...`,
     /// `sh -c '...; exec "$0" "$@"'`) that ends by running its arguments.
-    pub fn start_under(
+    pub(crate) fn start_under(
         wrapper: &[&str],
         data: &Path,
         args: &[&str],
@@ -164,23 +164,23 @@ impl Daemon {
     }
 
     /// Starts `radar serve --no-demo` on `data`.
-    pub fn start(data: &Path) -> Daemon {
+    pub(crate) fn start(data: &Path) -> Daemon {
         Self::start_with(data, &["--no-demo"], &[])
     }
 
     /// The daemon's process id.
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// The absolute URL of a path.
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
 
     /// Stops the daemon with SIGTERM and waits for it to exit; panics if it does not
     /// exit cleanly within 20 s.
-    pub fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         let pid = self.child.id().to_string();
         Command::new("kill").args(["-TERM", &pid]).status().unwrap();
         let deadline = Instant::now() + Duration::from_secs(20);
@@ -198,13 +198,13 @@ impl Daemon {
     }
 
     /// Kills the daemon with SIGKILL, as a crash would.
-    pub fn crash(mut self) {
+    pub(crate) fn crash(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
     }
 
     /// GET with an optional bearer token; answers (status, JSON body or Null).
-    pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+    pub(crate) async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
         let mut req = self.http.get(self.url(path));
         if let Some(t) = token {
             req = req.bearer_auth(t);
@@ -213,7 +213,7 @@ impl Daemon {
     }
 
     /// A request with a method, an optional token and an optional JSON body.
-    pub async fn call(
+    pub(crate) async fn call(
         &self,
         method: &str,
         path: &str,
@@ -231,12 +231,12 @@ impl Daemon {
     }
 
     /// Signs a new user up through the auth service; answers the access token.
-    pub async fn sign_up(&self, email: &str, password: &str) -> String {
+    pub(crate) async fn sign_up(&self, email: &str, password: &str) -> String {
         self.session_token("/auth/v1/signup", email, password).await
     }
 
     /// Signs an existing user in with a password; answers the access token.
-    pub async fn sign_in(&self, email: &str, password: &str) -> String {
+    pub(crate) async fn sign_in(&self, email: &str, password: &str) -> String {
         self.session_token("/auth/v1/token?grant_type=password", email, password)
             .await
     }
@@ -268,14 +268,14 @@ impl Drop for Daemon {
 }
 
 /// Status and JSON body (Null when the body is empty or not JSON).
-pub async fn answer(res: reqwest::Response) -> (u16, Value) {
+pub(crate) async fn answer(res: reqwest::Response) -> (u16, Value) {
     let status = res.status().as_u16();
     let text = res.text().await.unwrap_or_default();
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 /// Asserts the daemon's error shape and status; answers the error code.
-pub fn assert_error(got: &(u16, Value), status: u16) -> String {
+pub(crate) fn assert_error(got: &(u16, Value), status: u16) -> String {
     assert_eq!(got.0, status, "unexpected answer: {}", got.1);
     let msg = got.1["message"].as_str().unwrap_or_default();
     assert!(!msg.is_empty(), "error without a message: {}", got.1);
@@ -286,7 +286,7 @@ pub fn assert_error(got: &(u16, Value), status: u16) -> String {
 }
 
 /// The ids of a JSON array of items, in order.
-pub fn ids(items: &Value) -> Vec<String> {
+pub(crate) fn ids(items: &Value) -> Vec<String> {
     items
         .as_array()
         .unwrap()

@@ -339,17 +339,29 @@ impl Progress for Bar {
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
         );
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(bar);
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(bar);
     }
 
     fn step(&self, _note: &str) {
-        if let Some(bar) = &*self.0.lock().unwrap_or_else(|p| p.into_inner()) {
+        if let Some(bar) = &*self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
             bar.inc(1);
         }
     }
 
     fn end(&self) {
-        if let Some(bar) = self.0.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        if let Some(bar) = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+        {
             bar.finish_and_clear();
         }
     }

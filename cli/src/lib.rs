@@ -188,7 +188,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Serve(mut config) => {
             config.data_dir = cli.global.data_dir();
             config.accept_journal_loss = cli.global.accept_journal_loss;
-            config.store_url = cli.global.store.clone();
+            config.store_url.clone_from(&cli.global.store);
             runtime.block_on(radar_daemon::serve(*config))
         }
         Command::Tui(args) => runtime.block_on(radar_tui::run(args)),

@@ -106,22 +106,21 @@ impl Front {
             Path::Plain
         };
         let cors = (path != Path::Full).then(|| self.cors_without_origin.clone());
-        let answer = match (path == Path::Plain && self.ready_reads)
+        let answer = if let Some(hot) = (path == Path::Plain && self.ready_reads)
             .then(|| hot(&req))
             .flatten()
         {
-            Some(hot) => Ok((self.state.clone(), hot, req.into_parts().0)),
-            None => {
-                if let Some(peer) = peer {
-                    req.extensions_mut().insert(ConnectInfo(peer));
-                }
-                let app = match path {
-                    Path::Plain => self.plain.clone(),
-                    Path::Compressing => self.compressing.clone(),
-                    Path::Full => self.full.clone(),
-                };
-                Err(app.oneshot(req.map(axum::body::Body::new)))
+            Ok((self.state.clone(), hot, req.into_parts().0))
+        } else {
+            if let Some(peer) = peer {
+                req.extensions_mut().insert(ConnectInfo(peer));
             }
+            let app = match path {
+                Path::Plain => self.plain.clone(),
+                Path::Compressing => self.compressing.clone(),
+                Path::Full => self.full.clone(),
+            };
+            Err(app.oneshot(req.map(axum::body::Body::new)))
         };
         async move {
             let mut res = match answer {

@@ -16,6 +16,10 @@ pub struct Mailer {
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
 }
 
+#[allow(
+    clippy::missing_fields_in_debug,
+    reason = "secrets and connections are left out on purpose"
+)]
 impl std::fmt::Debug for Mailer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Mailer")
@@ -82,14 +86,15 @@ impl Mailer {
                 None
             }
         });
-        match (&smtp, smtp_url) {
-            (Some(_), Some(u)) => tracing::info!(
+        if let (Some(_), Some(u)) = (&smtp, smtp_url) {
+            tracing::info!(
                 smtp = %format!("{}://{}:{}", u.scheme(), u.host_str().unwrap_or_default(), u.port().unwrap_or_default()),
                 "mail is kept in the outbox and sent by SMTP"
-            ),
-            _ => tracing::info!(
+            );
+        } else {
+            tracing::info!(
                 "mail is kept in the outbox only (radar outbox list); set --smtp-url to send it"
-            ),
+            );
         }
         Self { store, from, smtp }
     }
@@ -122,7 +127,7 @@ impl Mailer {
             match smtp.send(message).await {
                 Ok(_) => tracing::info!(mail = %id, "sent an e-mail by SMTP"),
                 Err(e) => {
-                    tracing::warn!(mail = %id, error = %e, "SMTP sending failed; the message stays in the outbox")
+                    tracing::warn!(mail = %id, error = %e, "SMTP sending failed; the message stays in the outbox");
                 }
             }
         });

@@ -16,7 +16,7 @@ pub fn tune_allocator() {
     // SAFETY: mallopt only changes the allocator's tunables; both values are in range.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         libc::mallopt(libc::M_ARENA_MAX, (2 * cores) as i32);
     }
 }

@@ -77,7 +77,7 @@ impl Modify for Security {
             "api_key",
             SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-Key"))),
         );
-        for (path, item) in doc.paths.paths.iter_mut() {
+        for (path, item) in &mut doc.paths.paths {
             let scheme = if path == "/api/v1/news" {
                 "api_key"
             } else if path.starts_with("/api/") && !PUBLIC_PATHS.contains(&path.as_str()) {
@@ -139,7 +139,7 @@ const AUTH_WITHOUT_KEY: &[(&str, &str)] = &[
 impl Modify for Statuses {
     fn modify(&self, doc: &mut Document) {
         use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
-        for (path, item) in doc.paths.paths.iter_mut() {
+        for (path, item) in &mut doc.paths.paths {
             let auth = path.starts_with("/auth/v1");
             let body = if auth { "AuthErrorBody" } else { "ErrorBody" };
             let ops = [

@@ -173,12 +173,12 @@ impl PublicQuery {
                 "sort" => {
                     q.sort = value
                         .parse()
-                        .map_err(|e: radar_store::Error| invalid(e.to_string()))?
+                        .map_err(|e: radar_store::Error| invalid(e.to_string()))?;
                 }
                 "order" => {
                     q.order = value
                         .parse()
-                        .map_err(|e: radar_store::Error| invalid(e.to_string()))?
+                        .map_err(|e: radar_store::Error| invalid(e.to_string()))?;
                 }
                 "q" => {
                     q.q =
@@ -334,7 +334,10 @@ impl Default for Pages {
 
 impl Pages {
     fn get(&self, key: &PageKey, version: u64) -> Option<Arc<[u8]>> {
-        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         match kept.get(key) {
             Some((v, json)) if *v == version => Some(json.clone()),
             _ => None,
@@ -344,7 +347,7 @@ impl Pages {
     fn keep(&self, key: PageKey, version: u64, json: Arc<[u8]>) {
         self.0
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .put(key, (version, json));
     }
 }

@@ -16,8 +16,7 @@ async fn main() -> radar_store::Result<()> {
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let dir = std::env::args()
         .nth(1)
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| tmp.path().to_path_buf());
+        .map_or_else(|| tmp.path().to_path_buf(), std::path::PathBuf::from);
     let store = Store::open(&dir, Options::default()).await?;
     store.load_demo_if_empty().await?;
     let viewer = Viewer {

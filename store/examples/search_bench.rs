@@ -85,16 +85,14 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn dir_size(path: &std::path::Path) -> u64 {
-    std::fs::read_dir(path)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter_map(|e| e.metadata().ok())
-                .filter(|m| m.is_file())
-                .map(|m| m.len())
-                .sum()
-        })
-        .unwrap_or(0)
+    std::fs::read_dir(path).map_or(0, |entries| {
+        entries
+            .flatten()
+            .filter_map(|e| e.metadata().ok())
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| m.len())
+            .sum()
+    })
 }
 
 /// Writes `n_items` items through the store, as imports do, in batches of 10,000.
@@ -135,7 +133,7 @@ fn cpu_time() -> Duration {
     // SAFETY: getrusage only writes the struct it is given.
     let usage = unsafe {
         let mut usage = std::mem::zeroed::<libc::rusage>();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        libc::getrusage(libc::RUSAGE_SELF, &raw mut usage);
         usage
     };
     let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
@@ -164,7 +162,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let (started, cpu) = (Instant::now(), cpu_time());
     let built = store.reindex(|| {}).await?;
-    let (build, cpu) = (started.elapsed(), cpu_time() - cpu);
+    let (build, cpu) = (started.elapsed(), cpu_time().checked_sub(cpu).unwrap());
     println!(
         "build       index rebuilt from the store: {built} items in {:.1} s ({:.0} items/s; {:.0} µs of CPU per item, {:.0}% of one core)",
         build.as_secs_f64(),
@@ -205,7 +203,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let started = Instant::now();
         let page = store.search(&viewer, q, None).await?;
         times.push(started.elapsed());
-        empty += page.hits.is_empty() as usize;
+        empty += usize::from(page.hits.is_empty());
     }
     times.sort();
     println!(

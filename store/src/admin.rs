@@ -43,7 +43,7 @@ fn same_content(old: &NewsItem, new: &NewItem) -> bool {
 /// commit writes a segment and syncs its files, which costs about as much as indexing a
 /// thousand small items, so it is paid once per this many. About 30 MB of news-sized
 /// items are held at once.
-pub const IMPORT_BATCH: usize = 16 * 1024;
+pub(crate) const IMPORT_BATCH: usize = 16 * 1024;
 
 impl Store {
     /// Adds or updates an item like [`Store::upsert_item`], but leaves an identical item
@@ -263,7 +263,7 @@ pub(crate) mod tests {
             .await;
             let status: Vec<_> = out
                 .iter()
-                .map(|o| o.as_ref().map(|o| o.status).map_err(|e| e.to_string()))
+                .map(|o| o.as_ref().map(|o| o.status).map_err(std::string::ToString::to_string))
                 .collect();
             assert_eq!(status[0], Ok(ImportStatus::Added));
             assert_eq!(status[1], Ok(ImportStatus::Unchanged));

@@ -111,7 +111,7 @@ mod tests {
     async fn fill(store: &Store, n: usize) {
         for i in 0..n {
             // Titles run opposite to dates so the orders differ.
-            let date = format!("2026-01-01T{:02}:00:00Z", i);
+            let date = format!("2026-01-01T{i:02}:00:00Z");
             let mut item = new_item(
                 &format!("Title {:02}", n - i),
                 Some(&format!("https://p.example/{i}")),

@@ -113,7 +113,7 @@ impl NewItem {
 /// How many items a bulk write writes at a time, and hands to the search index writer
 /// together: enough that a backend's write costs little per item, few enough that the
 /// index threads start on a chunk while the next one is written.
-pub const ITEMS_PER_WRITE: usize = 1024;
+pub(crate) const ITEMS_PER_WRITE: usize = 1024;
 
 /// The id of a new item: derived from its URL, so the same story imported twice is one
 /// item; random when there is no URL.

@@ -391,7 +391,7 @@ impl Store {
     ) -> Result<User> {
         self.backend()
             .update_user_ending_sessions(user_id, keep, &mut |u| {
-                u.password_hash = password_hash.clone();
+                u.password_hash.clone_from(&password_hash);
                 u.updated_at = Utc::now();
                 Ok(())
             })

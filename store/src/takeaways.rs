@@ -155,7 +155,7 @@ fn card(title: &str, tags: [&str; 2], description: &str, resume: &[String]) -> T
 }
 
 /// The takeaways of `item` for a reader whose resume is `resume` (may be empty).
-pub fn takeaways(item: &NewsItem, resume: &str) -> Takeaways {
+pub(crate) fn takeaways(item: &NewsItem, resume: &str) -> Takeaways {
     let text = words(&format!("{} {}", item.title, item.summary));
     let resume = words(resume);
     let mut matched: Vec<(usize, usize, &Theme)> = THEMES

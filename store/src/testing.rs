@@ -69,7 +69,7 @@ impl std::ops::Deref for TestStore {
 impl TestStore {
     /// The backend's bookkeeping, for the assertions that hold only where it keeps
     /// indexes by name.
-    pub fn internals(&self) -> Option<&dyn Internals> {
+    pub(crate) fn internals(&self) -> Option<&dyn Internals> {
         self.internals.as_deref()
     }
 }

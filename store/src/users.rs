@@ -396,7 +396,7 @@ fn merge_metadata(
 }
 
 /// The most user metadata one account may keep, as JSON bytes.
-pub const MAX_METADATA_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_METADATA_BYTES: usize = 16 * 1024;
 
 /// A new account's record, checked: a new id, now, the normalised address.
 fn new_user(
@@ -520,7 +520,7 @@ mod tests {
             assert!(!store.is_subscriber(&free));
             let paid = store
                 .update_user(&free.id, |u| {
-                    u.subscription.customer_id = Some("cus_1".into())
+                    u.subscription.customer_id = Some("cus_1".into());
                 })
                 .await
                 .unwrap();

@@ -112,7 +112,7 @@ fn thread_cpu_us() -> f64 {
         tv_nsec: 0,
     };
     // SAFETY: `ts` is a valid timespec to write into.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut ts) };
     ts.tv_sec as f64 * 1e6 + ts.tv_nsec as f64 / 1e3
 }
 

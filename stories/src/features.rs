@@ -463,7 +463,7 @@ mod tests {
     #[test]
     fn stopwords_are_sorted_for_the_binary_search() {
         let mut sorted = STOPWORDS.to_vec();
-        sorted.sort();
+        sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(sorted, STOPWORDS);
     }
@@ -496,6 +496,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::float_cmp, reason = "the bounds are exact")]
     fn weighted_jaccard_bounds() {
         let a = f("Anthropic raises $4 billion from Amazon", "");
         assert_eq!(weighted_jaccard(&a, &a), 1.0);

@@ -177,37 +177,36 @@ impl Grouper {
             );
         }
 
-        let (story, tier, score, merged) = match matches.len() {
-            0 => (StoryId::founded_by(article.id), Tier::New, 0.0, Vec::new()),
-            _ => {
-                // The best match places the item; the strong ones merge into the oldest.
-                let best = &matches[0];
-                let mut strong: Vec<&Match> = matches
-                    .iter()
-                    .filter(|m| m.score >= self.params.merge)
-                    .collect();
-                // Stories merge only while the whole still spans at most `max_span`.
-                let (mut first, mut last) = (article.published, article.published);
-                strong.retain(|m| {
-                    let (f, l) = (first.min(m.span.0), last.max(m.span.1));
-                    let fits = m.story == best.story || l - f <= self.params.max_span;
-                    if fits {
-                        (first, last) = (f, l);
-                    }
-                    fits
-                });
-                if strong.len() >= 2 && strong.iter().any(|m| m.story == best.story) {
-                    strong.sort_by(|a, b| {
-                        a.founded_at
-                            .cmp(&b.founded_at)
-                            .then_with(|| a.story.cmp(&b.story))
-                    });
-                    let survivor = strong[0].story.clone();
-                    let merged = strong[1..].iter().map(|m| m.story.clone()).collect();
-                    (survivor, best.tier, best.score, merged)
-                } else {
-                    (best.story.clone(), best.tier, best.score, Vec::new())
+        let (story, tier, score, merged) = if matches.is_empty() {
+            (StoryId::founded_by(article.id), Tier::New, 0.0, Vec::new())
+        } else {
+            // The best match places the item; the strong ones merge into the oldest.
+            let best = &matches[0];
+            let mut strong: Vec<&Match> = matches
+                .iter()
+                .filter(|m| m.score >= self.params.merge)
+                .collect();
+            // Stories merge only while the whole still spans at most `max_span`.
+            let (mut first, mut last) = (article.published, article.published);
+            strong.retain(|m| {
+                let (f, l) = (first.min(m.span.0), last.max(m.span.1));
+                let fits = m.story == best.story || l - f <= self.params.max_span;
+                if fits {
+                    (first, last) = (f, l);
                 }
+                fits
+            });
+            if strong.len() >= 2 && strong.iter().any(|m| m.story == best.story) {
+                strong.sort_by(|a, b| {
+                    a.founded_at
+                        .cmp(&b.founded_at)
+                        .then_with(|| a.story.cmp(&b.story))
+                });
+                let survivor = strong[0].story.clone();
+                let merged = strong[1..].iter().map(|m| m.story.clone()).collect();
+                (survivor, best.tier, best.score, merged)
+            } else {
+                (best.story.clone(), best.tier, best.score, Vec::new())
             }
         };
         Ok(Decision {

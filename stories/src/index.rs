@@ -301,18 +301,17 @@ impl Index for MemoryIndex {
     }
 
     fn apply(&mut self, d: &Decision) -> Result<(), Self::Error> {
-        let n = match self.number(&d.story) {
-            Some(n) => n,
-            None => {
-                let n = self.stories.len() as u32;
-                self.stories.push(StoryRecord {
-                    id: d.story.clone(),
-                    founded_at: d.arrived_at,
-                    members: Vec::new(),
-                });
-                self.numbers.insert(d.story.clone(), n);
-                n
-            }
+        let n = if let Some(n) = self.number(&d.story) {
+            n
+        } else {
+            let n = self.stories.len() as u32;
+            self.stories.push(StoryRecord {
+                id: d.story.clone(),
+                founded_at: d.arrived_at,
+                members: Vec::new(),
+            });
+            self.numbers.insert(d.story.clone(), n);
+            n
         };
         for other in &d.merged {
             let Some(m) = self.number(other) else {

@@ -262,7 +262,10 @@ pub(crate) async fn smtp_server() -> (String, mpsc::UnboundedReceiver<Received>)
 
 /// The body of a quoted-printable message, decoded.
 fn decode_mail(lines: &[String]) -> String {
-    let blank = lines.iter().position(|l| l.is_empty()).unwrap_or(0);
+    let blank = lines
+        .iter()
+        .position(std::string::String::is_empty)
+        .unwrap_or(0);
     let qp = lines[blank..].join("\n").replace("=\n", "");
     let mut out = Vec::new();
     let bytes = qp.as_bytes();

@@ -75,7 +75,7 @@ mod tests {
     const URL: &str = "https://example.com/a?b=c&d=%20";
 
     fn words(list: &[&str]) -> Launch {
-        list.iter().map(|w| w.to_string()).collect()
+        list.iter().map(std::string::ToString::to_string).collect()
     }
 
     #[test]

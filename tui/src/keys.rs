@@ -561,8 +561,7 @@ impl KeyMap {
         self.bindings
             .get(&(context, command))
             .and_then(|keys| keys.first())
-            .map(key_name)
-            .unwrap_or_else(|| "-".into())
+            .map_or_else(|| "-".into(), key_name)
     }
 
     /// The help: each context's title, then its (keys, what) rows.
@@ -591,7 +590,7 @@ impl KeyMap {
         if !self.bindings.contains_key(&(context, command)) {
             return false;
         }
-        for ((ctx, _), bound) in self.bindings.iter_mut() {
+        for ((ctx, _), bound) in &mut self.bindings {
             if *ctx == context {
                 bound.retain(|k| !keys.contains(k));
             }

@@ -119,7 +119,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let pending_file = config
         .as_deref()
         .map(|c| pending::PendingFile::of(c, &origin));
-    let saved = session_file.as_ref().and_then(|f| f.load());
+    let saved = session_file.as_ref().and_then(session::SessionFile::load);
     let mut app = App::new(&args.server, saved, theme::Theme::from_env());
     app.keys = keys;
     app.recheck_every = Duration::from_secs(args.recheck_secs);

@@ -185,7 +185,7 @@ fn favs_signed_out_empty_error_and_items() {
     at_both(&app, |s, _| assert_shows(s, "No Favs Yet"));
     app.marks.failed(Mark::Favorite, String::new());
     at_both(&app, |s, _| {
-        assert_shows(s, "Failed to load favs. Please try again later.")
+        assert_shows(s, "Failed to load favs. Please try again later.");
     });
     app.marks.failed(Mark::Favorite, "boom".into());
     at_both(&app, |s, _| assert_shows(s, "boom"));
@@ -385,7 +385,7 @@ fn status_line_shows_messages() {
     let mut app = free();
     app.update(ch('f'), Instant::now());
     at_both(&app, |s, _| {
-        assert!(s.last().unwrap().contains("Added to Favs"))
+        assert!(s.last().unwrap().contains("Added to Favs"));
     });
     let epoch = app.epoch;
     let failed = Err(ApiError {
@@ -406,7 +406,7 @@ fn status_line_shows_messages() {
         let status = words(&s[s.len() - 2..]);
         assert!(status.contains(
             "Warning - Server had issues saving your favorite, but your app state has been updated."
-        ))
+        ));
     });
 }
 
@@ -429,7 +429,7 @@ fn without_colour_nothing_is_coloured() {
             let mut terminal =
                 ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
             terminal.draw(|f| crate::ui::render(f, &app_view)).unwrap();
-            for cell in terminal.backend().buffer().content.iter() {
+            for cell in &terminal.backend().buffer().content {
                 assert_eq!(
                     cell.fg,
                     ratatui::style::Color::Reset,
@@ -545,7 +545,7 @@ fn key_takeaways_draw_the_servers_answer() {
     free.update(ch('t'), Instant::now());
     assert_eq!(free.overlay, crate::app::Overlay::None);
     at_both(&free, |s, _| {
-        assert_shows(s, "Key takeaways are for subscribers.")
+        assert_shows(s, "Key takeaways are for subscribers.");
     });
 
     let mut app = subscriber();
@@ -641,7 +641,7 @@ fn the_reader_shows_the_full_text_and_scrolls() {
 #[test]
 fn headlines_keep_forty_columns_at_every_width() {
     let mut app = subscriber();
-    for item in app.feed.data_mut().unwrap().items.iter_mut() {
+    for item in &mut app.feed.data_mut().unwrap().items {
         item.title = format!(
             "{} {}",
             item.title, "and a long headline that goes on and on"
@@ -693,7 +693,7 @@ fn search_results_draw_the_servers_highlights() {
     let mut app = free();
     type_text(&mut app, "/story");
     at_both(&app, |s, _| {
-        assert_shows(s, "/story Enter: search · Esc: cancel")
+        assert_shows(s, "/story Enter: search · Esc: cancel");
     });
     app.update(
         key(ratatui::crossterm::event::KeyCode::Enter),
@@ -741,7 +741,7 @@ fn search_results_draw_the_servers_highlights() {
         .content
         .iter()
         .filter(|c| c.bg == ratatui::style::Color::Yellow)
-        .map(|c| c.symbol())
+        .map(ratatui::buffer::Cell::symbol)
         .collect();
     assert_eq!(highlighted, "StoryStorystory");
 }
@@ -751,7 +751,7 @@ fn an_empty_or_failed_search_says_so() {
     let mut app = free();
     searched(&mut app, "nothing", results_page(0..0, None, false));
     at_both(&app, |s, _| {
-        assert_shows(s, "Nothing found for \"nothing\"")
+        assert_shows(s, "Nothing found for \"nothing\"");
     });
     app.update(
         Action::SearchLoaded {
@@ -800,7 +800,7 @@ fn hints_name_the_keys_of_where_they_are_shown() {
     // Once the message has gone, the line of keys in force.
     app.update(Action::Tick, Instant::now() + crate::app::STATUS_FOR * 2);
     at_both(&app, |s, _| {
-        assert_shows(s, "w/N: next/previous · Enter: read · Esc: leave · H: help")
+        assert_shows(s, "w/N: next/previous · Enter: read · Esc: leave · H: help");
     });
 }
 
@@ -811,6 +811,6 @@ fn sign_in_hints_name_the_sign_in_key_in_force() {
     at_both(&app, |s, _| assert_shows(s, "Not signed in · I: sign in"));
     app.update(ch('4'), Instant::now());
     at_both(&app, |s, _| {
-        assert_shows(s, "Sign in to see Favs (press I).")
+        assert_shows(s, "Sign in to see Favs (press I).");
     });
 }

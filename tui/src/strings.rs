@@ -247,7 +247,7 @@ pub const ITEM_RESTORED: &str =
 pub const RESTORE_FAILED: &str = "Error restoring item - Could not restore the item";
 /// Mark failures: the local state stays changed.
 pub fn mark_warning(mark: radar_api::Mark, on: bool) -> &'static str {
-    use radar_api::Mark::*;
+    use radar_api::Mark::{Favorite, Hidden, Read};
     match (mark, on) {
         (Favorite, true) => {
             "Warning - Server had issues saving your favorite, but your app state has been updated."
@@ -292,7 +292,7 @@ pub fn pending_unreadable(path: &str, err: &str) -> String {
 }
 /// Confirmations of marks.
 pub fn mark_done(mark: radar_api::Mark, on: bool) -> &'static str {
-    use radar_api::Mark::*;
+    use radar_api::Mark::{Favorite, Hidden, Read};
     match (mark, on) {
         (Favorite, true) => "Added to Favs",
         (Favorite, false) => "Removed from Favs",

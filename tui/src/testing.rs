@@ -14,14 +14,14 @@ use crate::session::tests::session;
 use crate::theme::Theme;
 
 /// The tests' "now".
-pub fn now() -> DateTime<Utc> {
+pub(crate) fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 6, 15, 12, 0, 0).unwrap()
 }
 
 /// Item `n`, as the server sends it (source named, citation markers gone): published `n`
 /// hours before [`now`]; every third has no URL and so no source; every fourth has a
 /// full text of several paragraphs.
-pub fn item(n: usize) -> NewsItem {
+pub(crate) fn item(n: usize) -> NewsItem {
     let url = (n % 3 != 2).then(|| format!("https://www.example{n}.com/story"));
     NewsItem {
         id: format!("item-{n}"),
@@ -47,7 +47,7 @@ pub fn item(n: usize) -> NewsItem {
 }
 
 /// Item `n` as a search result, its title's first word (`Story`) marked.
-pub fn hit(n: usize) -> SearchHit {
+pub(crate) fn hit(n: usize) -> SearchHit {
     let item = item(n);
     let marked = |text: &str, ranges: Vec<[usize; 2]>| Highlighted {
         text: text.to_string(),
@@ -64,7 +64,7 @@ pub fn hit(n: usize) -> SearchHit {
 }
 
 /// A free reader's page of search results for items `range`, with `cursor` for the next one.
-pub fn results_page(
+pub(crate) fn results_page(
     range: std::ops::Range<usize>,
     cursor: Option<&str>,
     has_more: bool,
@@ -81,7 +81,7 @@ pub fn results_page(
 }
 
 /// A subscriber's page of search results for items `range` of `total`.
-pub fn subscriber_results(
+pub(crate) fn subscriber_results(
     range: std::ops::Range<usize>,
     cursor: Option<&str>,
     total: u64,
@@ -94,13 +94,13 @@ pub fn subscriber_results(
 }
 
 /// Items 0..n.
-pub fn items(n: usize) -> Vec<NewsItem> {
+pub(crate) fn items(n: usize) -> Vec<NewsItem> {
     (0..n).map(item).collect()
 }
 
 /// A free reader's page as the server sends it: no cursor, `has_more` when the server
 /// holds more than it lets the reader see.
-pub fn free_page(items: Vec<NewsItem>, has_more: bool) -> FeedPage {
+pub(crate) fn free_page(items: Vec<NewsItem>, has_more: bool) -> FeedPage {
     FeedPage {
         total: items.len() as u64,
         limit: items.len().max(1),
@@ -112,7 +112,7 @@ pub fn free_page(items: Vec<NewsItem>, has_more: bool) -> FeedPage {
 }
 
 /// A subscriber's page: `cursor` for the next one, `total` reachable in all.
-pub fn sub_page(items: Vec<NewsItem>, cursor: Option<&str>, total: u64) -> FeedPage {
+pub(crate) fn sub_page(items: Vec<NewsItem>, cursor: Option<&str>, total: u64) -> FeedPage {
     FeedPage {
         limit: items.len().max(1),
         has_more: cursor.is_some(),
@@ -124,7 +124,7 @@ pub fn sub_page(items: Vec<NewsItem>, cursor: Option<&str>, total: u64) -> FeedP
 }
 
 /// A reader with the clock at [`now`], signed in when `email` is given.
-pub fn reader(email: Option<&str>, subscriber: bool, color: bool) -> App {
+pub(crate) fn reader(email: Option<&str>, subscriber: bool, color: bool) -> App {
     let s = email.map(|e| session(e, subscriber, now().timestamp() + 3600));
     let mut app = App::new("http://127.0.0.1:8080", s, Theme { color });
     app.clock = now();
@@ -134,14 +134,14 @@ pub fn reader(email: Option<&str>, subscriber: bool, color: bool) -> App {
 }
 
 /// An anonymous reader whose feed loaded: 5 items, more on the server.
-pub fn anonymous() -> App {
+pub(crate) fn anonymous() -> App {
     let mut app = reader(None, false, true);
     feed(&mut app, free_page(items(5), true));
     app
 }
 
 /// A signed-in free reader with 5 items and empty lists.
-pub fn free() -> App {
+pub(crate) fn free() -> App {
     let mut app = reader(Some("free@example.com"), false, true);
     feed(&mut app, free_page(items(5), true));
     lists(&mut app);
@@ -149,7 +149,7 @@ pub fn free() -> App {
 }
 
 /// A signed-in subscriber with 20 items, more to come.
-pub fn subscriber() -> App {
+pub(crate) fn subscriber() -> App {
     let mut app = reader(Some("sub@example.com"), true, true);
     feed(&mut app, sub_page(items(20), Some("c1"), 64));
     lists(&mut app);
@@ -157,7 +157,7 @@ pub fn subscriber() -> App {
 }
 
 /// Delivers a first feed page.
-pub fn feed(app: &mut App, page: FeedPage) {
+pub(crate) fn feed(app: &mut App, page: FeedPage) {
     let epoch = app.epoch;
     app.update(
         Action::FeedLoaded {
@@ -170,7 +170,7 @@ pub fn feed(app: &mut App, page: FeedPage) {
 }
 
 /// Delivers empty lists for every mark and Shared.
-pub fn lists(app: &mut App) {
+pub(crate) fn lists(app: &mut App) {
     let epoch = app.epoch;
     for mark in crate::marks::MARKS {
         app.update(
@@ -192,24 +192,24 @@ pub fn lists(app: &mut App) {
 }
 
 /// A key press.
-pub fn key(code: KeyCode) -> Action {
+pub(crate) fn key(code: KeyCode) -> Action {
     Action::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
 /// A character key press.
-pub fn ch(c: char) -> Action {
+pub(crate) fn ch(c: char) -> Action {
     key(KeyCode::Char(c))
 }
 
 /// Types `text`, one key press a character.
-pub fn type_text(app: &mut App, text: &str) {
+pub(crate) fn type_text(app: &mut App, text: &str) {
     for c in text.chars() {
         app.update(ch(c), Instant::now());
     }
 }
 
 /// Searches for `query` with the prompt and answers the search with `page`.
-pub fn searched(app: &mut App, query: &str, page: SearchPage) {
+pub(crate) fn searched(app: &mut App, query: &str, page: SearchPage) {
     type_text(app, &format!("/{query}"));
     app.update(key(KeyCode::Enter), Instant::now());
     let epoch = app.epoch;
@@ -225,19 +225,23 @@ pub fn searched(app: &mut App, query: &str, page: SearchPage) {
 }
 
 /// The screen as text, one string per row.
-pub fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
+pub(crate) fn screen(app: &App, width: u16, height: u16) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(|f| crate::ui::render(f, app)).unwrap();
     let buffer = terminal.backend().buffer().clone();
     buffer
         .content
         .chunks(width as usize)
-        .map(|row| row.iter().map(|c| c.symbol()).collect::<String>())
+        .map(|row| {
+            row.iter()
+                .map(ratatui::buffer::Cell::symbol)
+                .collect::<String>()
+        })
         .collect()
 }
 
 /// The screen's words in order, borders removed, for finding wrapped sentences.
-pub fn words(screen: &[String]) -> String {
+pub(crate) fn words(screen: &[String]) -> String {
     let text: String = screen
         .iter()
         .map(|l| l.replace(['│', '╭', '╮', '╰', '╯', '─'], " "))
@@ -248,7 +252,7 @@ pub fn words(screen: &[String]) -> String {
 
 /// Asserts the screen holds `needle` (in the flowing text); prints the screen if not.
 #[track_caller]
-pub fn assert_shows(screen: &[String], needle: &str) {
+pub(crate) fn assert_shows(screen: &[String], needle: &str) {
     assert!(
         words(screen).contains(needle),
         "expected {needle:?} on screen:\n{}",
@@ -258,7 +262,7 @@ pub fn assert_shows(screen: &[String], needle: &str) {
 
 /// Asserts the screen does not hold `needle`.
 #[track_caller]
-pub fn assert_hides(screen: &[String], needle: &str) {
+pub(crate) fn assert_hides(screen: &[String], needle: &str) {
     assert!(
         !words(screen).contains(needle),
         "did not expect {needle:?} on screen:\n{}",

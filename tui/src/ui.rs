@@ -150,8 +150,8 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
             };
             Line::styled(format!(" {}", s.text), style)
         }
-        None => match app.search.as_ref().filter(|s| s.in_force()) {
-            Some(search) => {
+        None => {
+            if let Some(search) = app.search.as_ref().filter(|s| s.in_force()) {
                 let key = |c| app.key(Context::Search, c);
                 let keys = [
                     key(Command::NextMatch),
@@ -165,13 +165,12 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
                     format!(" {}", strings::search_in_force(&search.query, keys)),
                     t.dim(),
                 )
-            }
-            None => {
+            } else {
                 let key = |c| app.key(Context::Global, c);
                 let hint = strings::key_hint(&key(Command::Help), &key(Command::Quit));
                 Line::styled(format!(" {hint}"), t.dim())
             }
-        },
+        }
     };
     frame.render_widget(
         Paragraph::new(line).wrap(ratatui::widgets::Wrap { trim: false }),
@@ -184,7 +183,7 @@ fn stories_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
     let t = app.theme;
     match &app.feed {
         Load::Loaded(_) if app.stories_pending => {
-            message(frame, app, area, strings::LOADING_NEWS, None, None)
+            message(frame, app, area, strings::LOADING_NEWS, None, None);
         }
         Load::Loaded(_) if !app.stories.is_empty() && view == View::Tv => frame.render_widget(
             TvWidget {
@@ -210,7 +209,7 @@ fn stories_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
                     theme: t,
                 },
                 area,
-            )
+            );
         }
         Load::Loaded(_) => message(frame, app, area, strings::NO_NEWS, None, None),
         Load::Failed(e) => error(frame, app, area, strings::ERROR_LOADING_NEWS, e),

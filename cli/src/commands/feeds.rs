@@ -158,7 +158,7 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
         }
         AdminResponse::Removed { id, .. } => out!("removed feed {id} (its items stay)")?,
         AdminResponse::Fetch(reports) if reports.is_empty() => {
-            out!("no feeds to fetch; add one with `radar feeds add URL`")?
+            out!("no feeds to fetch; add one with `radar feeds add URL`")?;
         }
         AdminResponse::Fetch(reports) => {
             for r in reports {

@@ -171,7 +171,7 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
         }
         AdminResponse::Removed { id, .. } => out!("removed item {id}")?,
         AdminResponse::Reindexed { items, seconds } => {
-            out!("search index rebuilt: {items} items in {seconds:.1} s")?
+            out!("search index rebuilt: {items} items in {seconds:.1} s")?;
         }
         other => json(&other)?,
     }

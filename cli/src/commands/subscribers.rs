@@ -55,8 +55,7 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
             u.email,
             u.subscription
                 .until
-                .map(|t| format!(" {}", until(t)))
-                .unwrap_or_else(|| " until revoked".into())
+                .map_or_else(|| " until revoked".into(), |t| format!(" {}", until(t)))
         )?,
         AdminResponse::User(u) if u.subscriber => out!(
             "revoked the subscription of {}, who stays a subscriber as a complimentary account",

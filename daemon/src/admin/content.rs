@@ -191,7 +191,9 @@ pub(super) async fn items_import(
             })
             .await?;
         progress.end();
-        let mut invalid = invalid.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mut invalid = invalid
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         invalid.sort_by_key(|l| l.line);
         report.invalid = invalid;
         Ok::<_, AdminError>(report)
@@ -201,7 +203,7 @@ pub(super) async fn items_import(
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 pub(super) async fn items_reindex(ctx: &AdminCtx) -> Result<AdminResponse, AdminError> {
@@ -251,9 +253,7 @@ pub(super) async fn feeds_fetch(
     if feeds.is_empty() {
         return Ok(AdminResponse::Fetch(Vec::new()));
     }
-    let timeout = timeout_secs
-        .map(Duration::from_secs)
-        .unwrap_or(ctx.feed_timeout);
+    let timeout = timeout_secs.map_or(ctx.feed_timeout, Duration::from_secs);
     ctx.progress.begin(feeds.len() as u64, "feeds");
     // Feeds are fetched concurrently; each report arrives in the order they finish,
     // and the answer lists them in the order asked.

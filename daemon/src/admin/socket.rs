@@ -171,6 +171,10 @@ impl Background {
     /// Binds `DATA/admin.sock` (a stale file from a crash is replaced: the caller holds
     /// the store's lock, so no other daemon owns it) and starts the pipeline. Must be
     /// called inside a tokio runtime.
+    #[allow(
+        clippy::unused_async,
+        reason = "it spawns tasks: being async keeps it inside a runtime"
+    )]
     pub async fn start(
         data_dir: &Path,
         store: Store,

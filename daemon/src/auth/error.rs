@@ -64,7 +64,12 @@ impl AuthError {
     /// 422 `weak_password` with its reasons.
     pub fn weak_password(msg: impl Into<String>, reasons: &[&str]) -> Self {
         Self {
-            weak_password: Some(reasons.iter().map(|r| r.to_string()).collect()),
+            weak_password: Some(
+                reasons
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect(),
+            ),
             ..Self::unprocessable("weak_password", msg)
         }
     }

@@ -55,7 +55,7 @@ impl PasswordPool {
     /// A pool sized by the settings.
     pub fn new(config: &PasswordConfig) -> Self {
         let size = match config.hash_concurrency {
-            0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+            0 => std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
             n => n,
         };
         Self {

@@ -237,7 +237,7 @@ mod tests {
         ];
         for (site, allow, requested, lands) in cases {
             let site = url::Url::parse(site).unwrap();
-            let allow: Vec<String> = allow.iter().map(|s| s.to_string()).collect();
+            let allow: Vec<String> = allow.iter().map(std::string::ToString::to_string).collect();
             let got = check(&site, &allow, false, requested).unwrap_or_else(|| site.clone());
             assert_eq!(got.as_str(), *lands, "{requested} with {allow:?}");
         }

@@ -117,12 +117,11 @@ fn targets_auth(start: &[u8]) -> bool {
 fn raw(res: Response) -> Vec<u8> {
     let (parts, body) = res.into_parts();
     let mut body_read = pin!(axum::body::to_bytes(body, usize::MAX));
-    let body = match body_read
+    let Poll::Ready(Ok(body)) = body_read
         .as_mut()
         .poll(&mut Context::from_waker(Waker::noop()))
-    {
-        Poll::Ready(Ok(bytes)) => bytes,
-        _ => unreachable!("an error answer's body is in memory"),
+    else {
+        unreachable!("an error answer's body is in memory")
     };
     let mut out = format!(
         "HTTP/1.1 {} {}\r\n",

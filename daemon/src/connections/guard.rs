@@ -165,19 +165,15 @@ mod tests {
     use http_body_util::BodyExt;
     use tower::ServiceExt;
 
+    async fn panics() -> &'static str {
+        panic!("a handler panicked on purpose")
+    }
+
     fn app() -> Router {
         Router::new()
             .route("/echo", post(|body: axum::body::Bytes| async move { body }))
             .route("/auth/v1/signup", post(|| async { "ok" }))
-            .route(
-                "/panics",
-                get(|| async {
-                    if true {
-                        panic!("a handler panicked on purpose");
-                    }
-                    "never"
-                }),
-            )
+            .route("/panics", get(panics))
             .layer(GuardLayer {
                 max_body: 8,
                 body_timeout: Duration::from_millis(100),

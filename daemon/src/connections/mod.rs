@@ -106,14 +106,15 @@ pub async fn serve(
     loop {
         let slot = match spare.take() {
             Some(slot) => slot,
-            None => match slots.clone().try_acquire_owned() {
-                Ok(slot) => slot,
-                Err(_) => {
+            None => {
+                if let Ok(slot) = slots.clone().try_acquire_owned() {
+                    slot
+                } else {
                     if !warned {
                         tracing::warn!(
                             max_connections = cap,
                             "connection limit reached: new connections wait until one closes \
-                             (raise --max-connections if the machine has room)"
+                         (raise --max-connections if the machine has room)"
                         );
                         warned = true;
                     }
@@ -122,7 +123,7 @@ pub async fn serve(
                         () = &mut shutdown => break,
                     }
                 }
-            },
+            }
         };
         if slots.available_permits() > cap / 2 {
             warned = false;
@@ -350,14 +351,14 @@ fn fit_open_file_limit(wanted: usize) -> usize {
     };
     // SAFETY: getrlimit/setrlimit read and write the struct we pass, nothing else.
     unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &raw mut lim) != 0 {
             return wanted;
         }
         let need = wanted as u64 + RESERVED;
         if lim.rlim_cur < need {
             lim.rlim_cur = need.min(lim.rlim_max);
-            libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
-            libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &raw const lim);
+            libc::getrlimit(libc::RLIMIT_NOFILE, &raw mut lim);
         }
     }
     let fits = lim.rlim_cur.saturating_sub(RESERVED).max(1) as usize;

@@ -44,7 +44,10 @@ impl Peers {
             });
         }
         let client = client_of(ip);
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let mut open = self
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let count = open.entry(client).or_insert(0);
         if *count >= self.cap {
             return None;
@@ -60,7 +63,11 @@ impl Peers {
 impl Drop for PeerSlot {
     fn drop(&mut self) {
         let Some(client) = self.client else { return };
-        let mut open = self.peers.open.lock().unwrap_or_else(|e| e.into_inner());
+        let mut open = self
+            .peers
+            .open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(count) = open.get_mut(&client) {
             *count -= 1;
             if *count == 0 {

@@ -69,7 +69,7 @@ pub fn html_to_text(html: &str) -> String {
         let name: String = tag
             .trim_start_matches('/')
             .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
+            .take_while(char::is_ascii_alphanumeric)
             .collect::<String>()
             .to_ascii_lowercase();
         if name.is_empty() {
@@ -155,15 +155,12 @@ pub fn decode_entities(s: &str) -> String {
         let after = &rest[amp + 1..];
         let end = after.find(';').filter(|&e| e > 0 && e <= 10);
         let decoded = end.and_then(|e| entity(&after[..e]));
-        match (end, decoded) {
-            (Some(e), Some(c)) => {
-                out.push(c);
-                rest = &after[e + 1..];
-            }
-            _ => {
-                out.push('&');
-                rest = after;
-            }
+        if let (Some(e), Some(c)) = (end, decoded) {
+            out.push(c);
+            rest = &after[e + 1..];
+        } else {
+            out.push('&');
+            rest = after;
         }
     }
     out.push_str(rest);

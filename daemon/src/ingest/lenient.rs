@@ -157,6 +157,10 @@ struct Field {
 }
 
 impl Field {
+    #[allow(
+        clippy::unnecessary_wraps,
+        reason = "every arm of the callers' matches is an Option"
+    )]
     fn new(target: Target, depth: usize) -> Option<Field> {
         Some(Field {
             target,
@@ -301,7 +305,7 @@ fn attr(e: &BytesStart<'_>, name: &str) -> Option<String> {
             .eq_ignore_ascii_case(name)
             .then(|| {
                 a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                    .map_or_else(|_| a.value.to_string(), |v| v.into_owned())
+                    .map_or_else(|_| a.value.to_string(), std::borrow::Cow::into_owned)
             })
             .map(|v| v.trim().to_string())
             .filter(|v| !v.is_empty())

@@ -168,13 +168,16 @@ impl InFlight {
     pub fn contains(&self, id: &str) -> bool {
         self.0
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .contains_key(id)
     }
 
     /// Claims a feed, or answers where the running fetch's report will come.
     pub fn claim(&self, id: &str) -> Claim {
-        let mut set = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut set = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(running) = set.get(id) {
             return Claim::Running(running.clone());
         }
@@ -200,7 +203,7 @@ impl Drop for InFlightGuard {
         self.set
             .0
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(&self.id);
     }
 }
@@ -352,11 +355,11 @@ pub async fn fetch_feed(
             match &outcome {
                 Ok((validators, title, added)) => {
                     if let Some((etag, lm)) = validators {
-                        f.etag = etag.clone();
-                        f.last_modified = lm.clone();
+                        f.etag.clone_from(etag);
+                        f.last_modified.clone_from(lm);
                     }
                     if f.name.is_none() {
-                        f.name = title.clone();
+                        f.name.clone_from(title);
                     }
                     f.items_added += added.unwrap_or(0) as u64;
                     f.last_error = None;

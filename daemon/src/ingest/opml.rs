@@ -102,7 +102,7 @@ fn attributes(s: &str) -> Vec<(String, String)> {
         let Some(close) = after[1..].find(q) else {
             break;
         };
-        out.push((name, decode_entities(&after[1..1 + close])));
+        out.push((name, decode_entities(&after[1..=close])));
         rest = &after[close + 2..];
     }
     out

@@ -413,7 +413,7 @@ fn entry(e: RawEntry, base: Option<&url::Url>, now: DateTime<Utc>) -> ParsedEntr
         url.as_deref().map(link_title).unwrap_or_default()
     };
     if summary.is_empty() {
-        summary = title.clone();
+        summary.clone_from(&title);
     }
     let guid = e.id.clone().unwrap_or_else(|| {
         // No id in the feed: one derived from what the entry says, stable across fetches.

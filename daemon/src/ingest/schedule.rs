@@ -228,7 +228,10 @@ impl HostBudget {
         now: DateTime<Utc>,
         per_minute: bool,
     ) -> Result<HostPermit, Option<DateTime<Utc>>> {
-        let mut hosts = self.hosts.lock().unwrap_or_else(|p| p.into_inner());
+        let mut hosts = self
+            .hosts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let h = hosts.entry(host.to_string()).or_default();
         while h.recent.front().is_some_and(|t| *t <= now - MINUTE) {
             h.recent.pop_front();
@@ -259,8 +262,8 @@ impl HostBudget {
                         .unwrap_or(Duration::from_secs(1))
                         .min(Duration::from_secs(1));
                     tokio::select! {
-                        _ = freed => {}
-                        _ = tokio::time::sleep(wait) => {}
+                        () = freed => {}
+                        () = tokio::time::sleep(wait) => {}
                     }
                 }
             }
@@ -275,7 +278,11 @@ impl HostBudget {
 
 impl Drop for HostPermit {
     fn drop(&mut self) {
-        let mut hosts = self.budget.hosts.lock().unwrap_or_else(|p| p.into_inner());
+        let mut hosts = self
+            .budget
+            .hosts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(h) = hosts.get_mut(&self.host) {
             h.in_flight = h.in_flight.saturating_sub(1);
         }

@@ -72,7 +72,7 @@ pub async fn run(
                         if ctx.in_flight.contains(&feed.id)
                             || launched
                                 .lock()
-                                .unwrap_or_else(|p| p.into_inner())
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
                                 .contains(&feed.id)
                         {
                             continue;
@@ -107,7 +107,7 @@ pub async fn run(
                         }
                         launched
                             .lock()
-                            .unwrap_or_else(|p| p.into_inner())
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
                             .insert(feed.id.clone());
                         let ctx = ctx.clone();
                         let launched = launched.clone();
@@ -126,17 +126,17 @@ pub async fn run(
                             .await;
                             launched
                                 .lock()
-                                .unwrap_or_else(|p| p.into_inner())
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
                                 .remove(&feed.id);
                             // The feed's next due time is recorded: look again.
                             ctx.wake.notify_one();
                             match r.status.as_str() {
                                 "error" => {
-                                    tracing::warn!(feed = %r.url, error = ?r.error, "feed fetch failed")
+                                    tracing::warn!(feed = %r.url, error = ?r.error, "feed fetch failed");
                                 }
                                 "busy" => {}
                                 _ => {
-                                    tracing::info!(feed = %r.url, added = r.added, updated = r.updated, status = %r.status, "feed fetched")
+                                    tracing::info!(feed = %r.url, added = r.added, updated = r.updated, status = %r.status, "feed fetched");
                                 }
                             }
                         });
@@ -155,9 +155,9 @@ pub async fn run(
             crate::summarize::scheduled(&with).await;
         }
         tokio::select! {
-            _ = tokio::time::sleep(wait) => {}
-            _ = ctx.wake.notified() => {}
-            _ = host_freed => {}
+            () = tokio::time::sleep(wait) => {}
+            () = ctx.wake.notified() => {}
+            () = host_freed => {}
             _ = stop.changed() => return,
         }
     }

@@ -305,10 +305,10 @@ pub async fn post_stripe_webhook(
                     tracing::info!(session = %local.id, "stripe checkout completed");
                 }
                 Some(_) => {
-                    tracing::info!(session = %remote.id, "stripe checkout completed without payment yet")
+                    tracing::info!(session = %remote.id, "stripe checkout completed without payment yet");
                 }
                 None => {
-                    tracing::warn!(session = %remote.id, "webhook for a checkout session this server did not create")
+                    tracing::warn!(session = %remote.id, "webhook for a checkout session this server did not create");
                 }
             }
         }
@@ -318,11 +318,12 @@ pub async fn post_stripe_webhook(
                 || matches!(status, "canceled" | "unpaid" | "incomplete_expired");
             let customer = event.data.object["customer"].as_str().unwrap_or_default();
             if ended && !customer.is_empty() {
-                match s.store.end_customer_subscription(customer).await? {
-                    Some(user) => tracing::info!(user = %user.id, "stripe subscription ended"),
-                    None => tracing::warn!(
+                if let Some(user) = s.store.end_customer_subscription(customer).await? {
+                    tracing::info!(user = %user.id, "stripe subscription ended");
+                } else {
+                    tracing::warn!(
                         "stripe subscription ended for a customer this server does not know"
-                    ),
+                    );
                 }
             }
         }

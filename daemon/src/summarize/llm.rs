@@ -26,6 +26,10 @@ pub struct LlmConfig {
     pub timeout: Duration,
 }
 
+#[allow(
+    clippy::missing_fields_in_debug,
+    reason = "secrets and connections are left out on purpose"
+)]
 impl std::fmt::Debug for LlmConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LlmConfig")

@@ -468,7 +468,9 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
                 .sum::<f64>()
                 .sqrt()
                 .max(f64::MIN_POSITIVE);
-            v.values_mut().for_each(|x| *x /= norm);
+            for x in v.values_mut() {
+                *x /= norm;
+            }
             v
         })
         .collect();

@@ -32,7 +32,7 @@ pub(crate) struct Highlighter {
 
 impl Highlighter {
     /// A highlighter for `query`'s terms as the searcher's index spells them.
-    pub fn new(searcher: &Searcher, query: &dyn Query, f: &Fields) -> Result<Self> {
+    pub(super) fn new(searcher: &Searcher, query: &dyn Query, f: &Fields) -> Result<Self> {
         let whole = |field| -> Result<SnippetGenerator> {
             let mut g = SnippetGenerator::create(searcher, query, field)?;
             // One fragment from the first byte: the whole field.
@@ -52,7 +52,7 @@ impl Highlighter {
     }
 
     /// The marked title, summary and snippet of one item.
-    pub fn highlights(&self, item: &NewsItem) -> Highlights {
+    pub(super) fn highlights(&self, item: &NewsItem) -> Highlights {
         let snippet = [("content", &item.content), ("short", &item.short)]
             .into_iter()
             .find_map(|(field, text)| {

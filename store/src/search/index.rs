@@ -113,7 +113,7 @@ impl SearchIndex {
     /// Opens `DATA/search`, or creates it empty. The second value says why the index
     /// must be filled from the store: it was missing, from another format, or could not
     /// be opened (a damaged one is removed and created anew).
-    pub fn open(data_dir: &Path) -> Result<(Self, Option<String>)> {
+    pub(crate) fn open(data_dir: &Path) -> Result<(Self, Option<String>)> {
         let dir = data_dir.join("search");
         let why = match std::fs::read_to_string(dir.join(FORMAT_FILE)) {
             Ok(f) if f.trim() == FORMAT => match Self::open_in(&dir, false) {
@@ -183,23 +183,23 @@ impl SearchIndex {
     }
 
     /// A searcher over the last commit.
-    pub fn searcher(&self) -> Searcher {
+    pub(crate) fn searcher(&self) -> Searcher {
         self.reader.searcher()
     }
 
     /// The writer, waited for without holding a thread (a batch holds it across its
     /// writes to the backend).
-    pub async fn lock(&self) -> MutexGuard<'_, Writer> {
+    pub(crate) async fn lock(&self) -> MutexGuard<'_, Writer> {
         self.writer.lock().await
     }
 
     /// The index's folder.
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// Commits what the writer holds and makes it visible to the next search.
-    pub fn commit(&self, w: &mut Writer) -> Result<()> {
+    pub(crate) fn commit(&self, w: &mut Writer) -> Result<()> {
         let mut commit = w.writer.prepare_commit()?;
         commit.set_payload(&w.applied.to_string());
         commit.commit()?;
@@ -209,12 +209,12 @@ impl SearchIndex {
     }
 
     /// Where the committed index stands in a shared change log (see [`Writer::applied`]).
-    pub fn applied(&self) -> u64 {
+    pub(crate) fn applied(&self) -> u64 {
         self.applied.load(Ordering::Acquire)
     }
 
     /// Records that the committed index is complete and of this [`FORMAT`].
-    pub fn mark_complete(&self) -> Result<()> {
+    pub(crate) fn mark_complete(&self) -> Result<()> {
         let path = self.dir.join(FORMAT_FILE);
         std::fs::write(&path, format!("{FORMAT}\n"))
             .map_err(|e| Error::Index(format!("cannot write {}: {e}", path.display())))?;
@@ -223,13 +223,13 @@ impl SearchIndex {
     }
 
     /// The term that names an item's document.
-    pub fn id_term(&self, id: &str) -> Term {
+    pub(crate) fn id_term(&self, id: &str) -> Term {
         Term::from_field_text(self.fields.id, id)
     }
 
     /// Replaces the document of `item` (by its id) with one of its current text; seen by
     /// searches after the next commit.
-    pub fn replace_document(&self, w: &Writer, item: &NewsItem) -> Result<()> {
+    pub(crate) fn replace_document(&self, w: &Writer, item: &NewsItem) -> Result<()> {
         w.writer.delete_term(self.id_term(&item.id));
         w.writer.add_document(self.document(item))?;
         Ok(())
@@ -237,13 +237,13 @@ impl SearchIndex {
 
     /// Adds the document of an item that has none yet; seen by searches after the next
     /// commit.
-    pub fn add_document(&self, w: &Writer, item: &NewsItem) -> Result<()> {
+    pub(crate) fn add_document(&self, w: &Writer, item: &NewsItem) -> Result<()> {
         w.writer.add_document(self.document(item))?;
         Ok(())
     }
 
     /// An item's document.
-    pub fn document(&self, item: &NewsItem) -> TantivyDocument {
+    pub(crate) fn document(&self, item: &NewsItem) -> TantivyDocument {
         let f = &self.fields;
         let mut doc = TantivyDocument::new();
         doc.add_text(f.id, &item.id);

@@ -76,14 +76,13 @@ impl Store {
         let Some(index) = self.replica() else {
             return Ok(());
         };
-        let why = match rebuild {
-            Some(why) => Some(why),
-            None => {
-                self.catch_up_index().await?;
-                let docs = index.searcher().num_docs();
-                let items = self.backend().item_count().await?;
-                (docs != items).then(|| format!("it holds {docs} items, the store {items}"))
-            }
+        let why = if let Some(why) = rebuild {
+            Some(why)
+        } else {
+            self.catch_up_index().await?;
+            let docs = index.searcher().num_docs();
+            let items = self.backend().item_count().await?;
+            (docs != items).then(|| format!("it holds {docs} items, the store {items}"))
         };
         if let Some(why) = why {
             let started = std::time::Instant::now();

@@ -319,7 +319,7 @@ impl Query for Guarded {
         Ok(Box::new(GuardedWeight(self.0.weight(scoring)?)))
     }
     fn query_terms<'a>(&'a self, visitor: &mut dyn FnMut(&'a Term, bool)) {
-        self.0.query_terms(visitor)
+        self.0.query_terms(visitor);
     }
 }
 
@@ -377,6 +377,7 @@ fn text_query(f: &Fields, t: &Text) -> Box<dyn Query> {
                 )),
                 _ => Box::new(PhraseQuery::new(terms)),
             };
+            #[allow(clippy::float_cmp, reason = "1.0 is the exact default, never computed")]
             let q: Box<dyn Query> = if boost == 1.0 {
                 q
             } else {

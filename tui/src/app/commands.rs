@@ -36,7 +36,7 @@ impl App {
             Overlay::Takeaways(_) => {
                 if matches!(
                     key.code,
-                    KeyCode::Esc | KeyCode::Enter | KeyCode::Char('t') | KeyCode::Char('q')
+                    KeyCode::Esc | KeyCode::Enter | KeyCode::Char('t' | 'q')
                 ) {
                     self.overlay = Overlay::None;
                 }
@@ -96,17 +96,18 @@ impl App {
                         &s.user.email,
                         &self.key(Context::Global, C::SignOut),
                     );
-                    self.say(text, StatusKind::Info, now)
+                    self.say(text, StatusKind::Info, now);
                 }
                 None => self.overlay = Overlay::SignIn(SignInState::default()),
             },
-            (_, C::SignOut) => match &self.session {
-                Some(s) => self.requests.push(Request::SignOut(s.access_token.clone())),
-                None => {
+            (_, C::SignOut) => {
+                if let Some(s) = &self.session {
+                    self.requests.push(Request::SignOut(s.access_token.clone()));
+                } else {
                     let text = strings::signed_out_hint(&self.key(Context::Global, C::SignIn));
-                    self.say(text, StatusKind::Info, now)
+                    self.say(text, StatusKind::Info, now);
                 }
-            },
+            }
             (_, C::Subscribe) => self.open_subscribe(now),
             (_, C::Search) => self.open_search(now),
             (Context::Reader, C::Back) => self.reader = None,
@@ -407,7 +408,7 @@ impl App {
                     .push(Request::LoadFeed(super::FeedFetch::Next(cursor)));
             }
             (None, false) if feed.has_more => {
-                self.say(strings::MORE_IS_PREMIUM, StatusKind::Info, now)
+                self.say(strings::MORE_IS_PREMIUM, StatusKind::Info, now);
             }
             (None, false) => self.say(strings::NO_MORE, StatusKind::Info, now),
         }

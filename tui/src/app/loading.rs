@@ -96,10 +96,10 @@ impl App {
     }
 
     pub(super) fn on_feed(&mut self, fetch: FeedFetch, result: ApiResult<FeedPage>, now: Instant) {
-        if fetch != FeedFetch::First {
-            self.feed_refilling &= !matches!(fetch, FeedFetch::Refill(_));
-        } else {
+        if fetch == FeedFetch::First {
             self.feed_refilling = false;
+        } else {
+            self.feed_refilling &= !matches!(fetch, FeedFetch::Refill(_));
         }
         let page = match result {
             Ok(page) => page,
@@ -260,7 +260,10 @@ impl App {
         {
             self.requests.push(Request::LoadMetadata);
         }
-        if result.as_ref().is_err_and(|e| e.is_unauthorized()) {
+        if result
+            .as_ref()
+            .is_err_and(super::super::api::ApiError::is_unauthorized)
+        {
             self.on_unauthorized();
         }
         let Overlay::Takeaways(overlay) = &mut self.overlay else {

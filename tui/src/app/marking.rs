@@ -199,7 +199,7 @@ impl App {
                 self.on_unauthorized();
             }
             Err(e) if e.is_unsent() => {
-                self.say(strings::kept_locally(mark, on), StatusKind::Warning, now)
+                self.say(strings::kept_locally(mark, on), StatusKind::Warning, now);
             }
             Err(_) if restore => self.say(strings::RESTORE_FAILED, StatusKind::Error, now),
             Err(e) => self.say(

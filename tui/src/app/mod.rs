@@ -671,7 +671,7 @@ impl App {
             } if epoch == self.epoch => self.on_marks(mark, result),
             Action::SharedLoaded { epoch, result } if epoch == self.epoch => self.on_shared(result),
             Action::MetadataLoaded { epoch, result } if epoch == self.epoch => {
-                self.on_metadata(result, now)
+                self.on_metadata(result, now);
             }
             Action::SearchLoaded {
                 epoch,
@@ -680,7 +680,7 @@ impl App {
                 result,
             } if epoch == self.epoch => self.on_search(&query, cursor, result, now),
             Action::TakeawaysLoaded { epoch, id, result } if epoch == self.epoch => {
-                self.on_takeaways(&id, result)
+                self.on_takeaways(&id, result);
             }
             Action::MarkSaved {
                 epoch,
@@ -697,14 +697,14 @@ impl App {
             }
             Action::SignedIn(result) => self.on_signed_in(result, now),
             Action::Refreshed { epoch, result } if epoch == self.epoch => {
-                self.on_refreshed(result, now)
+                self.on_refreshed(result, now);
             }
             Action::SignedOut(result) => self.on_signed_out(result, now),
             Action::SessionSaved(Err(e)) => {
-                self.say(strings::session_not_saved(&e), StatusKind::Warning, now)
+                self.say(strings::session_not_saved(&e), StatusKind::Warning, now);
             }
             Action::PendingSaved(Err(e)) => {
-                self.say(strings::pending_not_saved(&e), StatusKind::Error, now)
+                self.say(strings::pending_not_saved(&e), StatusKind::Error, now);
             }
             Action::Opened(Err(e)) => self.say(strings::cannot_open(&e), StatusKind::Error, now),
             // Answers to requests of an earlier session, and quiet successes.

@@ -58,10 +58,10 @@ impl App {
                 search.input.pop();
             }
             KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                search.input.clear()
+                search.input.clear();
             }
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                search.input.push(c)
+                search.input.push(c);
             }
             _ => {}
         }
@@ -272,7 +272,7 @@ impl App {
                 self.requests.push(Request::Search { query, cursor });
             }
             (None, false) if results.has_more => {
-                self.say(strings::MORE_RESULTS_ARE_PREMIUM, StatusKind::Info, now)
+                self.say(strings::MORE_RESULTS_ARE_PREMIUM, StatusKind::Info, now);
             }
             (None, false) => self.say(strings::NO_MORE_RESULTS, StatusKind::Info, now),
         }

@@ -37,7 +37,7 @@ pub fn columns(width: u16) -> (bool, bool, bool) {
     ]
     .into_iter()
     .find(|(d, a, s)| {
-        let used = DATE * *d as usize + AGE * *a as usize + SOURCE * *s as usize;
+        let used = DATE * usize::from(*d) + AGE * usize::from(*a) + SOURCE * usize::from(*s);
         room >= used + MIN_TITLE
     })
     .unwrap_or((false, false, false))
@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(columns(40), (false, false, false));
         for width in 46..200 {
             let (d, a, s) = columns(width);
-            let used = DATE * d as usize + AGE * a as usize + SOURCE * s as usize;
+            let used = DATE * usize::from(d) + AGE * usize::from(a) + SOURCE * usize::from(s);
             assert!(width as usize - 2 - PREFIX - used >= MIN_TITLE, "{width}");
         }
     }

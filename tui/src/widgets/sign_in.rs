@@ -78,7 +78,7 @@ impl SignInState {
             }
             KeyCode::Char(c) => field.push(c),
             KeyCode::Enter if self.focus == Field::Email && self.password.is_empty() => {
-                self.focus = Field::Password
+                self.focus = Field::Password;
             }
             KeyCode::Enter => {
                 let email = self.email.trim().to_string();

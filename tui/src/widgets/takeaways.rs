@@ -40,7 +40,7 @@ impl Widget for TakeawaysPopup<'_> {
         ];
         match &self.overlay.takeaways {
             Load::Idle | Load::Loading => {
-                lines.push(Line::styled(strings::LOADING_TAKEAWAYS, t.dim()))
+                lines.push(Line::styled(strings::LOADING_TAKEAWAYS, t.dim()));
             }
             Load::Failed(e) => {
                 lines.push(Line::styled(strings::TAKEAWAYS_FAILED, t.error()));

@@ -16,14 +16,14 @@ use crate::{Error, Result};
 /// a database gains nothing from more busy connections; the rest of the 16 are there
 /// for requests that wait on a commit's flush to disk, which PostgreSQL shares among
 /// the transactions committing together.
-pub const DEFAULT_POOL_SIZE: usize = 16;
+pub(super) const DEFAULT_POOL_SIZE: usize = 16;
 
 /// How long opening a connection may take, unless the URL sets `connect_timeout`.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long a request waits for a free connection before it is answered as
 /// unavailable (all connections busy, or the database unreachable).
-pub const WAIT_TIMEOUT: Duration = Duration::from_secs(5);
+pub(super) const WAIT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The pool's own parameter in the URL, taken out before the rest is given to the
 /// client (which refuses parameters it does not know).
@@ -31,7 +31,7 @@ const POOL_SIZE_PARAM: &str = "pool_size";
 
 /// A store URL, shown with its password replaced by `***`.
 #[derive(Clone, Copy)]
-pub struct Redacted<'a>(pub &'a str);
+pub(crate) struct Redacted<'a>(pub &'a str);
 
 impl fmt::Display for Redacted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -47,7 +47,7 @@ impl fmt::Debug for Redacted<'_> {
 
 /// The URL with any password replaced by `***`: the `user:password@` of a URL, a
 /// `password` query parameter, or a `password=` pair of the key-value form.
-pub fn redact(url: &str) -> String {
+pub(super) fn redact(url: &str) -> String {
     if is_url(url) {
         redact_url(url)
     } else {
@@ -108,7 +108,7 @@ fn redact_pairs(s: &str) -> String {
         let key = rest[..eq].trim();
         let after = rest[eq + 1..].trim_start();
         let value_len = value_extent(after);
-        out.push_str(&rest[..eq + 1]);
+        out.push_str(&rest[..=eq]);
         if key == "password" {
             out.push_str("***");
         } else {
@@ -137,7 +137,7 @@ fn value_extent(s: &str) -> usize {
 }
 
 /// A store URL taken apart: the client's configuration and the pool's size.
-pub struct Target {
+pub(super) struct Target {
     /// What the client connects with.
     pub config: tokio_postgres::Config,
     /// Connections in the pool.
@@ -145,7 +145,7 @@ pub struct Target {
 }
 
 /// Reads a store URL. Errors name the URL only redacted.
-pub fn parse(url: &str) -> Result<Target> {
+pub(super) fn parse(url: &str) -> Result<Target> {
     let (rest, pool_size) = take_pool_size(url)?;
     let mut config = tokio_postgres::Config::from_str(&rest).map_err(|e| {
         Error::Open(format!(
@@ -214,14 +214,13 @@ fn take_pool_size(url: &str) -> Result<(String, Option<usize>)> {
     } else {
         let mut rest = String::new();
         for part in url.split_whitespace() {
-            match part.split_once('=') {
-                Some((POOL_SIZE_PARAM, v)) => size = Some(read(v)?),
-                _ => {
-                    if !rest.is_empty() {
-                        rest.push(' ');
-                    }
-                    rest.push_str(part);
+            if let Some((POOL_SIZE_PARAM, v)) = part.split_once('=') {
+                size = Some(read(v)?);
+            } else {
+                if !rest.is_empty() {
+                    rest.push(' ');
                 }
+                rest.push_str(part);
             }
         }
         // A quoted value with spaces would be split above: keep the form as given

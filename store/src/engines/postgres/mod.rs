@@ -111,7 +111,7 @@ use tokio_postgres::{NoTls, Row, Statement};
 use crate::backend::{Backend, Json};
 use crate::{Error, Result};
 
-pub use connection::Redacted;
+pub(crate) use connection::Redacted;
 
 /// How often [`Backend::upkeep`] deletes counters that have run out (quota counts of
 /// past days, limiter instants in the past). Every process does it; it is idempotent.
@@ -126,6 +126,10 @@ pub struct PostgresBackend {
     pruned: Mutex<Option<Instant>>,
 }
 
+#[allow(
+    clippy::missing_fields_in_debug,
+    reason = "secrets and connections are left out on purpose"
+)]
 impl fmt::Debug for PostgresBackend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PostgresBackend")
@@ -241,7 +245,10 @@ impl PostgresBackend {
     /// Deletes counters that have run out, at most once per [`PRUNE_EVERY`].
     async fn prune(&self) -> Result<()> {
         {
-            let mut last = self.pruned.lock().unwrap_or_else(|p| p.into_inner());
+            let mut last = self
+                .pruned
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if last.is_some_and(|t| t.elapsed() < PRUNE_EVERY) {
                 return Ok(());
             }

@@ -19,7 +19,7 @@ use crate::{Error, Result};
 const MIGRATIONS: &[(i32, &str)] = &[(1, include_str!("migrations/0001_initial.sql"))];
 
 /// The schema version this binary writes and reads.
-pub const LATEST: i32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
+pub(super) const LATEST: i32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
 
 /// The advisory lock key of migrations: "radar" in ASCII, so an operator who sees it in
 /// `pg_locks` can tell whose it is.
@@ -27,7 +27,7 @@ const MIGRATION_LOCK: i64 = 0x0072_6164_6172;
 
 /// Brings the database's schema to [`LATEST`], or refuses one that is newer. Answers the
 /// version it found.
-pub async fn migrate(client: &mut Client, url: &str) -> Result<i32> {
+pub(super) async fn migrate(client: &mut Client, url: &str) -> Result<i32> {
     let tx = client.transaction().await.map_err(db_error)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await

@@ -210,7 +210,7 @@ async fn concurrent_writers_never_leave_a_gap_a_log_reader_could_skip() {
         all.extend(w.await.unwrap());
     }
     reader.await.unwrap();
-    all.sort();
+    all.sort_unstable();
     assert_eq!(all, (1..=80).collect::<Vec<u64>>());
     assert_eq!(b.items_version().await.unwrap(), 80);
     assert_eq!(b.item_count().await.unwrap(), 80);

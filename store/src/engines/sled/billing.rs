@@ -34,7 +34,7 @@ impl SledBackend {
         {
             self.t.userid_checkouts.remove(key?)?;
         }
-        for entry in self.t.checkouts.iter() {
+        for entry in &self.t.checkouts {
             let (key, value) = entry?;
             let owner = serde_json::from_slice::<serde_json::Value>(&value)
                 .ok()

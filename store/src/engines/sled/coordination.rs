@@ -48,7 +48,10 @@ impl Local {
         until: DateTime<Utc>,
         limit: usize,
     ) -> Vec<Feed> {
-        let mut held = self.feeds.lock().unwrap_or_else(|p| p.into_inner());
+        let mut held = self
+            .feeds
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         held.retain(|_, end| *end > now);
         let mut out = Vec::new();
         for feed in due {
@@ -68,7 +71,7 @@ impl Local {
     pub(crate) fn release_feed(&self, id: &str) {
         self.feeds
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(id);
     }
 }
@@ -96,7 +99,7 @@ impl Coordination for SledBackend {
             .coordination
             .leases
             .lock()
-            .unwrap_or_else(|p| p.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         match leases.get(name) {
             Some((other, end)) if other != holder && *end > now => Ok(false),
             _ => {
@@ -138,7 +141,7 @@ impl Coordination for SledBackend {
             .coordination
             .rates
             .lock()
-            .unwrap_or_else(|p| p.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         match Gcra::step(rates.get(key).copied(), interval, burst, now) {
             Gcra::Pass(tat) => {
                 rates.put(*key, tat);

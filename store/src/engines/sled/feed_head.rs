@@ -36,7 +36,7 @@ pub(crate) struct Head {
 impl Head {
     /// Where the items after `before` (a `published_itemid` key) start in the head: the
     /// first one older than it. `None` when they may lie past the head.
-    pub fn start_after(&self, before: Option<&[u8]>) -> Option<usize> {
+    pub(crate) fn start_after(&self, before: Option<&[u8]>) -> Option<usize> {
         let Some(before) = before else {
             return Some(0);
         };
@@ -55,7 +55,12 @@ impl SledBackend {
     /// it was last read.
     pub(crate) fn feed_head(&self) -> Result<Arc<Head>> {
         let generation = self.items_generation();
-        let mut cached = self.mem.head.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut cached = self
+            .mem
+            .head
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(head) = &*cached
             && head.generation == generation
         {

@@ -117,7 +117,9 @@ impl GroupCommit {
     }
 
     fn lock(&self) -> MutexGuard<'_, Epochs> {
-        self.epochs.lock().unwrap_or_else(|p| p.into_inner())
+        self.epochs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn sync_blocking(&self, db: &sled::Db) -> Result<()> {
@@ -133,7 +135,10 @@ impl GroupCommit {
             if !e.running {
                 break;
             }
-            e = self.finished.wait(e).unwrap_or_else(|p| p.into_inner());
+            e = self
+                .finished
+                .wait(e)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
         // Lead epoch `needed`: it starts now, after every queued writer's write.
         e.started = needed;

@@ -53,6 +53,10 @@ thread_local! {
 }
 
 /// A point between two sled writes of an item batch, where a test can cut it short.
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "fails only in tests, which cut batches here"
+)]
 fn crash_point() -> Result<()> {
     #[cfg(test)]
     CRASH_AFTER.with(|left| match left.get() {
@@ -111,7 +115,7 @@ impl SledBackend {
     pub(crate) fn mend_interrupted_batches(&self) -> Result<()> {
         self.renumber_first_layout_changes()?;
         let mut batched = Vec::new();
-        for entry in self.t.search_pending.iter() {
+        for entry in &self.t.search_pending {
             let (_, ids) = entry?;
             if let Some(list) = ids.strip_prefix(&[BATCH]) {
                 batched.extend(
@@ -145,7 +149,7 @@ impl SledBackend {
     /// today's layout, so they are replayed and forgotten like the others.
     fn renumber_first_layout_changes(&self) -> Result<()> {
         let mut old = Vec::new();
-        for entry in self.t.search_pending.iter() {
+        for entry in &self.t.search_pending {
             let (key, value) = entry?;
             if key.first() == Some(&CHANGE) {
                 break;
@@ -517,11 +521,11 @@ mod tests {
     /// every item has its three, and the count is right.
     async fn assert_trees_agree(store: &Store, sled: &SledBackend) {
         let mut expected = std::collections::BTreeSet::new();
-        for entry in sled.t.items.iter() {
+        for entry in &sled.t.items {
             let (_, v) = entry.unwrap();
             let item: NewsItem = from_json(&v).unwrap();
-            expected.insert(keys::published(item.published_date, &item.id).to_vec());
-            expected.insert(keys::title(&item.title, &item.id).to_vec());
+            expected.insert(keys::published(item.published_date, &item.id).clone());
+            expected.insert(keys::title(&item.title, &item.id).clone());
             if let Some(u) = &item.url {
                 expected.insert([u.as_bytes(), b"\0", item.id.as_bytes()].concat());
             }
@@ -530,7 +534,7 @@ mod tests {
         for tree in [&sled.t.published_itemid, &sled.t.title_itemid] {
             found.extend(tree.iter().keys().map(|k| k.unwrap().to_vec()));
         }
-        for entry in sled.t.url_itemid.iter() {
+        for entry in &sled.t.url_itemid {
             let (u, id) = entry.unwrap();
             found.insert([&u[..], b"\0", &id[..]].concat());
         }

@@ -634,7 +634,7 @@ impl Durable {
         let outcome = self
             .outcome
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
         outcome.unwrap_or_else(|| Err(poisoned("the change was not applied")))
     }
@@ -827,7 +827,9 @@ impl Drop for Journal {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Refuses every later change, and answers the waiting ones with the error.
@@ -846,7 +848,10 @@ impl Writer {
             let upto = {
                 let mut s = shared.lock();
                 while s.buf.is_empty() && !s.closing {
-                    s = shared.appended.wait(s).unwrap_or_else(|p| p.into_inner());
+                    s = shared
+                        .appended
+                        .wait(s)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
                 }
                 if s.buf.is_empty() {
                     break;
@@ -918,7 +923,9 @@ impl Writer {
             .insert(APPLIED, &keys::u64_value(upto))
             .map_err(|e| format!("applying a change: {e}"))?;
         for ((_, slot), outcome) in batch.iter().zip(outcomes) {
-            *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+            *slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(outcome);
         }
         Ok(())
     }

@@ -8,43 +8,43 @@
 use chrono::{DateTime, TimeZone, Utc};
 
 /// Separator between variable-length key parts; never valid inside UTF-8.
-pub const SEP: u8 = 0xff;
+pub(crate) const SEP: u8 = 0xff;
 
 /// An instant as 8 bytes whose byte order is time order, before and after 1970.
 ///
 /// Milliseconds since the epoch as i64 with the sign bit flipped: negative times sort
 /// below positive ones, and big-endian bytes keep numeric order.
-pub fn time(t: DateTime<Utc>) -> [u8; 8] {
+pub(crate) fn time(t: DateTime<Utc>) -> [u8; 8] {
     ((t.timestamp_millis() as u64) ^ (1 << 63)).to_be_bytes()
 }
 
 /// Inverse of [`time`].
-pub fn time_from(bytes: &[u8]) -> Option<DateTime<Utc>> {
+pub(crate) fn time_from(bytes: &[u8]) -> Option<DateTime<Utc>> {
     let raw: [u8; 8] = bytes.get(..8)?.try_into().ok()?;
     let millis = (u64::from_be_bytes(raw) ^ (1 << 63)) as i64;
     Utc.timestamp_millis_opt(millis).single()
 }
 
 /// [`time`] of an instant given in milliseconds since the epoch.
-pub fn time_ms(ms: i64) -> [u8; 8] {
+pub(crate) fn time_ms(ms: i64) -> [u8; 8] {
     ((ms as u64) ^ (1 << 63)).to_be_bytes()
 }
 
 /// Inverse of [`time_ms`]: the milliseconds of a key's first 8 bytes.
-pub fn time_ms_from(bytes: &[u8]) -> Option<i64> {
+pub(crate) fn time_ms_from(bytes: &[u8]) -> Option<i64> {
     let raw: [u8; 8] = bytes.get(..8)?.try_into().ok()?;
     Some((u64::from_be_bytes(raw) ^ (1 << 63)) as i64)
 }
 
 /// `published_itemid` key: time(published) ++ item id. Equal times fall back to id order.
-pub fn published(t: DateTime<Utc>, item_id: &str) -> Vec<u8> {
+pub(crate) fn published(t: DateTime<Utc>, item_id: &str) -> Vec<u8> {
     let mut k = time(t).to_vec();
     k.extend_from_slice(item_id.as_bytes());
     k
 }
 
 /// The item id inside a `published_itemid` key.
-pub fn published_item_id(key: &[u8]) -> Option<&str> {
+pub(crate) fn published_item_id(key: &[u8]) -> Option<&str> {
     std::str::from_utf8(key.get(8..)?).ok()
 }
 
@@ -53,7 +53,7 @@ pub fn published_item_id(key: &[u8]) -> Option<&str> {
 ///
 /// The separator here is 0x00, below every byte of a title, so a title sorts before its
 /// extensions ("story 1" before "story 11"); with [`SEP`] it would sort after them.
-pub fn title(title: &str, item_id: &str) -> Vec<u8> {
+pub(crate) fn title(title: &str, item_id: &str) -> Vec<u8> {
     let folded: String = title
         .to_lowercase()
         .chars()
@@ -71,19 +71,19 @@ pub fn title(title: &str, item_id: &str) -> Vec<u8> {
 }
 
 /// The item id inside a `title_itemid` key.
-pub fn title_item_id(key: &[u8]) -> Option<&str> {
+pub(crate) fn title_item_id(key: &[u8]) -> Option<&str> {
     let at = key.iter().rposition(|b| *b == 0)?;
     std::str::from_utf8(&key[at + 1..]).ok()
 }
 
 /// The last SEP-separated part of a key (the item id of `title_itemid`, `userid_*` keys).
-pub fn last_part(key: &[u8]) -> Option<&str> {
+pub(crate) fn last_part(key: &[u8]) -> Option<&str> {
     let at = key.iter().rposition(|b| *b == SEP)?;
     std::str::from_utf8(&key[at + 1..]).ok()
 }
 
 /// `a ++ SEP ++ b`.
-pub fn join(a: &[u8], b: &[u8]) -> Vec<u8> {
+pub(crate) fn join(a: &[u8], b: &[u8]) -> Vec<u8> {
     let mut k = Vec::with_capacity(a.len() + 1 + b.len());
     k.extend_from_slice(a);
     k.push(SEP);
@@ -92,14 +92,14 @@ pub fn join(a: &[u8], b: &[u8]) -> Vec<u8> {
 }
 
 /// The prefix of every key that belongs to one owner (user, session, key): `owner ++ SEP`.
-pub fn prefix(owner: &str) -> Vec<u8> {
+pub(crate) fn prefix(owner: &str) -> Vec<u8> {
     let mut k = owner.as_bytes().to_vec();
     k.push(SEP);
     k
 }
 
 /// `owner ++ SEP ++ time ++ id`: per-owner lists ordered by time (shares, outbox).
-pub fn owner_time(owner: &str, t: DateTime<Utc>, id: &str) -> Vec<u8> {
+pub(crate) fn owner_time(owner: &str, t: DateTime<Utc>, id: &str) -> Vec<u8> {
     let mut k = prefix(owner);
     k.extend_from_slice(&time(t));
     k.extend_from_slice(id.as_bytes());
@@ -107,17 +107,16 @@ pub fn owner_time(owner: &str, t: DateTime<Utc>, id: &str) -> Vec<u8> {
 }
 
 /// A u64 counter value.
-pub fn u64_value(v: u64) -> [u8; 8] {
+pub(crate) fn u64_value(v: u64) -> [u8; 8] {
     v.to_be_bytes()
 }
 
 /// Inverse of [`u64_value`]; a missing or short value reads as 0.
-pub fn u64_from(bytes: Option<&[u8]>) -> u64 {
+pub(crate) fn u64_from(bytes: Option<&[u8]>) -> u64 {
     bytes
         .and_then(|b| b.get(..8))
         .and_then(|b| b.try_into().ok())
-        .map(u64::from_be_bytes)
-        .unwrap_or(0)
+        .map_or(0, u64::from_be_bytes)
 }
 
 /// Tests of the key layouts of sled's trees: sled only.

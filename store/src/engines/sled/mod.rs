@@ -167,7 +167,7 @@ pub(crate) struct Memory {
 const PARSED_RECORDS: usize = 4096;
 
 /// The sled backend.
-pub struct SledBackend {
+pub(crate) struct SledBackend {
     db: sled::Db,
     commit: Arc<group_commit::GroupCommit>,
     journal: Arc<journal::Journal>,
@@ -184,7 +184,7 @@ impl SledBackend {
     /// the journal in `dir/journal`, which is replayed onto sled first. On a disk short
     /// of the reserve it opens with writes refused (see `space`). An error names its
     /// cause first (see `opening`).
-    pub fn open(dir: &Path, opts: &Options) -> Result<Self> {
+    pub(crate) fn open(dir: &Path, opts: &Options) -> Result<Self> {
         let at = |part: &str| {
             let path = dir.join(part);
             move |e| opening::explain(dir, &path, e)

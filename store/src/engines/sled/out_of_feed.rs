@@ -158,6 +158,7 @@ mod tests {
     use super::*;
     use crate::pages::Pages;
 
+    #[allow(clippy::unnecessary_wraps, reason = "the loader's signature")]
     fn load(ids: &[&str]) -> Result<HashSet<Box<str>>, ()> {
         Ok(ids.iter().map(|i| (*i).into()).collect())
     }

@@ -28,7 +28,7 @@ pub(crate) struct ParsedCache<T> {
 
 impl<T: DeserializeOwned> ParsedCache<T> {
     /// A cache of at most `entries` records (rounded up to a multiple of the shards).
-    pub fn new(entries: usize) -> Self {
+    pub(crate) fn new(entries: usize) -> Self {
         let per_shard = NonZeroUsize::new(entries.div_ceil(SHARDS).max(1)).expect("non-zero");
         Self {
             shards: (0..SHARDS)
@@ -38,7 +38,7 @@ impl<T: DeserializeOwned> ParsedCache<T> {
     }
 
     /// The record under `key` in `tree`, parsed, or none when there is none.
-    pub fn get(&self, tree: &sled::Tree, key: &str) -> Result<Option<Arc<T>>> {
+    pub(crate) fn get(&self, tree: &sled::Tree, key: &str) -> Result<Option<Arc<T>>> {
         let Some(raw) = tree.get(key)? else {
             return Ok(None);
         };

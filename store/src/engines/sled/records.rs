@@ -32,7 +32,7 @@ impl SummaryStore for SledBackend {
             .mem
             .summary_week
             .lock()
-            .unwrap_or_else(|p| p.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         // Summaries of the week, read before the transaction (sled cannot scan in one)
         // and checked again in it; `summary_week` keeps another check out meanwhile.
         let same_week: Vec<sled::IVec> = t

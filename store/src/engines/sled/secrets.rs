@@ -134,7 +134,7 @@ impl SecretStore for SledBackend {
                             )?;
                             put_tx(secrets, slots, secret, &value)
                         },
-                    )?
+                    )?;
             }
             None => (&t.users, secrets, slots).transaction(|(users, secrets, slots)| {
                 if users.get(secret.owner.as_bytes())?.is_none() {
@@ -142,7 +142,7 @@ impl SecretStore for SledBackend {
                 }
                 put_tx(secrets, slots, secret, &value)
             })?,
-        };
+        }
         self.sync()
     }
 

@@ -79,7 +79,10 @@ impl SpaceGuard {
             return Ok(guard);
         }
         let free = guard.free()?;
-        let mut full = guard.full.lock().unwrap_or_else(|p| p.into_inner());
+        let mut full = guard
+            .full
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if free < reserve {
             guard.release();
             *full = true;
@@ -111,7 +114,10 @@ impl SpaceGuard {
         if self.reserve == 0 {
             return Ok(());
         }
-        let mut full = self.full.lock().unwrap_or_else(|p| p.into_inner());
+        let mut full = self
+            .full
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let free = self.free()?;
         if *full {
             if free < self.reserve + self.ballast_bytes || self.allocate_ballast().is_err() {
@@ -140,7 +146,10 @@ impl SpaceGuard {
 
     /// Whether writes are refused now.
     pub(crate) fn is_full(&self) -> bool {
-        *self.full.lock().unwrap_or_else(|p| p.into_inner())
+        *self
+            .full
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn full_error(&self) -> Error {
@@ -193,7 +202,7 @@ impl SpaceGuard {
             ),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => {
-                tracing::error!(path = %self.ballast().display(), error = %e, "cannot remove the ballast")
+                tracing::error!(path = %self.ballast().display(), error = %e, "cannot remove the ballast");
             }
         }
     }
