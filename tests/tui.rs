@@ -826,6 +826,15 @@ async fn ctrl_z_suspends_to_the_shell_and_fg_redraws() {
     // Drawn anew, where it was.
     tui.wait_until("the reader again", |s| selected_row(s).contains(&t[1]));
     tui.keys(&["q"]);
+    // Typed before the reader has given the terminal back, the command would go to the
+    // reader, not the shell: wait for the shell's prompt.
+    tui.wait_until("the shell's prompt", |s| {
+        s.lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(str::trim_end)
+            == Some("$")
+    });
     tui.type_text("echo back $?");
     tui.keys(&["Enter"]);
     tui.wait_for("back 0");
