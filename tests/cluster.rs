@@ -58,7 +58,13 @@ impl Cluster {
     /// `radar --store URL ARGS…`, run as an operator would on any machine: with a data
     /// directory of its own that holds nothing. Panics unless it succeeds.
     fn admin(&self, args: &[&str]) -> String {
-        let mut cmd = radar(&self.dir.path().join("admin"));
+        self.admin_in(&self.dir.path().join("admin"), args)
+    }
+
+    /// Runs `radar ARGS` on the database with `data` as its data directory: through the
+    /// daemon serving `data` when one does.
+    fn admin_in(&self, data: &Path, args: &[&str]) -> String {
+        let mut cmd = radar(data);
         cmd.env("RADAR_STORE", &self.url);
         let out = cmd.args(args).output().unwrap();
         assert!(
@@ -144,9 +150,9 @@ async fn every_node_serves_one_install() {
 
     // An item written through one node's admin socket is found by a search on the others
     // (their replicas follow the database's change log).
-    let out = radar(&a.data)
-        .env("RADAR_STORE", &c.url)
-        .args([
+    c.admin_in(
+        &a.data,
+        &[
             "items",
             "add",
             "--title",
@@ -155,13 +161,7 @@ async fn every_node_serves_one_install() {
             "A rare quokka.",
             "--url",
             "https://quokka.example/1",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
     );
     for node in [b, n3] {
         let (_, found) = node.get("/api/search?q=quokka", Some(&token)).await;
