@@ -66,19 +66,51 @@ fn io(path: &Path, e: std::io::Error) -> Error {
     ))
 }
 
-/// Writes a secret to a new file of its own, readable by this user only (0600 from its
-/// creation, never wider), synced.
-pub(crate) fn write_private_file(path: &Path, contents: &[u8]) -> Result<()> {
+/// Puts `contents` at `path` unless a file is already there, and gives what is at
+/// `path` afterwards: ours, or the one another caller (thread or process) put there
+/// first. The file is written whole and synced under a name of its own, 0600 from its
+/// creation, and then linked into place, which fails when the name is taken; so nobody
+/// reads a secret half written, racing callers all end with the same one, and a crash
+/// never leaves an empty secret behind.
+pub(crate) fn publish_private_file(path: &Path, contents: &[u8]) -> Result<Vec<u8>> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(FILE_MODE)
-        .open(path)
-        .map_err(|e| io(path, e))?;
-    file.write_all(contents).map_err(|e| io(path, e))?;
-    file.sync_all().map_err(|e| io(path, e))
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static DRAFTS: AtomicU64 = AtomicU64::new(0);
+
+    let name = path
+        .file_name()
+        .map_or_else(Default::default, |n| n.to_string_lossy());
+    let draft = path.with_file_name(format!(
+        ".{name}.{}.{}",
+        std::process::id(),
+        DRAFTS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(FILE_MODE)
+            .open(&draft)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        std::fs::hard_link(&draft, path)
+    })();
+    let _ = std::fs::remove_file(&draft);
+    match written {
+        Ok(()) => {
+            if let Some(dir) = path.parent() {
+                std::fs::File::open(dir)
+                    .and_then(|d| d.sync_all())
+                    .map_err(|e| io(dir, e))?;
+            }
+            Ok(contents.to_vec())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            std::fs::read(path).map_err(|e| io(path, e))
+        }
+        Err(e) => Err(io(path, e)),
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +119,30 @@ mod tests {
 
     fn mode(p: &Path) -> u32 {
         std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn racing_publishers_all_get_the_first_file_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("secret");
+        let got: Vec<Vec<u8>> = std::thread::scope(|s| {
+            let racers: Vec<_> = (0..8u8)
+                .map(|n| {
+                    let path = &path;
+                    s.spawn(move || publish_private_file(path, &[n; 4096]).unwrap())
+                })
+                .collect();
+            racers.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        let on_disk = std::fs::read(&path).unwrap();
+        assert_eq!(on_disk.len(), 4096);
+        assert!(
+            got.iter().all(|g| *g == on_disk),
+            "every caller gets the file that won"
+        );
+        assert_eq!(mode(&path), 0o600);
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no draft is left behind");
     }
 
     #[test]

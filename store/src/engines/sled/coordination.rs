@@ -122,9 +122,8 @@ impl Coordination for SledBackend {
             Ok(secret) => Ok(secret.trim_ascii().to_vec()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 self.writable()?;
-                let secret = make();
-                crate::private::write_private_file(&path, &secret)?;
-                Ok(secret)
+                let secret = crate::private::publish_private_file(&path, &make())?;
+                Ok(secret.trim_ascii().to_vec())
             }
             Err(e) => Err(Error::Io(e)),
         }
