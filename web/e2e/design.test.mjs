@@ -83,7 +83,7 @@ describe('design', () => {
     assert.ok(header.height <= 64, `header is ${header.height}px tall`);
     assert.equal(await page.locator('header').getByRole('button', { name: /^Test checkout/ }).isVisible(), false);
     await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByRole('button', { name: /^Test checkout/ }).waitFor();
+    await page.getByRole('menuitem', { name: /^Test checkout/ }).waitFor();
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.locator('header').getByRole('button', { name: /^Test checkout/ }).waitFor();
@@ -93,11 +93,11 @@ describe('design', () => {
     await page.goto('/app');
     const card = cards(page).first();
     await card.waitFor();
-    // The action shows its word, not only an icon.
-    assert.equal((await card.getByRole('button', { name: 'Add to favorites' }).innerText()).trim(), 'Save');
+    // The action shows its word, not only an icon, and its name holds that word (WCAG 2.5.3).
+    assert.equal((await card.getByRole('button', { name: 'Favorite', pressed: false }).innerText()).trim(), 'Favorite');
     await card.getByRole('heading').getByRole('link').focus();
     await page.keyboard.press('Tab');
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Add to favorites');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Favorite');
     await shoot(page, 'feed-focused');
 
     await page.getByRole('button', { name: 'Compact' }).click();

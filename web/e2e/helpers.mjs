@@ -138,7 +138,7 @@ export async function signIn(page, email, password = PASSWORD) {
 
 export async function signOut(page) {
   await page.getByRole('button', { name: 'User menu' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await waitForToast(page, 'Signed out');
   await waitForPath(page, '/');
 }

@@ -84,7 +84,7 @@ describe('subscriber', () => {
 
   it('opens a weekly summary from the list and the covers', async (t) => {
     await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByRole('link', { name: 'Weekly AI Summary' }).click();
+    await page.getByRole('menuitem', { name: 'Weekly AI Summary' }).click();
     await waitForPath(page, '/weekly-summary');
     await page.getByRole('heading', { name: 'Weekly AI Summary' }).waitFor();
     await page.getByRole('tab', { name: 'List View' }).or(page.getByRole('heading', { name: 'No Summaries' })).waitFor();

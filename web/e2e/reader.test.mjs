@@ -48,8 +48,8 @@ describe('free reader', () => {
     const title = (await cards(page).first().locator('h3').innerText()).trim();
     const card = cardTitled(title);
 
-    await card.getByRole('button', { name: 'Add to favorites' }).click();
-    await card.getByRole('button', { name: 'Remove from favorites' }).waitFor();
+    await card.getByRole('button', { name: 'Favorite', pressed: false }).click();
+    await card.getByRole('button', { name: 'Favorite', pressed: true }).waitFor();
     await tab('Favs').click();
     await cardTitled(title).waitFor();
     await shoot(page, 'favs');
@@ -77,7 +77,7 @@ describe('free reader', () => {
     // A favourite hidden from Favs leaves Favs.
     await tab('Feed').click();
     const second = (await cards(page).first().locator('h3').innerText()).trim();
-    await cardTitled(second).getByRole('button', { name: 'Add to favorites' }).click();
+    await cardTitled(second).getByRole('button', { name: 'Favorite', pressed: false }).click();
     await tab('Favs').click();
     await cardTitled(second).getByRole('button', { name: 'Hide' }).click();
     await page.getByRole('heading', { name: 'No Favs Yet' }).waitFor();
@@ -168,7 +168,7 @@ describe('free reader', () => {
 
   it('edits the profile, saves and cancels', async () => {
     await page.getByRole('button', { name: 'User menu' }).click();
-    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
     await waitForPath(page, '/profile');
     const resume = page.getByLabel('Professional Resume');
     await page.getByRole('button', { name: 'Edit Profile' }).click();

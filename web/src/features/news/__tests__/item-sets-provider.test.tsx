@@ -33,8 +33,8 @@ describe('ItemSetsProvider with a card', () => {
   it('updates at once, stores locally and saves to the server', async () => {
     const user = userEvent.setup();
     setup([...lists(), { method: 'POST', path: '/api/favorites/item-1', body: { success: true, clientSideOnly: false } }]);
-    await user.click(screen.getByRole('button', { name: 'Add to favorites' }));
-    expect(screen.getByRole('button', { name: 'Remove from favorites' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: 'Favorite', pressed: false }));
+    expect(screen.getByRole('button', { name: 'Favorite', pressed: true })).toHaveAttribute('aria-pressed', 'true');
     expect(JSON.parse(localStorage.getItem('userFavorites')!)).toEqual(['item-1']);
     const calls = (fetch as unknown as ReturnType<typeof vi.fn>).mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${url}`);
     expect(calls).toContain('POST /api/favorites/item-1');
@@ -43,9 +43,9 @@ describe('ItemSetsProvider with a card', () => {
   it('marking read takes the item out of favourites', async () => {
     const user = userEvent.setup();
     setup([...lists([item]), { method: 'POST', path: '/api/read/item-1', body: { success: true } }]);
-    expect(await screen.findByRole('button', { name: 'Remove from favorites' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Favorite', pressed: true })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Mark as read' }));
-    expect(screen.getByRole('button', { name: 'Add to favorites' })).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByRole('button', { name: 'Favorite', pressed: false })).toHaveAttribute('aria-pressed', 'false');
     expect(JSON.parse(localStorage.getItem('userReadItems')!)).toEqual(['item-1']);
     expect(JSON.parse(localStorage.getItem('userFavorites')!)).toEqual([]);
   });
@@ -95,7 +95,7 @@ describe('ItemSetsProvider with a card', () => {
   it('merges the server lists on load', async () => {
     localStorage.setItem('userFavorites', JSON.stringify(['local-only']));
     setup(lists([item]));
-    expect(await screen.findByRole('button', { name: 'Remove from favorites' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Favorite', pressed: true })).toBeInTheDocument();
     await act(async () => {});
     expect(JSON.parse(localStorage.getItem('userFavorites')!).sort()).toEqual(['item-1', 'local-only']);
   });
@@ -105,11 +105,11 @@ describe('card actions per view (docs/product.md §4)', () => {
   const names = () => within(screen.getByTestId('news-card')).queryAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent);
 
   it.each<[CardView, string[]]>([
-    ['feed', ['Add to favorites', 'Mark as read', 'Hide', 'Share on LinkedIn']],
-    ['favorites', ['Add to favorites', 'Hide', 'Share on LinkedIn']],
+    ['feed', ['Favorite', 'Mark as read', 'Hide', 'Share on LinkedIn']],
+    ['favorites', ['Favorite', 'Hide', 'Share on LinkedIn']],
     ['read', ['Mark as read', 'Share on LinkedIn']],
     ['trash', ['Restore']],
-    ['shared', ['Add to favorites', 'Mark as read', 'Share on LinkedIn']],
+    ['shared', ['Favorite', 'Mark as read', 'Share on LinkedIn']],
   ])('%s shows %j', (view, expected) => {
     setup(lists(), view);
     expect(names()).toEqual(expected);

@@ -1,4 +1,4 @@
-import { BookOpen, ChevronUp, Lock, Zap } from 'lucide-react';
+import { BookOpen, ChevronDown, ChevronUp, Lock, Zap } from 'lucide-react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { Link } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
@@ -92,27 +92,21 @@ function Story({ item, onNext, tappable }: { item: NewsItem; onNext: () => void;
         <SourceBadge source={source} />
         <h2 className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">{source}</h2>
       </div>
-      {/* The story itself is the "next" control, so a tap anywhere on the text advances. */}
-      <div
-        role={tappable ? 'button' : undefined}
-        tabIndex={tappable ? 0 : undefined}
-        aria-label={tappable ? 'Next story' : undefined}
-        onClick={tappable ? onNext : undefined}
-        onKeyDown={
-          tappable
-            ? (e) => {
-                if (e.key === 'Enter') onNext();
-              }
-            : undefined
-        }
-        className={`flex min-h-0 flex-1 flex-col text-left ${tappable ? 'cursor-pointer' : ''}`}
-      >
+      {/* A tap anywhere on the text advances; the text stays text to assistive technology
+          (inside a button it would be read as the button's name), which gets the "Next story"
+          button below, as the keyboard gets j, Space and the arrows. */}
+      <div onClick={tappable ? onNext : undefined} className={`flex min-h-0 flex-1 flex-col text-left ${tappable ? 'cursor-pointer' : ''}`}>
         <FittedText text={text} readMore={reader} />
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <Link to={reader} state={READER_STATE} className={buttonClass('outline', 'sm')}>
           <BookOpen aria-hidden="true" className="h-4 w-4" /> Read story
         </Link>
+        {tappable && (
+          <button type="button" onClick={onNext} className={buttonClass('secondary', 'sm')}>
+            <ChevronDown aria-hidden="true" className="h-4 w-4" /> Next story
+          </button>
+        )}
         {!item.url && <span className="text-sm text-slate-600 dark:text-slate-400">No source URL</span>}
         <div className="ml-auto min-w-0">
           <ItemActions item={item} view="drops" />

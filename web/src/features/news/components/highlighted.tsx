@@ -6,7 +6,7 @@ export function Highlighted({ text, ranges }: { text: string; ranges: readonly (
     <>
       {highlightSegments(text, ranges).map((segment, i) =>
         segment.match ? (
-          <mark key={i} className="rounded-sm bg-amber-200 px-0.5 text-inherit dark:bg-amber-400/30">
+          <mark key={i} className="rounded-sm bg-amber-200 px-0.5 text-inherit dark:bg-amber-400/30 dark:text-amber-50">
             {segment.text}
           </mark>
         ) : (

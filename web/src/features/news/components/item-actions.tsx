@@ -16,12 +16,18 @@ const RESTORED = {
 };
 const RESTORE_FAILED = { title: 'Error restoring item', description: 'Could not restore the item', variant: 'destructive' as const };
 
-function Action({ label, shortLabel, pressed, onClick, children }: { label: string; shortLabel: string; pressed?: boolean; onClick: () => void; children: ReactNode }) {
+/**
+ * An icon button that also shows a short word from `sm` up. The word must be a word of the
+ * accessible name (WCAG 2.5.3), so that a user who says or sees it finds the button; the
+ * favourite toggle is named by its word alone and says its state with `pressed`, its
+ * tooltip (`hint`) what a click does.
+ */
+function Action({ label, shortLabel, hint, pressed, onClick, children }: { label: string; shortLabel: string; hint?: string; pressed?: boolean; onClick: () => void; children: ReactNode }) {
   return (
     <button
       type="button"
       aria-label={label}
-      title={label}
+      title={hint ?? label}
       aria-pressed={pressed}
       onClick={onClick}
       className={`relative z-10 inline-flex h-9 min-w-9 items-center justify-center gap-1.5 rounded-md px-2 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800 ${
@@ -52,8 +58,9 @@ export function ItemActions({ item, view, onTakeaways }: { item: NewsItem; view:
     <div className="flex flex-wrap items-center gap-0.5" aria-label="Item actions" role="group">
       {view !== 'read' && !inTrash && (
         <Action
-          label={favorite ? 'Remove from favorites' : 'Add to favorites'}
-          shortLabel={favorite ? 'Saved' : 'Save'}
+          label="Favorite"
+          shortLabel="Favorite"
+          hint={favorite ? 'Remove from favorites' : 'Add to favorites'}
           pressed={favorite}
           onClick={() => change('favorites', item.id, !favorite)}
         >

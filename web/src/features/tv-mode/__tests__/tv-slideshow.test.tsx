@@ -27,9 +27,9 @@ describe('TvSlideshow', () => {
     expect(screen.getByText('Title 1')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
 
-    const cycler = screen.getByRole('button', { name: /Interval 10 seconds/ });
+    const cycler = screen.getByRole('button', { name: /Interval 10s/ });
     fireEvent.click(cycler);
-    expect(screen.getByRole('button', { name: /Interval 15 seconds/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Interval 15s/ })).toBeInTheDocument();
     expect(screen.getByTestId('tv-countdown')).toHaveTextContent('Next in 15s');
     expect(screen.getByRole('link', { name: 'Exit TV Mode' })).toHaveAttribute('href', '/');
   });

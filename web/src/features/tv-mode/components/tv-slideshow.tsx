@@ -81,7 +81,7 @@ export function TvSlideshow({
               type="button"
               className={buttonClass('secondary', 'sm')}
               onClick={() => dispatch({ type: 'cycle-interval' })}
-              aria-label={`Interval ${interval} seconds, change`}
+              aria-label={`Interval ${interval}s, change`}
             >
               <Timer aria-hidden="true" className="h-4 w-4" /> {interval}s
             </button>

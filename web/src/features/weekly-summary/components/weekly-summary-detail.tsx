@@ -34,7 +34,7 @@ export function WeeklySummaryDetail({ id }: { id: string }) {
   }
   const s = summary.data;
   return (
-    <article className="flex flex-col gap-4">
+    <article className="flex min-w-0 flex-col gap-4 break-words">
       {back}
       <h1 className="text-2xl font-bold sm:text-4xl">{s.title || DEFAULT_SUMMARY_TITLE}</h1>
       <dl className="grid grid-cols-1 gap-2 text-sm text-slate-600 sm:grid-cols-3 dark:text-slate-400">

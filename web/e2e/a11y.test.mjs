@@ -1,0 +1,232 @@
+// axe-core on every route, in light and in dark, as a visitor, a free reader and a
+// subscriber, and with the user menu, a dialog and the reader open: no serious or critical
+// violation of WCAG 2.0 / 2.1 A and AA, nor of `label-content-name-mismatch` (WCAG 2.5.3,
+// which axe runs only when asked).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import { startDaemon } from './daemon.mjs';
+import { cards, launchBrowser, main, openPage, registerAndSignIn } from './helpers.mjs';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const EXTRA_RULES = ['label-content-name-mismatch'];
+
+/** The serious and critical violations on the page as it is now, one line per element. */
+async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate(
+    async ({ tags, extra }) => {
+      const rules = [...new Set([...window.axe.getRules(tags).map((r) => r.ruleId), ...extra])];
+      const result = await window.axe.run(document, { runOnly: { type: 'rule', values: rules }, resultTypes: ['violations'] });
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join('').trim()}`));
+    },
+    { tags: TAGS, extra: EXTRA_RULES },
+  );
+}
+
+/**
+ * The page's faults in light and in dark (the colour transitions settled first), each
+ * distinct one once with how often it was seen (many cards repeat one fault), prefixed
+ * with `what`.
+ */
+async function faults(page, what) {
+  const found = new Map();
+  for (const dark of [false, true]) {
+    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
+    await page.waitForTimeout(250);
+    for (const line of await violations(page)) {
+      const key = `${what}, ${dark ? 'dark' : 'light'}: ${line.replace(/:nth-child\(\d+\)/g, '')}`;
+      found.set(key, (found.get(key) ?? 0) + 1);
+    }
+  }
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+  return [...found].map(([line, n]) => (n > 1 ? `${line} (×${n})` : line));
+}
+
+/** Collects every page's faults of one walk, so a run reports them all at once. */
+function audit(page) {
+  const all = [];
+  return {
+    check: async (what) => all.push(...(await faults(page, what))),
+    done: () => assert.deepEqual(all, [], `faults found on ${page.url()} and before`),
+  };
+}
+
+/** Goes to `path` and waits until the page has drawn its main content. */
+async function visit(page, path, ready) {
+  await page.goto(path);
+  await ready();
+}
+
+describe('accessibility', () => {
+  let daemon;
+  let browser;
+
+  before(async () => {
+    daemon = await startDaemon();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  it('the public pages', async () => {
+    const { page } = await openPage(browser, daemon.url);
+    const a11y = audit(page);
+    await visit(page, '/', () => page.getByRole('button', { name: 'Sign In', exact: true }).waitFor());
+    await a11y.check('landing');
+    await visit(page, '/register', () => page.getByRole('button', { name: 'Create account' }).waitFor());
+    await a11y.check('register');
+    await visit(page, '/forgot-password', () => page.getByRole('heading').first().waitFor());
+    await a11y.check('forgot password');
+    await visit(page, '/no-such-page', () => page.getByRole('heading').first().waitFor());
+    await a11y.check('not found');
+    await page.context().close();
+    a11y.done();
+  });
+
+  it('the user menu follows the menu pattern with the keyboard', async () => {
+    const { context, page } = await openPage(browser, daemon.url);
+    await registerAndSignIn(page, `a11y-menu-${Date.now()}@example.test`);
+    const trigger = page.getByRole('button', { name: 'User menu' });
+    const focusOn = (text, why) =>
+      page
+        .waitForFunction((t) => document.activeElement?.textContent?.trim() === t, text, { timeout: 2000 })
+        .catch(async () => assert.fail(`${why ?? 'focus'}: on "${await page.evaluate(() => document.activeElement?.textContent?.trim())}", not "${text}"`));
+    await trigger.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    await focusOn('Get Premium', 'Enter opens the menu on its first item');
+    await page.keyboard.press('ArrowDown');
+    await focusOn('Test Stripe');
+    await page.keyboard.press('End');
+    await focusOn('Sign out');
+    await page.keyboard.press('ArrowDown');
+    await focusOn('Get Premium', 'the arrows wrap around');
+    await page.keyboard.press('ArrowUp');
+    await focusOn('Sign out');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'User menu', 'Esc gives focus back');
+
+    // Tab leaves the menu: it closes, and focus does not stay behind in it.
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('menu').waitFor();
+    await focusOn('Get Premium');
+    await page.keyboard.press('Tab');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    assert.equal(
+      await page.evaluate(() => document.activeElement !== document.body && document.activeElement?.getAttribute('aria-label') !== 'User menu'),
+      true,
+      'Tab takes focus on from the menu, neither back to the trigger nor to the page',
+    );
+
+    // An item chosen with the keyboard does what a click does.
+    await trigger.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'Profile' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/profile');
+    await context.close();
+  });
+
+  for (const who of ['free', 'subscriber']) {
+    it(`every view, the menu, a dialog and the reader for a ${who} reader`, async () => {
+      const email = `a11y-${who}-${Date.now()}@example.test`;
+      const { context, page } = await openPage(browser, daemon.url);
+      const a11y = audit(page);
+      await context.route(/^https:\/\/www\.linkedin\.com\//, (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>share</title><link rel="icon" href="data:,">' }),
+      );
+      await registerAndSignIn(page, email);
+      if (who === 'subscriber') {
+        await daemon.cli(['subscribers', 'grant', email]);
+        await daemon.cli(['summaries', 'generate']).catch(() => {});
+        await page.reload();
+        await page.getByRole('link', { name: 'Radar Premium' }).waitFor();
+      }
+      await cards(page).first().waitFor();
+      await a11y.check('feed');
+
+      // One item in each of Favs, Read, Trash and Shared, so each view draws its cards.
+      const firstCard = () => cards(page).first();
+      await firstCard().getByRole('button', { name: 'Favorite', pressed: false }).click();
+      await firstCard().getByRole('button', { name: 'Favorite', pressed: true }).waitFor();
+      await cards(page).nth(1).getByRole('button', { name: 'Mark as read' }).click();
+      await cards(page).nth(2).getByRole('button', { name: 'Hide' }).click();
+      const sharing = context.waitForEvent('page');
+      await cards(page).nth(3).getByRole('button', { name: 'Share on LinkedIn' }).click();
+      await (await sharing).close();
+
+      for (const view of ['favorites', 'read', 'trash', 'shared', 'drops']) {
+        await visit(page, `/app?view=${view}`, () => main(page).locator('[data-testid="news-card"], h2, h3').first().waitFor());
+        await a11y.check(view);
+      }
+      await visit(page, '/app?view=search&q=model', () => main(page).getByRole('heading').first().waitFor());
+      await a11y.check('search');
+
+      // The reader over the feed, then the user menu, then the key takeaways dialog.
+      await visit(page, '/app', () => cards(page).first().waitFor());
+      await cards(page).first().locator('h3 a, a h3, h3').first().click();
+      await page.getByRole('dialog').first().waitFor();
+      await a11y.check('reader');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').first().waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'User menu' }).click();
+      await page.getByRole('menu').waitFor();
+      await a11y.check('user menu');
+      await page.keyboard.press('Escape');
+
+      if (who === 'subscriber') {
+        await cards(page).first().getByRole('button', { name: 'Key takeaways' }).click();
+        await page.getByRole('dialog').first().waitFor();
+        await a11y.check('key takeaways');
+        await page.keyboard.press('Escape');
+      }
+
+      await visit(page, '/tv-mode', () => page.locator('main, [role="main"]').first().waitFor());
+      await a11y.check('tv mode');
+      for (const path of ['/profile', '/upcoming-features', '/weekly-summary', '/api-docs', '/subscribe']) {
+        await visit(page, path, () => page.getByRole('heading').first().waitFor());
+        await a11y.check(path);
+      }
+      if (who === 'subscriber') {
+        await visit(page, '/weekly-summary', () => page.getByRole('heading').first().waitFor());
+        await main(page).locator('a[href^="/weekly-summary/"]').first().click();
+        await page.waitForURL((url) => url.pathname.startsWith('/weekly-summary/'));
+        await page.getByRole('heading').first().waitFor();
+        await a11y.check('weekly summary');
+        // On a phone the summary wraps: nothing scrolls sideways.
+        await page.setViewportSize({ width: 390, height: 844 });
+        const sideways = await page.evaluate(() => {
+          const { scrollWidth, clientWidth } = document.documentElement;
+          if (scrollWidth <= clientWidth) return [];
+          // What sticks out: elements, or text too long to wrap inside its element.
+          const out = [...document.querySelectorAll('body *')]
+            .filter((el) => el.getBoundingClientRect().right > clientWidth + 0.5)
+            .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          const range = document.createRange();
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            range.selectNodeContents(node);
+            if (range.getBoundingClientRect().right > clientWidth + 0.5) {
+              const longest = node.textContent.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+              out.push(`text "${node.textContent.trim().slice(0, 40)}" (longest word: ${longest.slice(0, 60)})`);
+            }
+          }
+          return [`${scrollWidth - clientWidth} px`, ...out.slice(0, 5)];
+        });
+        assert.deepEqual(sideways, [], 'the weekly summary scrolls sideways at 390 px (by, and the widest elements)');
+      }
+      await context.close();
+      a11y.done();
+    });
+  }
+});
