@@ -136,6 +136,52 @@ describe('accessibility', () => {
     await context.close();
   });
 
+  it('keeps keyboard focus on a card after a mark takes one away and after the reader closes', async () => {
+    const { page } = await openPage(browser, daemon.url);
+    await registerAndSignIn(page, `a11y-focus-${Date.now()}@example.test`);
+    await cards(page).nth(4).waitFor();
+    const ids = () => cards(page).evaluateAll((all) => all.map((card) => card.dataset.itemId));
+    const focusedCard = () => page.evaluate(() => document.activeElement?.closest('[data-testid="news-card"]')?.dataset.itemId ?? document.activeElement?.tagName);
+    const focusedIsTitle = () => page.evaluate(() => Boolean(document.activeElement?.matches('[data-testid="news-card"] h3 a')));
+    const focusSettlesOn = (id, why) =>
+      page
+        .waitForFunction((want) => document.activeElement?.closest('[data-testid="news-card"]')?.dataset.itemId === want, id, { timeout: 3000 })
+        .catch(async () => assert.fail(`${why}: focus is on ${await focusedCard()}, not the card of ${id}`));
+
+    // Hide by keyboard: focus goes to the card that followed.
+    let before = await ids();
+    await cards(page).first().getByRole('button', { name: 'Hide' }).focus();
+    await page.keyboard.press('Enter');
+    await focusSettlesOn(before[1], 'after Hide on the first card');
+    assert.equal(await focusedIsTitle(), true, "the next card's title takes focus");
+
+    // Read on the last card: focus goes to the card before it.
+    before = await ids();
+    const lastIndex = before.length - 1;
+    await cards(page).nth(lastIndex).getByRole('button', { name: 'Mark as read' }).focus();
+    await page.keyboard.press('Enter');
+    await focusSettlesOn(before[lastIndex - 1], 'after Mark as read on the last card');
+
+    // The reader opened with Enter gives focus back to its card on Esc.
+    before = await ids();
+    await cards(page).nth(1).locator('h3 a').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('reader').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('reader').waitFor({ state: 'detached' });
+    await focusSettlesOn(before[1], 'after Esc from the reader');
+
+    // A hide from inside the reader: on closing, the card that took its place has focus.
+    await cards(page).nth(1).locator('h3 a').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('reader').getByRole('button', { name: 'Hide' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('reader').waitFor({ state: 'detached' });
+    await page.waitForFunction((gone) => !document.querySelector(`[data-item-id="${gone}"]`), before[1]);
+    await focusSettlesOn((await ids())[1], 'after a hide in the reader and Esc');
+    await page.context().close();
+  });
+
   for (const who of ['free', 'subscriber']) {
     it(`every view, the menu, a dialog and the reader for a ${who} reader`, async () => {
       const email = `a11y-${who}-${Date.now()}@example.test`;

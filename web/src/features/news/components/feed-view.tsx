@@ -7,6 +7,7 @@ import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { feedEnd, loadedItems, useNews } from '@/features/news/api/get-news';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
+import { CardList } from '@/features/news/components/card-list';
 import { ListEnd } from '@/features/news/components/list-end';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
 import { TakeawaysDialog } from '@/features/news/components/takeaways-dialog';
@@ -68,12 +69,12 @@ export function FeedView() {
   }
 
   return (
-    <section aria-label="Feed" className="flex flex-col gap-3">
+    <CardList label="Feed">
       {shown.map((item) => (
         <NewsCard key={item.id} item={item} view="feed" onTakeaways={isSubscriber ? setTakeawaysFor : undefined} />
       ))}
       <ListEnd end={end} loading={news.isFetchingNextPage} onMore={() => void news.fetchNextPage()} />
       <TakeawaysDialog item={takeawaysFor} onClose={() => setTakeawaysFor(null)} />
-    </section>
+    </CardList>
   );
 }

@@ -11,6 +11,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { appViewPath, paths, searchPath, type AppView } from '@/config/paths';
 import { loadedItems, useNews } from '@/features/news/api/get-news';
+import { focusCard } from '@/features/news/card-focus';
 import { useNewsItem } from '@/features/news/api/get-news-item';
 import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
@@ -104,6 +105,11 @@ export function ItemReader({ id, view, q = '' }: { id: string; view: AppView; q?
       <Dialog.Portal>
         <Dialog.Content
           aria-describedby={undefined}
+          // Back to the card it was opened from, or the one that took its place if a mark
+          // here took it out of its list.
+          onCloseAutoFocus={(event) => {
+            if (focusCard(id)) event.preventDefault();
+          }}
           className="fixed inset-0 z-50 overflow-y-auto bg-white text-slate-900 outline-none dark:bg-slate-950 dark:text-slate-100"
         >
           <div className="sticky top-0 z-10 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/95 px-3 backdrop-blur dark:border-slate-800 dark:bg-slate-950/95">

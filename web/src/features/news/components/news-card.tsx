@@ -44,6 +44,7 @@ export function NewsCard({
         compact ? 'px-4 py-3' : 'p-4 sm:p-5'
       } ${dimmed ? 'opacity-60' : ''}`}
       data-testid="news-card"
+      data-item-id={item.id}
       data-read={sets.read.has(item.id) || undefined}
     >
       <div className="flex items-center gap-2 text-xs text-slate-600 dark:text-slate-400">

@@ -12,6 +12,7 @@ import { feedEnd } from '@/features/news/api/get-news';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { ListEnd } from '@/features/news/components/list-end';
 import { FEED_SKELETON_CARDS } from '@/features/news/components/feed-view';
+import { CardList } from '@/features/news/components/card-list';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
 import { useSearch } from '@/features/news/api/search';
 import { ApiError } from '@/lib/api-client';
@@ -105,7 +106,7 @@ export function SearchView({ q }: { q: string }) {
   const count = end === 'subscribe' ? `${hits.length}+` : String(Math.max(total, hits.length));
 
   return (
-    <section aria-label="Search results" className="flex flex-col gap-3">
+    <CardList label="Search results">
       <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="search-count" aria-live="polite">
         {count} {count === '1' ? 'result' : 'results'} for “{query}”
       </p>
@@ -121,6 +122,6 @@ export function SearchView({ q }: { q: string }) {
       <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
         <SearchHint />
       </div>
-    </section>
+    </CardList>
   );
 }

@@ -10,6 +10,7 @@ import { paths } from '@/config/paths';
 import { loadedItems, useNews } from '@/features/news/api/get-news';
 import { useShared } from '@/features/news/api/get-shared';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
+import { CardList } from '@/features/news/components/card-list';
 import { NewsCard } from '@/features/news/components/news-card';
 import type { SetKind } from '@/features/news/item-sets';
 import { itemsInSet } from '@/features/news/pending-marks';
@@ -49,11 +50,11 @@ export function FavoritesView() {
       </EmptyState>
     );
   return (
-    <section aria-label="Favs" className="flex flex-col gap-3">
+    <CardList label="Favs">
       {items.map((item) => (
         <NewsCard key={item.id} item={item} view="favorites" />
       ))}
-    </section>
+    </CardList>
   );
 }
 
@@ -83,11 +84,11 @@ export function ReadView() {
       </EmptyState>
     );
   return (
-    <section aria-label="Read" className="flex flex-col gap-3">
+    <CardList label="Read">
       {items.map((item) => (
         <NewsCard key={item.id} item={item} view="read" />
       ))}
-    </section>
+    </CardList>
   );
 }
 
@@ -102,11 +103,11 @@ export function TrashView() {
       </EmptyState>
     );
   return (
-    <section aria-label="Trash" className="flex flex-col gap-3">
+    <CardList label="Trash">
       {items.map((item) => (
         <NewsCard key={item.id} item={item} view="trash" />
       ))}
-    </section>
+    </CardList>
   );
 }
 
@@ -122,7 +123,7 @@ export function SharedView() {
       </EmptyState>
     );
   return (
-    <section aria-label="Shared" className="flex flex-col gap-3">
+    <CardList label="Shared">
       {shared.data.map((item) => (
         <NewsCard
           key={`${item.id}-${item.sharedAt}`}
@@ -135,6 +136,6 @@ export function SharedView() {
           }
         />
       ))}
-    </section>
+    </CardList>
   );
 }

@@ -1,0 +1,13 @@
+import { useRef, type ReactNode } from 'react';
+import { useCardFocus } from '@/features/news/card-focus';
+
+/** A view's list of cards, named for assistive technology, keeping focus among its cards. */
+export function CardList({ label, children }: { label: string; children: ReactNode }) {
+  const list = useRef<HTMLElement>(null);
+  useCardFocus(list);
+  return (
+    <section ref={list} aria-label={label} className="flex flex-col gap-3">
+      {children}
+    </section>
+  );
+}
