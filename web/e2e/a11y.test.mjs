@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { startDaemon } from './daemon.mjs';
-import { cards, launchBrowser, main, openPage, registerAndSignIn } from './helpers.mjs';
+import { cards, launchBrowser, main, openPage, registerAndSignIn, SCREENSHOTS } from './helpers.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -199,6 +199,27 @@ describe('accessibility', () => {
       }
       await cards(page).first().waitFor();
       await a11y.check('feed');
+
+      // The list density: one line per story, the actions over the row holding focus.
+      await page.getByRole('button', { name: 'List', exact: true }).click();
+      await page.waitForFunction(() => !document.querySelector('[data-testid="news-card"] p'));
+      await a11y.check('feed as a list');
+      if (who === 'subscriber') {
+        await page.setViewportSize({ width: 1280, height: 800 });
+        const inView = await cards(page).evaluateAll((all) => all.filter((card) => card.getBoundingClientRect().bottom <= window.innerHeight).length);
+        assert.ok(inView >= 15, `the list shows ${inView} stories at 1280x800, not 15 or more`);
+        await page.screenshot({ path: `${SCREENSHOTS}/feed-list-1280-light.png` });
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+      const row = cards(page).first();
+      const actions = row.getByRole('group', { name: 'Item actions' });
+      assert.equal(Number(await actions.evaluate((el) => getComputedStyle(el.parentElement).opacity)), 0, 'the actions wait for the row');
+      await row.locator('h3 a').focus();
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Favorite', 'Tab goes from the title to the row\'s actions');
+      await page.waitForFunction((el) => getComputedStyle(el).opacity === '1', await actions.evaluateHandle((el) => el.parentElement));
+      await page.getByRole('button', { name: 'Comfortable', exact: true }).click();
+      await page.waitForFunction(() => Boolean(document.querySelector('[data-testid="news-card"] p')));
 
       // One item in each of Favs, Read, Trash and Shared, so each view draws its cards.
       const firstCard = () => cards(page).first();

@@ -1,12 +1,17 @@
-// Feed density: comfortable (title, three lines of summary, actions) or compact (title and
-// actions), remembered in local storage under `feedDensity`.
+// Feed density: comfortable (title, three lines of summary, actions), compact (title and
+// actions) or list (one line per story: source, title, age; the actions show on the row under
+// the pointer or holding focus), remembered in local storage under `feedDensity`.
 import { useCallback, useSyncExternalStore } from 'react';
 
-export type Density = 'comfortable' | 'compact';
+export type Density = 'comfortable' | 'compact' | 'list';
+const DENSITIES: readonly Density[] = ['comfortable', 'compact', 'list'];
 export const DENSITY_KEY = 'feedDensity';
 const listeners = new Set<() => void>();
 
-const read = (): Density => (localStorage.getItem(DENSITY_KEY) === 'compact' ? 'compact' : 'comfortable');
+const read = (): Density => {
+  const stored = localStorage.getItem(DENSITY_KEY);
+  return DENSITIES.find((d) => d === stored) ?? 'comfortable';
+};
 
 export function setDensity(density: Density) {
   localStorage.setItem(DENSITY_KEY, density);

@@ -38,6 +38,7 @@ export function NewsCard({
   const source = itemSource(item);
   const dimmed = view !== 'read' && sets.read.has(item.id);
   const compact = density === 'compact';
+  if (density === 'list' && !highlights) return <NewsRow item={item} view={view} onTakeaways={onTakeaways} extra={extra} query={query} dimmed={dimmed} />;
   return (
     <article
       className={`group relative rounded-xl border border-slate-200 bg-white shadow-sm transition-colors hover:border-indigo-300 focus-within:border-indigo-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-700 ${
@@ -73,6 +74,39 @@ export function NewsCard({
       )}
       {extra}
       <div className={compact ? 'mt-1' : 'mt-2'}>
+        <ItemActions item={item} view={view} onTakeaways={onTakeaways} />
+      </div>
+    </article>
+  );
+}
+
+/**
+ * One line per story (the list density): source, title and age, so a screen holds 15 and more.
+ * The actions show over the row's end while the pointer is on it or focus is in it (on a
+ * screen without hover they stay hidden, and the reader has them); the title still opens the
+ * reader. Search results keep their cards, since their highlights are the point.
+ */
+function NewsRow({ item, view, onTakeaways, extra, query, dimmed }: { item: NewsItem; view: CardView; onTakeaways?: (item: NewsItem) => void; extra?: ReactNode; query?: string; dimmed: boolean }) {
+  const source = itemSource(item);
+  return (
+    <article
+      className={`group relative flex h-9 items-center gap-3 rounded-lg border border-slate-200 bg-white px-3 text-sm transition-colors hover:border-indigo-300 focus-within:border-indigo-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-700 ${dimmed ? 'opacity-60' : ''}`}
+      data-testid="news-card"
+      data-item-id={item.id}
+      data-read={dimmed || undefined}
+    >
+      <SourceBadge source={source} />
+      <span className="hidden w-32 shrink-0 truncate text-xs font-medium text-slate-600 sm:block dark:text-slate-400">{source}</span>
+      <h3 className="min-w-0 flex-1 truncate font-medium text-slate-900 dark:text-slate-50">
+        <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-lg focus-visible:underline">
+          {item.title}
+        </Link>
+      </h3>
+      {extra && <div className="hidden shrink-0 lg:block [&>p]:mt-0">{extra}</div>}
+      <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
+        {relativeTime(item.published_date)}
+      </time>
+      <div className="absolute inset-y-0 right-1 hidden items-center rounded-md bg-white/95 pl-2 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:hover)]:flex dark:bg-slate-900/95">
         <ItemActions item={item} view={view} onTakeaways={onTakeaways} />
       </div>
     </article>
