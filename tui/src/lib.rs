@@ -172,7 +172,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         if app.quit {
             break;
         }
-        terminal.draw(|frame| ui::render(frame, &app))?;
+        terminal::draw(&mut terminal, |frame| ui::render(frame, &app))?;
         let first = tokio::select! {
             Some(action) = rx.recv() => action,
             _ = tick.tick() => Action::Tick,

@@ -3,21 +3,42 @@
 //! message prints, so the message is readable). Input is read on its own thread and
 //! arrives as actions.
 
+use std::cell::Cell;
 use std::io::{Stdout, stdout};
+use std::sync::{Mutex, PoisonError};
 
-use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
+use ratatui::{Frame, Terminal};
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::app::Action;
 
 /// The reader's terminal.
 pub type Tty = Terminal<CrosstermBackend<Stdout>>;
+
+/// Held while a frame is written, and by a panicking thread until the process ends: a frame
+/// hides the cursor and paints the screen, so one written on the main thread after a task's
+/// panic restored the terminal would leave the cursor hidden and the message overwritten.
+static SCREEN: Mutex<()> = Mutex::new(());
+
+thread_local! {
+    /// This thread holds [`SCREEN`] to write a frame (a panic while drawing must not wait for it).
+    static DRAWING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Writes one frame, holding the screen (see [`SCREEN`]).
+pub fn draw(terminal: &mut Tty, render: impl FnOnce(&mut Frame)) -> std::io::Result<()> {
+    let _screen = SCREEN.lock().unwrap_or_else(PoisonError::into_inner);
+    DRAWING.set(true);
+    let drawn = terminal.draw(render).map(drop);
+    DRAWING.set(false);
+    drawn
+}
 
 /// Restores the terminal when dropped.
 pub struct Restore;
@@ -34,6 +55,10 @@ impl Drop for Restore {
 pub fn init() -> std::io::Result<(Tty, Restore)> {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // Wait for a frame being written on another thread, then keep the screen until
+        // the process ends, so nothing is drawn over the restored terminal.
+        let _screen =
+            (!DRAWING.get()).then(|| SCREEN.lock().unwrap_or_else(PoisonError::into_inner));
         restore();
         hook(info);
         // A panic in a spawned task would otherwise leave the reader running in a
