@@ -619,8 +619,18 @@ fn the_reader_shows_the_full_text_and_scrolls() {
             &s,
             "j/k scroll · o open · f favourite · m read · x hide · s share · Esc back",
         );
+        // The position, in the reader's bottom border (the row of its key hints).
+        let border = |s: &[String]| s.iter().find(|l| l.contains("Esc back")).unwrap().clone();
+        assert!(border(&s).contains(" Top "), "{w}x{h}: {}", border(&s));
+        app.update(ch('j'), Instant::now());
+        let row = border(&screen(&app, w, h));
+        assert!(
+            row.contains("% ") && !row.contains(" Top ") && !row.contains(" Bot "),
+            "{w}x{h}: {row}"
+        );
         app.update(ch('G'), Instant::now());
         let s = screen(&app, w, h);
+        assert!(border(&s).contains(" Bot "), "{w}x{h}: {}", border(&s));
         assert_shows(&s, "Paragraph 30 of story 0");
         assert_shows(&s, "More: https://www.example0.com/story");
         assert_hides(&s, "Paragraph 1 of story 0:");

@@ -104,6 +104,17 @@ pub fn max_scroll(
     (rows as u16).saturating_sub(text_height(size))
 }
 
+/// Where the reader is in its text, as pagers say it: `All` when it fits, `Top` at the
+/// start, `Bot` at the end, else how far down it has scrolled, in percent.
+pub fn position(scroll: u16, max_scroll: u16) -> String {
+    match (scroll, max_scroll) {
+        (_, 0) => "All".into(),
+        (0, _) => "Top".into(),
+        (s, max) if s >= max => "Bot".into(),
+        (s, max) => format!("{}%", u32::from(s) * 100 / u32::from(max)),
+    }
+}
+
 /// The reader's key hints: scrolling, the view's actions, back.
 fn hints(keys: &KeyMap, from: View, item: &NewsItem, marks: &Marks) -> String {
     let key = |c| keys.first_key(Context::Reader, c);
@@ -129,22 +140,42 @@ fn hints(keys: &KeyMap, from: View, item: &NewsItem, marks: &Marks) -> String {
 impl Widget for ReaderWidget<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = self.theme;
-        let block = Block::bordered()
-            .border_type(BorderType::Rounded)
-            .title_bottom(Line::styled(
-                format!(" {} ", hints(self.keys, self.from, self.item, self.marks)),
-                t.dim(),
-            ));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let inner = Block::bordered().inner(area);
         let width = inner.width.min(MAX_WIDTH);
         let column = Rect {
             x: inner.x + (inner.width - width) / 2,
             width,
             ..inner
         };
-        text(self.item, self.marks, self.now, t)
-            .scroll((self.scroll, 0))
-            .render(column, buf);
+        let text = text(self.item, self.marks, self.now, t);
+        let rows = u16::try_from(text.line_count(width)).unwrap_or(u16::MAX);
+        let max_scroll = rows.saturating_sub(column.height);
+        Block::bordered()
+            .border_type(BorderType::Rounded)
+            .title_bottom(Line::styled(
+                format!(" {} ", hints(self.keys, self.from, self.item, self.marks)),
+                t.dim(),
+            ))
+            .title_bottom(
+                Line::styled(format!(" {} ", position(self.scroll, max_scroll)), t.dim())
+                    .right_aligned(),
+            )
+            .render(area, buf);
+        text.scroll((self.scroll, 0)).render(column, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::position;
+
+    #[test]
+    fn the_position_reads_as_a_pagers() {
+        assert_eq!(position(0, 0), "All");
+        assert_eq!(position(0, 40), "Top");
+        assert_eq!(position(10, 40), "25%");
+        assert_eq!(position(39, 40), "97%");
+        assert_eq!(position(40, 40), "Bot");
+        assert_eq!(position(u16::MAX, u16::MAX - 1), "Bot");
     }
 }
