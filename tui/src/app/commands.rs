@@ -214,6 +214,14 @@ impl App {
             C::Takeaways if view == View::Feed => self.show_takeaways(now),
             _ => {}
         }
+        // The feed reads on as Drops does: moving down to within two rows of its end asks
+        // for the next page, so j on the last row goes on once it arrives.
+        if view == View::Feed
+            && matches!(command, C::Down | C::PageDown | C::Bottom)
+            && self.selected[view.index()] + 2 >= len
+        {
+            self.next_feed_page();
+        }
     }
 
     /// Rows a page key moves in a list: about what one screen shows.

@@ -86,6 +86,12 @@ impl App {
         if index + 2 < self.stories.len() {
             return;
         }
+        self.next_feed_page();
+    }
+
+    /// Asks for the feed's next page when the server offers one and none is on its way;
+    /// says nothing otherwise (Read More is the command that explains why there is none).
+    pub(super) fn next_feed_page(&mut self) {
         if let Some(feed) = self.feed.data_mut()
             && let (Some(cursor), false) = (feed.next_cursor.clone(), feed.loading_more)
         {

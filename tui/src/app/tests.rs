@@ -163,6 +163,46 @@ fn subscribers_read_past_five_and_load_more_near_the_end() {
 }
 
 #[test]
+fn the_feed_pages_on_when_the_selection_nears_its_end() {
+    let mut app = subscriber();
+    let now = Instant::now();
+    press(&mut app, "j", now);
+    assert_eq!(
+        app.take_requests(),
+        vec![],
+        "far from the end, nothing is asked"
+    );
+    press(&mut app, "G", now);
+    assert_eq!(
+        app.take_requests(),
+        vec![Request::LoadFeed(FeedFetch::Next("c1".into()))]
+    );
+    press(&mut app, "j", now);
+    assert_eq!(
+        app.take_requests(),
+        vec![],
+        "one page is asked for at a time"
+    );
+    let more = sub_page((20..40).map(item).collect(), None, 40);
+    app.update(
+        Action::FeedLoaded {
+            epoch: app.epoch,
+            fetch: FeedFetch::Next("c1".into()),
+            result: Ok(more),
+        },
+        now,
+    );
+    press(&mut app, "j", now);
+    assert_eq!(
+        app.selected[View::Feed.index()],
+        20,
+        "j goes on past the first page"
+    );
+    press(&mut app, "G", now);
+    assert_eq!(app.take_requests(), vec![], "the last page has no cursor");
+}
+
+#[test]
 fn tv_mode_cycles_interval_pauses_and_wraps() {
     let mut app = anonymous();
     let now = Instant::now();
