@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router';
 import { AppShell } from '@/components/layouts/app-shell';
 import { VIEW_LABELS, type AppView } from '@/config/paths';
 import { DensityToggle } from '@/features/news/components/density-toggle';
+import { ListKeysHelp } from '@/features/news/components/list-keys-help';
 import { DropsView } from '@/features/news/components/drops-view';
 import { FeedView } from '@/features/news/components/feed-view';
 import { ItemReader } from '@/features/news/components/item-reader';
@@ -25,7 +26,12 @@ export default function AppRoute() {
           <h1 className="min-w-0 break-words text-xl font-bold tracking-tight sm:text-2xl">
             {view === 'search' && q ? `Results for “${q}”` : VIEW_LABELS[view]}
           </h1>
-          {(view === 'feed' || view === 'favorites' || view === 'shared' || view === 'search') && <DensityToggle />}
+          {view !== 'drops' && (
+            <div className="flex items-center gap-1">
+              {(view === 'feed' || view === 'favorites' || view === 'shared' || view === 'search') && <DensityToggle />}
+              <ListKeysHelp />
+            </div>
+          )}
         </div>
         {view === 'feed' && <FeedView />}
         {view === 'drops' && <DropsView />}

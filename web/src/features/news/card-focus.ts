@@ -3,22 +3,23 @@
 // reader triaging with the keyboard goes on from where they were.
 import { useEffect, type RefObject } from 'react';
 
-const CARD = '[data-testid="news-card"]';
+export const CARD = '[data-testid="news-card"]';
 /** A card's own control: its title, the link that opens the reader. */
 const CARD_LINK = 'h3 a';
 
 /** The card that last held focus: its list, its item and its place in the list. */
 let last: { list: HTMLElement; id: string; index: number } | null = null;
 
-const cardsOf = (list: HTMLElement) => [...list.querySelectorAll<HTMLElement>(CARD)];
+export const cardsOf = (list: HTMLElement) => [...list.querySelectorAll<HTMLElement>(CARD)];
 const cardOf = (scope: ParentNode, id: string) => scope.querySelector<HTMLElement>(`${CARD}[data-item-id="${CSS.escape(id)}"]`);
 
 /** Focuses the card now at `index` of `list`: the one that followed, or the last one. */
-function focusAt(list: HTMLElement, index: number): boolean {
+export function focusAt(list: HTMLElement, index: number): boolean {
   const cards = cardsOf(list);
-  const card = cards[Math.min(index, cards.length - 1)];
+  const card = cards[Math.min(Math.max(index, 0), cards.length - 1)];
   const link = card?.querySelector<HTMLElement>(CARD_LINK);
   link?.focus();
+  link?.scrollIntoView?.({ block: 'nearest' });
   return Boolean(link);
 }
 

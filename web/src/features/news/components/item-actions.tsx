@@ -22,10 +22,11 @@ const RESTORE_FAILED = { title: 'Error restoring item', description: 'Could not 
  * favourite toggle is named by its word alone and says its state with `pressed`, its
  * tooltip (`hint`) what a click does.
  */
-function Action({ label, shortLabel, hint, pressed, onClick, children }: { label: string; shortLabel: string; hint?: string; pressed?: boolean; onClick: () => void; children: ReactNode }) {
+function Action({ label, shortLabel, hint, pressed, action, onClick, children }: { label: string; shortLabel: string; hint?: string; pressed?: boolean; action: string; onClick: () => void; children: ReactNode }) {
   return (
     <button
       type="button"
+      data-action={action}
       aria-label={label}
       title={hint ?? label}
       aria-pressed={pressed}
@@ -58,6 +59,7 @@ export function ItemActions({ item, view, onTakeaways }: { item: NewsItem; view:
     <div className="flex flex-wrap items-center gap-0.5" aria-label="Item actions" role="group">
       {view !== 'read' && !inTrash && (
         <Action
+          action="favorite"
           label="Favorite"
           shortLabel="Favorite"
           hint={favorite ? 'Remove from favorites' : 'Add to favorites'}
@@ -68,28 +70,29 @@ export function ItemActions({ item, view, onTakeaways }: { item: NewsItem; view:
         </Action>
       )}
       {(view === 'feed' || view === 'search' || view === 'drops' || view === 'read' || view === 'shared') && (
-        <Action label={read ? 'Mark as unread' : 'Mark as read'} shortLabel={read ? 'Unread' : 'Read'} pressed={read} onClick={() => change('read', item.id, !read)}>
+        <Action action="read" label={read ? 'Mark as unread' : 'Mark as read'} shortLabel={read ? 'Unread' : 'Read'} pressed={read} onClick={() => change('read', item.id, !read)}>
           <Check aria-hidden="true" className="h-4 w-4" />
         </Action>
       )}
       {(view === 'feed' || view === 'search' || view === 'favorites') && (
-        <Action label="Hide" shortLabel="Hide" onClick={() => change('hidden', item.id, true)}>
+        <Action action="hide" label="Hide" shortLabel="Hide" onClick={() => change('hidden', item.id, true)}>
           <EyeOff aria-hidden="true" className="h-4 w-4" />
         </Action>
       )}
       {!inTrash && (
-        <Action label="Share on LinkedIn" shortLabel="Share" onClick={onShare}>
+        <Action action="share" label="Share on LinkedIn" shortLabel="Share" onClick={onShare}>
           <Share2 aria-hidden="true" className="h-4 w-4" />
         </Action>
       )}
       {view === 'feed' && onTakeaways && (
-        <Action label="Key takeaways" shortLabel="Takeaways" onClick={() => onTakeaways(item)}>
+        <Action action="takeaways" label="Key takeaways" shortLabel="Takeaways" onClick={() => onTakeaways(item)}>
           <Lightbulb aria-hidden="true" className="h-4 w-4" />
         </Action>
       )}
       {inTrash && (
         <button
           type="button"
+          data-action="restore"
           onClick={() => change('hidden', item.id, false, { success: RESTORED, failure: RESTORE_FAILED })}
           className="relative z-10 inline-flex h-9 items-center gap-1.5 rounded-md border border-slate-300 px-3 text-sm font-medium hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
         >
@@ -99,6 +102,7 @@ export function ItemActions({ item, view, onTakeaways }: { item: NewsItem; view:
       )}
       {!inTrash && item.url && (
         <a
+          data-action="open"
           href={item.url}
           target="_blank"
           rel="noopener noreferrer"

@@ -20,7 +20,7 @@ export function ListEnd({
 }) {
   if (end === 'more') {
     return (
-      <button type="button" className={buttonClass('outline', 'lg', 'self-center')} onClick={onMore} disabled={loading}>
+      <button type="button" data-action="more" className={buttonClass('outline', 'lg', 'self-center')} onClick={onMore} disabled={loading}>
         {loading ? 'Loading…' : 'Read More'}
       </button>
     );
