@@ -1,7 +1,7 @@
 // The list views' single-key shortcuts (the terminal reader's keys, tui/src/keys.rs, where
 // the web has the same command): one table drives both the handling and the help (`?`).
 // They can be switched off (WCAG 2.1.4), remembered in local storage under `listKeys`.
-import { useCallback, useSyncExternalStore } from 'react';
+import { storedSetting } from '@/lib/stored-setting';
 
 /** What a key does to the list or to the card holding focus. */
 export type ListKeyAction =
@@ -43,23 +43,13 @@ export function listKeyAction(event: Pick<KeyboardEvent, 'key' | 'altKey' | 'ctr
 }
 
 export const LIST_KEYS_SETTING = 'listKeys';
-const listeners = new Set<() => void>();
-const enabled = () => localStorage.getItem(LIST_KEYS_SETTING) !== 'off';
+const setting = storedSetting(LIST_KEYS_SETTING, ['on', 'off'] as const, 'on');
 
 export function setListKeysEnabled(on: boolean) {
-  localStorage.setItem(LIST_KEYS_SETTING, on ? 'on' : 'off');
-  listeners.forEach((l) => l());
+  setting.set(on ? 'on' : 'off');
 }
 
 /** Whether the single-key shortcuts are on, and the switch. */
 export function useListKeysEnabled(): [boolean, (on: boolean) => void] {
-  const on = useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    enabled,
-    () => true,
-  );
-  return [on, useCallback((value: boolean) => setListKeysEnabled(value), [])];
+  return [setting.useValue() === 'on', setListKeysEnabled];
 }
