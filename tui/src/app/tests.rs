@@ -134,6 +134,19 @@ fn drops_index_and_paywall_for_free_readers() {
     assert_eq!((app.drops.index, app.drops.paywall), (0, false));
 }
 
+/// The subscriber fixture's second and last page (items 20 to 39), answering cursor `c1`.
+fn second_subscriber_page_arrives(app: &mut App, now: Instant) {
+    let more = sub_page((20..40).map(item).collect(), None, 40);
+    app.update(
+        Action::FeedLoaded {
+            epoch: app.epoch,
+            fetch: FeedFetch::Next("c1".into()),
+            result: Ok(more),
+        },
+        now,
+    );
+}
+
 #[test]
 fn subscribers_read_past_five_and_load_more_near_the_end() {
     let mut app = subscriber();
@@ -149,15 +162,7 @@ fn subscribers_read_past_five_and_load_more_near_the_end() {
         app.take_requests(),
         vec![Request::LoadFeed(FeedFetch::Next("c1".into()))]
     );
-    let more = sub_page((20..40).map(item).collect(), None, 40);
-    app.update(
-        Action::FeedLoaded {
-            epoch: app.epoch,
-            fetch: FeedFetch::Next("c1".into()),
-            result: Ok(more),
-        },
-        now,
-    );
+    second_subscriber_page_arrives(&mut app, now);
     assert_eq!(app.stories.len(), 40);
     assert_eq!(app.feed_items().len(), 40);
 }
@@ -183,15 +188,7 @@ fn the_feed_pages_on_when_the_selection_nears_its_end() {
         vec![],
         "one page is asked for at a time"
     );
-    let more = sub_page((20..40).map(item).collect(), None, 40);
-    app.update(
-        Action::FeedLoaded {
-            epoch: app.epoch,
-            fetch: FeedFetch::Next("c1".into()),
-            result: Ok(more),
-        },
-        now,
-    );
+    second_subscriber_page_arrives(&mut app, now);
     press(&mut app, "j", now);
     assert_eq!(
         app.selected[View::Feed.index()],
