@@ -1014,6 +1014,11 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
     tui.wait_for("Not signed in");
     tui.sign_in("sharer@example.com", "correct horse");
     tui.wait_for("Welcome back!");
+    // The signed-in feed is asked for after the greeting: o acts on the selected row.
+    let first = titles(&feed).swap_remove(0);
+    tui.wait_until("the first item selected", |s| {
+        selected_row(s).contains(first.as_str())
+    });
 
     let read_opened = || std::fs::read_to_string(&opened).unwrap_or_default();
     let wait_opened = |what: &str, ok: &dyn Fn(&str) -> bool| {
