@@ -124,6 +124,43 @@ describe('the reading loop', () => {
     await cards(page).first().waitFor();
   });
 
+  it('steps through the list from the reader, with its reading time and progress', async () => {
+    const { page } = free;
+    await page.goto('/app');
+    await cards(page).nth(2).waitFor();
+    const ids = await cards(page).evaluateAll((all) => all.map((card) => card.dataset.itemId));
+    const titles = await cards(page).locator('h3').allInnerTexts();
+    await cards(page).nth(1).click();
+    const reader = page.getByTestId('reader');
+    await reader.waitFor();
+    const words = (await page.getByTestId('reader-content').innerText()).split(/\s+/).filter(Boolean).length;
+    await reader.getByText(`${Math.max(1, Math.round(words / 230))} min read`).waitFor();
+
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Next story' }).click();
+    await page.getByRole('dialog', { name: titles[2].trim() }).waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('item'), ids[2]);
+    await dialog.getByRole('button', { name: 'Previous story' }).click();
+    await dialog.getByRole('button', { name: 'Previous story' }).click();
+    await page.getByRole('dialog', { name: titles[0].trim() }).waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Previous story' }).count(), 0, 'the first story has none before it');
+
+    // The bar follows the scroll: none at the top, full at the end.
+    const scroller = dialog;
+    // A story that fits the screen is read to its end as it opens; make the screen short.
+    await page.setViewportSize({ width: 1280, height: 300 });
+    await scroller.evaluate((el) => el.scrollTo(0, 0));
+    await page.waitForFunction(() => document.querySelector('[data-testid="reading-progress"]')?.getAttribute('data-progress') === '0');
+    await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.waitForFunction(() => document.querySelector('[data-testid="reading-progress"]')?.getAttribute('data-progress') === '100');
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // Stepping replaced the reader's history entry: one Esc (or back) returns to the list.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(new URL(page.url()).search, '');
+  });
+
   it('keeps a mark made while the daemon is down and sends it when it is back', async () => {
     const { page } = free;
     await page.goto('/app');

@@ -38,6 +38,19 @@ export function focusCard(id: string): boolean {
 }
 
 /**
+ * The items of the cards before and after the card of `id` in the list on screen (the list
+ * the reader was opened over), or null where there is none.
+ */
+export function neighbours(id: string): { previous: string | null; next: string | null } {
+  const card = cardOf(document, id);
+  const list = card?.closest('section');
+  if (!card || !list) return { previous: null, next: null };
+  const cards = cardsOf(list as HTMLElement);
+  const at = cards.indexOf(card);
+  return { previous: cards[at - 1]?.dataset.itemId ?? null, next: cards[at + 1]?.dataset.itemId ?? null };
+}
+
+/**
  * Keeps focus among the cards of `list`: remembers which card holds it, and when that card
  * leaves the list while focus was in it (focus falls to the page), focuses the card that
  * took its place.

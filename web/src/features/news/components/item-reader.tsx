@@ -3,15 +3,15 @@
 // It lives in the address (`/app?view=feed&item=ID`), so it can be linked to and the
 // browser's back button closes it; Esc closes it too.
 import * as Dialog from '@radix-ui/react-dialog';
-import { ExternalLink, FileQuestion, Lock, X } from 'lucide-react';
-import { useState } from 'react';
+import { ChevronLeft, ChevronRight, ExternalLink, FileQuestion, Lock, X } from 'lucide-react';
+import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
-import { appViewPath, paths, searchPath, type AppView } from '@/config/paths';
+import { appViewPath, paths, READER_STATE, readerPath, searchPath, type AppView } from '@/config/paths';
 import { loadedItems, useNews } from '@/features/news/api/get-news';
-import { focusCard } from '@/features/news/card-focus';
+import { focusCard, neighbours } from '@/features/news/card-focus';
 import { useNewsItem } from '@/features/news/api/get-news-item';
 import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
@@ -32,19 +32,29 @@ export function paragraphs(item: Pick<NewsItem, 'content' | 'summary'>): string[
     .filter(Boolean);
 }
 
+/** Minutes a reader needs for `words` words, at 230 a minute, at least one. */
+export function readingMinutes(words: number): number {
+  return Math.max(1, Math.round(words / 230));
+}
+
 function Body({ item, view }: { item: NewsItem; view: AppView }) {
   const { isSubscriber } = useAuth();
   const [takeaways, setTakeaways] = useState<NewsItem | null>(null);
   const source = itemSource(item);
+  const text = paragraphs(item);
+  const minutes = readingMinutes(text.join(' ').split(/\s+/).filter(Boolean).length);
   return (
     <article className="mx-auto w-full max-w-2xl px-5 pb-16 pt-6 sm:px-8" data-testid="reader">
       <div className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
         <SourceBadge source={source} size="lg" />
         <div className="flex flex-col">
           <span className="font-semibold text-slate-800 dark:text-slate-200">{source}</span>
-          <time dateTime={item.published_date} title={relativeTime(item.published_date)}>
-            {formatDate(item.published_date)}
-          </time>
+          <span>
+            <time dateTime={item.published_date} title={relativeTime(item.published_date)}>
+              {formatDate(item.published_date)}
+            </time>
+            {` · ${minutes} min read`}
+          </span>
         </div>
       </div>
       <Dialog.Title className="mt-5 text-2xl font-bold leading-tight tracking-tight sm:text-3xl">{item.title}</Dialog.Title>
@@ -53,7 +63,7 @@ function Body({ item, view }: { item: NewsItem; view: AppView }) {
         <ItemActions item={item} view={view} onTakeaways={view === 'feed' && isSubscriber ? setTakeaways : undefined} />
       </div>
       <div className="mt-6 flex flex-col gap-4 text-[1.0625rem] leading-relaxed text-slate-800 sm:text-lg dark:text-slate-200" data-testid="reader-content">
-        {paragraphs(item).map((p, i) => (
+        {text.map((p, i) => (
           <p key={i}>{p}</p>
         ))}
       </div>
@@ -99,12 +109,41 @@ export function ItemReader({ id, view, q = '' }: { id: string; view: AppView; q?
     else navigate(view === 'search' ? searchPath(q) : appViewPath(view), { replace: true });
   };
   const status = error instanceof ApiError ? error.status : null;
+  // The stories before and after this one in the list it was opened over (drawn below the
+  // reader), as that list stood when it opened: a mark in the reader does not move them. The
+  // reader is keyed by its item, so each story reads its own.
+  const [around] = useState(() => neighbours(id));
+  const [progress, setProgress] = useState(0);
+  // The share of the story scrolled past, followed as the reader scrolls and as the story
+  // loads or the window changes size; a story that fits is read to its end.
+  const measure = useCallback((el: HTMLElement) => {
+    const { scrollTop, scrollHeight, clientHeight } = el;
+    setProgress(scrollHeight > clientHeight + 1 ? Math.min(1, scrollTop / (scrollHeight - clientHeight)) : 1);
+  }, []);
+  const scroller = useCallback(
+    (el: HTMLDivElement | null) => {
+      if (!el) return;
+      const resized = new ResizeObserver(() => measure(el));
+      const changed = new MutationObserver(() => measure(el));
+      resized.observe(el);
+      changed.observe(el, { childList: true, subtree: true });
+      return () => {
+        resized.disconnect();
+        changed.disconnect();
+      };
+    },
+    [measure],
+  );
+  // Stepping replaces the reader's entry, so back and Esc still return to the list.
+  const step = (to: string) => navigate(readerPath(view, to, q), { replace: true, state: location.state ?? READER_STATE });
 
   return (
     <Dialog.Root open onOpenChange={(open) => !open && close()}>
       <Dialog.Portal>
         <Dialog.Content
           aria-describedby={undefined}
+          ref={scroller}
+          onScroll={(event) => measure(event.currentTarget)}
           // Back to the card it was opened from, or the one that took its place if a mark
           // here took it out of its list.
           onCloseAutoFocus={(event) => {
@@ -116,6 +155,26 @@ export function ItemReader({ id, view, q = '' }: { id: string; view: AppView; q?
             <Dialog.Close className={buttonClass('ghost', 'sm')} aria-label="Close reader">
               <X aria-hidden="true" className="h-5 w-5" /> Close
             </Dialog.Close>
+            <div className="ml-auto flex items-center gap-1">
+              {around.previous && (
+                <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => step(around.previous!)}>
+                  <ChevronLeft aria-hidden="true" className="h-4 w-4" /> Previous story
+                </button>
+              )}
+              {around.next && (
+                <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => step(around.next!)}>
+                  Next story <ChevronRight aria-hidden="true" className="h-4 w-4" />
+                </button>
+              )}
+            </div>
+            {/* How far down the story the reader is; the scroll bar says it to assistive technology. */}
+            <div
+              aria-hidden="true"
+              data-testid="reading-progress"
+              data-progress={Math.round(progress * 100)}
+              className="absolute inset-x-0 bottom-0 h-0.5 origin-left bg-indigo-500 transition-transform"
+              style={{ transform: `scaleX(${progress})` }}
+            />
           </div>
           {item ? (
             <Body item={item} view={view} />
