@@ -35,6 +35,8 @@ pub(crate) const PROTECTED: &[(&str, &str)] = &[
     ("PATCH", "/api/user/profile"),
     ("GET", "/api/weekly-summary/archive"),
     ("GET", "/api/weekly-summary/x"),
+    ("POST", "/api/news/x/open"),
+    ("GET", "/api/unread"),
 ];
 
 /// Writes into a data directory's store before a daemon opens it.
@@ -130,7 +132,7 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
 
     assert_eq!(
         d.get("/api/user/profile", Some(&ann)).await,
-        (200, json!({"resume": ""}))
+        (200, json!({"resume": "", "markOnOpen": true}))
     );
     let resume = "Data scientist; ten years of NLP. Zürich.";
     assert_eq!(
@@ -141,15 +143,26 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
             Some(json!({"resume": resume}))
         )
         .await,
-        (200, json!({"resume": resume}))
+        (200, json!({"resume": resume, "markOnOpen": true}))
+    );
+    // The reading setting changes alone, and the resume stays.
+    assert_eq!(
+        d.call(
+            "PATCH",
+            "/api/user/profile",
+            Some(&ann),
+            Some(json!({"markOnOpen": false}))
+        )
+        .await,
+        (200, json!({"resume": resume, "markOnOpen": false}))
     );
     assert_eq!(
         d.get("/api/user/profile", Some(&ann)).await.1,
-        json!({"resume": resume})
+        json!({"resume": resume, "markOnOpen": false})
     );
     assert_eq!(
         d.get("/api/user/profile", Some(&bob)).await.1,
-        json!({"resume": ""}),
+        json!({"resume": "", "markOnOpen": true}),
         "one user never sees another's profile"
     );
 
@@ -201,6 +214,8 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
         json!({}),
         json!(["x"]),
         json!({"resume": null}),
+        json!({"markOnOpen": "no"}),
+        json!({"resume": "x", "markOnOpen": 1}),
     ] {
         let got = d
             .call("PATCH", "/api/user/profile", Some(&ann), Some(bad.clone()))
@@ -409,6 +424,7 @@ async fn openapi_document_is_openapi_3_and_lists_every_endpoint() {
                 .replace("/read/check/x", "/read/check/{news_id}")
                 .replace("/read/x", "/read/{news_id}")
                 .replace("/shared/x", "/shared/{news_id}")
+                .replace("/news/x/open", "/news/{news_id}/open")
                 .replace("/weekly-summary/x", "/weekly-summary/{id}");
             (*m, templ)
         })

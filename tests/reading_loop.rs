@@ -277,3 +277,94 @@ async fn removing_an_item_takes_it_out_of_every_list_and_count() {
     let (_, after) = d.get("/api/news", Some(&t)).await;
     assert_eq!(after["total"], 62, "63 items, one of them hidden");
 }
+
+#[tokio::test]
+async fn opening_from_the_feed_reads_the_item_and_the_unread_count_follows() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = demo_daemon(&dir.path().join("data"));
+    let t = d.sign_up("reader@example.com", "secret-password").await;
+    subscribers(&d, "grant", "reader@example.com");
+    let unread = async || {
+        d.get("/api/unread", Some(&t)).await.1["unread"]
+            .as_u64()
+            .unwrap()
+    };
+    let (_, first) = d.get("/api/news", Some(&t)).await;
+    let before = unread().await;
+    assert_eq!(
+        json!(before),
+        first["total"],
+        "the count is the feed's total"
+    );
+    let items = ids(&first["items"]);
+    let open = async |id: &str, from: &str| {
+        d.call(
+            "POST",
+            &format!("/api/news/{id}/open"),
+            Some(&t),
+            Some(json!({ "from": from })),
+        )
+        .await
+    };
+
+    let (status, opened) = open(&items[0], "feed").await;
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["markedRead"], true);
+    assert_eq!(opened["marks"]["read"], true);
+    assert_eq!(unread().await, before - 1);
+    let (_, check) = d
+        .get(&format!("/api/read/check/{}", items[0]), Some(&t))
+        .await;
+    assert_eq!(check["read"], true);
+    let (_, after) = d.get("/api/news", Some(&t)).await;
+    assert!(
+        !ids(&after["items"]).contains(&items[0]),
+        "out of the feed on reload"
+    );
+
+    // A favourite opened from the feed stays a favourite, and nothing is counted.
+    mark(&d, &t, "favorites", &items[1]).await;
+    let (_, opened) = open(&items[1], "feed").await;
+    assert_eq!(opened["markedRead"], false);
+    assert_eq!(opened["marks"]["favorite"], true);
+    // Opening from the reader's own lists changes nothing.
+    let (_, opened) = open(&items[2], "shared").await;
+    assert_eq!(
+        (&opened["markedRead"], &opened["marks"]["read"]),
+        (&json!(false), &json!(false))
+    );
+    assert_eq!(unread().await, before - 1);
+
+    // With the setting off, opening leaves the item unread.
+    d.call(
+        "PATCH",
+        "/api/user/profile",
+        Some(&t),
+        Some(json!({"markOnOpen": false})),
+    )
+    .await;
+    let (_, opened) = open(&items[3], "drops").await;
+    assert_eq!(opened["markedRead"], false);
+    assert_eq!(unread().await, before - 1);
+
+    // Mistakes get a clear answer.
+    assert_eq!(
+        assert_error(&open(&items[3], "inbox").await, 400),
+        "invalid_body"
+    );
+    assert_eq!(
+        assert_error(&open("no-such-item", "feed").await, 404),
+        "not_found"
+    );
+}
+
+#[tokio::test]
+async fn a_free_readers_unread_count_is_what_they_may_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = demo_daemon(&dir.path().join("data"));
+    let t = d.sign_up("free@example.com", "secret-password").await;
+    assert_eq!(
+        d.get("/api/unread", Some(&t)).await,
+        (200, json!({"unread": 5}))
+    );
+}

@@ -15,11 +15,27 @@ pub struct WaitlistStatus {
     pub joined_at: Option<DateTime<Utc>>,
 }
 
-/// `GET /api/user/profile`, and the body and answer of `PATCH /api/user/profile`.
+/// `GET /api/user/profile`, and the answer of `PATCH /api/user/profile`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ProfileBody {
     /// The professional resume, free text (the server answers 413 past its limit).
     pub resume: String,
+    /// Whether opening an unmarked item from the feed, Drops, TV or search marks it read
+    /// (on until the reader turns it off; web and terminal follow the same setting).
+    pub mark_on_open: bool,
+}
+
+/// Body of `PATCH /api/user/profile`: the fields to change, at least one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileChange {
+    /// A new resume.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<String>,
+    /// Turns mark-on-open on or off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark_on_open: Option<bool>,
 }
 
 /// `GET /api/key` and `POST /api/key/rotate`.

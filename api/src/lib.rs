@@ -18,6 +18,6 @@ pub mod search;
 
 pub use error::ErrorBody;
 pub use news::{
-    FeedPage, ItemMarks, Mark, MarkResult, NewsItem, Platform, ReadCheck, ShareBody, ShareResult,
-    SharedItem, TakeawayCard, Takeaways,
+    FeedPage, ItemMarks, Mark, MarkResult, NewsItem, OpenBody, Opened, OpenedFrom, Platform,
+    ReadCheck, ShareBody, ShareResult, SharedItem, TakeawayCard, Takeaways, UnreadCount,
 };

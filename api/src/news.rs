@@ -157,6 +157,66 @@ pub struct MarkResult {
     pub marks: ItemMarks,
 }
 
+/// The list an item was opened from (`POST /api/news/{id}/open`): opening from the
+/// reader's own lists (Favs, Trash, Read, Shared) leaves its marks alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OpenedFrom {
+    /// The feed.
+    Feed,
+    /// Drops.
+    Drops,
+    /// TV mode.
+    Tv,
+    /// Search results.
+    Search,
+    /// Favs.
+    Favorites,
+    /// Trash.
+    Hidden,
+    /// Read.
+    Read,
+    /// Shared.
+    Shared,
+}
+
+impl OpenedFrom {
+    /// Whether opening from this list reads the item: only the lists of what is new.
+    pub fn reads(self) -> bool {
+        matches!(
+            self,
+            OpenedFrom::Feed | OpenedFrom::Drops | OpenedFrom::Tv | OpenedFrom::Search
+        )
+    }
+}
+
+/// Body of `POST /api/news/{id}/open`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct OpenBody {
+    /// Where the reader opened the item from.
+    pub from: OpenedFrom,
+}
+
+/// Answer of `POST /api/news/{id}/open`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Opened {
+    /// Whether this opening marked the item read (it had no mark, it was opened from the
+    /// feed, Drops, TV or search, and the reader keeps mark-on-open on). A client keeps
+    /// such an item in the list it is showing, dimmed, until that list is read again.
+    pub marked_read: bool,
+    /// The item's marks now, as stored.
+    pub marks: ItemMarks,
+}
+
+/// Answer of `GET /api/unread`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct UnreadCount {
+    /// Items the caller may still read in their feed: the first feed page's `total`
+    /// (for a reader who is not a subscriber, at most the free allowance).
+    pub unread: u64,
+}
+
 /// Answer of `GET /api/read/check/{id}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ReadCheck {

@@ -2,7 +2,7 @@
 //! `radar_store::feed`), one item for the in-app reader, and its key takeaways.
 
 use axum::extract::State;
-use radar_api::{FeedPage, NewsItem, Takeaways};
+use radar_api::{FeedPage, NewsItem, OpenBody, Opened, Takeaways, UnreadCount};
 use radar_store::Viewer;
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -17,6 +17,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_news))
         .routes(routes!(get_news_item))
         .routes(routes!(get_takeaways))
+        .routes(routes!(post_open))
+        .routes(routes!(get_unread))
 }
 
 /// Query of `GET /api/news`.
@@ -95,4 +97,45 @@ pub async fn get_takeaways(
     Path(id): Path<String>,
 ) -> Result<Json<Takeaways>> {
     Ok(Json(state.store.takeaways(&caller.user, &id).await?))
+}
+
+/// The caller opened an item (the in-app reader, the terminal's reader view): the server
+/// decides what that does to its marks (read, when it had none, was opened from the feed,
+/// Drops, TV or search, and the caller keeps mark-on-open on) and answers them.
+#[utoipa::path(post, path = "/api/news/{news_id}/open", tag = "news", params(("news_id" = String, Path)), request_body = OpenBody, responses(
+    (status = 200, body = Opened),
+    (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with a known `from`"),
+    (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
+    (status = 404, body = crate::error::ErrorBody, description = "No such item"),
+))]
+pub async fn post_open(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    Path(id): Path<String>,
+    Json(body): Json<OpenBody>,
+) -> Result<Json<Opened>> {
+    let opening = state
+        .store
+        .open_item(&caller.user.id, &id, body.from)
+        .await?;
+    Ok(Json(Opened {
+        marked_read: opening.marked_read,
+        marks: opening.marks,
+    }))
+}
+
+/// How many items the caller may still read in their feed, for the unread counts of the
+/// Feed tab, the page title and the terminal's header.
+#[utoipa::path(get, path = "/api/unread", tag = "news", responses(
+    (status = 200, body = UnreadCount),
+    (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
+))]
+pub async fn get_unread(
+    State(state): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<UnreadCount>> {
+    let viewer = viewer(&state, Some(&caller));
+    Ok(Json(UnreadCount {
+        unread: state.store.unread_count(&viewer).await?,
+    }))
 }

@@ -1,4 +1,5 @@
-//! The signed-in user's profile (docs/product.md §2 and §7): the professional resume.
+//! The signed-in user's profile (docs/product.md §2 and §7): the professional resume, and
+//! the reading settings web and terminal share (mark-on-open).
 //!
 //! A resume longer than `radar_store::MAX_RESUME_CHARS` (20,000 characters) is refused
 //! with 413 `resume_too_long`; the request body itself is bounded by axum's default
@@ -6,8 +7,8 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use radar_api::account::ProfileBody;
-use radar_store::MAX_RESUME_CHARS;
+use radar_api::account::{ProfileBody, ProfileChange};
+use radar_store::{MAX_RESUME_CHARS, Profile};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
@@ -23,15 +24,21 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/api/user/profile", tag = "profile", responses(
     (status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn get_profile(State(s): State<AppState>, caller: AuthUser) -> Result<Json<ProfileBody>> {
-    Ok(Json(ProfileBody {
-        resume: s.store.profile(&caller.user.id).await?.resume,
-    }))
+    Ok(body_of(s.store.profile(&caller.user.id).await?))
 }
 
-/// Saves the caller's resume (at most 20,000 characters) and answers it.
-#[utoipa::path(patch, path = "/api/user/profile", tag = "profile", request_body = ProfileBody, responses(
+fn body_of(profile: Profile) -> Json<ProfileBody> {
+    Json(ProfileBody {
+        resume: profile.resume,
+        mark_on_open: profile.mark_on_open,
+    })
+}
+
+/// Saves the caller's resume (at most 20,000 characters) or their mark-on-open setting,
+/// and answers the profile.
+#[utoipa::path(patch, path = "/api/user/profile", tag = "profile", request_body = ProfileChange, responses(
     (status = 200, body = ProfileBody),
-    (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with a string resume"),
+    (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with a string resume or a boolean markOnOpen"),
     (status = 401, body = crate::error::ErrorBody),
     (status = 413, body = crate::error::ErrorBody, description = "Resume longer than 20,000 characters"),
 ))]
@@ -40,24 +47,43 @@ pub async fn patch_profile(
     caller: AuthUser,
     Json(body): Json<serde_json::Value>,
 ) -> Result<Json<ProfileBody>> {
-    // Read as any JSON, not straight into `ProfileBody`: serde would also accept an array
-    // `["text"]` for a one-field struct, and a wrong shape should be a 400, not a 422.
-    let Some(serde_json::Value::String(resume)) = body.get("resume") else {
-        return Err(ApiError::bad_request(
+    // Read as any JSON, not straight into `ProfileChange`: serde would also accept an
+    // array for a struct, and a wrong shape should be a 400, not a 422.
+    let invalid = || {
+        ApiError::bad_request(
             "invalid_body",
-            "The body must be a JSON object with a string field \"resume\".",
-        ));
+            "The body must be a JSON object with a string field \"resume\" or a boolean field \"markOnOpen\".",
+        )
     };
-    let chars = resume.chars().count();
-    if chars > MAX_RESUME_CHARS {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "resume_too_long",
-            format!("The resume is {chars} characters long; the limit is {MAX_RESUME_CHARS}."),
-        ));
+    let resume = match body.get("resume") {
+        None => None,
+        Some(serde_json::Value::String(r)) => Some(r),
+        Some(_) => return Err(invalid()),
+    };
+    let mark_on_open = match body.get("markOnOpen") {
+        None => None,
+        Some(serde_json::Value::Bool(b)) => Some(*b),
+        Some(_) => return Err(invalid()),
+    };
+    if resume.is_none() && mark_on_open.is_none() {
+        return Err(invalid());
     }
-    let saved = s.store.set_resume(&caller.user.id, resume).await?;
-    Ok(Json(ProfileBody {
-        resume: saved.resume,
-    }))
+    if let Some(resume) = resume {
+        let chars = resume.chars().count();
+        if chars > MAX_RESUME_CHARS {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "resume_too_long",
+                format!("The resume is {chars} characters long; the limit is {MAX_RESUME_CHARS}."),
+            ));
+        }
+    }
+    let mut saved = None;
+    if let Some(resume) = resume {
+        saved = Some(s.store.set_resume(&caller.user.id, resume).await?);
+    }
+    if let Some(on) = mark_on_open {
+        saved = Some(s.store.set_mark_on_open(&caller.user.id, on).await?);
+    }
+    Ok(body_of(saved.ok_or_else(invalid)?))
 }

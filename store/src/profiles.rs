@@ -1,4 +1,5 @@
-//! A user's profile (docs/product.md §3): the professional resume they keep on /profile.
+//! A user's profile (docs/product.md §3): the professional resume they keep on /profile,
+//! and the reader's settings that web and terminal share (mark-on-open).
 //!
 //! The resume is free text up to [`MAX_RESUME_CHARS`] characters (about eight pages of
 //! prose): enough for any resume, small enough that a profile never weighs on the store.
@@ -12,13 +13,31 @@ use crate::{Error, Result, Store};
 pub const MAX_RESUME_CHARS: usize = 20_000;
 
 /// A stored profile.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Profile {
     /// The professional resume; empty until the user writes one.
     pub resume: String,
+    /// Whether opening an unmarked item from the feed marks it read ([`Store::open_item`]);
+    /// on for profiles saved before the setting existed.
+    #[serde(default = "on")]
+    pub mark_on_open: bool,
     /// Last change.
     #[serde(default)]
     pub updated_at: Option<DateTime<Utc>>,
+}
+
+fn on() -> bool {
+    true
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile {
+            resume: String::new(),
+            mark_on_open: true,
+            updated_at: None,
+        }
+    }
 }
 
 impl Store {
@@ -35,10 +54,25 @@ impl Store {
                 "resume is {chars} characters long; the limit is {MAX_RESUME_CHARS}"
             )));
         }
-        let profile = Profile {
-            resume: resume.to_string(),
-            updated_at: Some(Utc::now()),
-        };
+        self.change_profile(user_id, |p| p.resume = resume.to_string())
+            .await
+    }
+
+    /// Turns mark-on-open on or off for the user.
+    pub async fn set_mark_on_open(&self, user_id: &str, on: bool) -> Result<Profile> {
+        self.change_profile(user_id, |p| p.mark_on_open = on).await
+    }
+
+    /// Reads the profile, changes it and saves it. Two changes of one profile at the same
+    /// moment may lose one: a profile is one person's, changed from one form at a time.
+    async fn change_profile(
+        &self,
+        user_id: &str,
+        change: impl FnOnce(&mut Profile),
+    ) -> Result<Profile> {
+        let mut profile = self.profile(user_id).await?;
+        change(&mut profile);
+        profile.updated_at = Some(Utc::now());
         self.backend().put_profile(user_id, &profile).await?;
         Ok(profile)
     }
@@ -50,6 +84,18 @@ mod tests {
     use crate::testing::store_tests;
 
     store_tests! {
+        async fn mark_on_open_is_on_until_turned_off_and_keeps_the_resume(store) {
+            assert!(store.profile("u1").await.unwrap().mark_on_open);
+            store.set_resume("u1", "ML engineer").await.unwrap();
+            store.set_mark_on_open("u1", false).await.unwrap();
+            let p = store.profile("u1").await.unwrap();
+            assert!(!p.mark_on_open);
+            assert_eq!(p.resume, "ML engineer");
+            store.set_resume("u1", "Data engineer").await.unwrap();
+            assert!(!store.profile("u1").await.unwrap().mark_on_open);
+            assert!(store.profile("u2").await.unwrap().mark_on_open);
+        }
+
         async fn resume_round_trips_and_the_limit_counts_characters(store) {
             assert_eq!(store.profile("u1").await.unwrap().resume, "");
             store.set_resume("u1", "ML engineer").await.unwrap();

@@ -36,7 +36,7 @@ pub struct Viewer {
 
 impl Viewer {
     /// How many items a page holds for this viewer.
-    fn page_size(&self) -> usize {
+    pub(crate) fn page_size(&self) -> usize {
         if self.subscriber {
             SUBSCRIBER_PAGE
         } else {
@@ -212,7 +212,7 @@ impl Store {
     /// taken out of their feed, and for a caller who is not a subscriber at most one page.
     /// Counted from the item counter and the viewer's mark counts, without walking any
     /// list.
-    async fn reachable(&self, viewer: &Viewer, limit: usize) -> Result<u64> {
+    pub(crate) async fn reachable(&self, viewer: &Viewer, limit: usize) -> Result<u64> {
         let out_of_feed = match &viewer.user_id {
             Some(user) => self.backend().mark_counts(user).await?.out_of_feed(),
             None => 0,

@@ -1288,7 +1288,7 @@ pub(crate) async fn delete_user_removes_everything_the_user_owns(b: Arc<dyn Back
             id,
             &Profile {
                 resume: "CV".into(),
-                updated_at: None,
+                ..Profile::default()
             },
         )
         .await
@@ -2474,12 +2474,14 @@ pub(crate) async fn profiles_are_kept_per_user(b: Arc<dyn Backend>) {
     assert_eq!(b.profile("u").await.unwrap(), None);
     let first = Profile {
         resume: "ML engineer".into(),
+        mark_on_open: true,
         updated_at: Some(at("2026-03-01T00:00:00Z")),
     };
     b.put_profile("u", &first).await.unwrap();
     assert_eq!(b.profile("u").await.unwrap(), Some(first));
     let second = Profile {
         resume: "Research lead".into(),
+        mark_on_open: false,
         updated_at: Some(at("2026-03-02T00:00:00Z")),
     };
     b.put_profile("u", &second).await.unwrap();

@@ -217,6 +217,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/news/{news_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller opened an item (the in-app reader, the terminal's reader view): the server
+         *     decides what that does to its marks (read, when it had none, was opened from the feed,
+         *     Drops, TV or search, and the caller keeps mark-on-open on) and answers them.
+         */
+        post: operations["post_open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/news/{news_id}/takeaways": {
         parameters: {
             query?: never;
@@ -374,6 +395,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many items the caller may still read in their feed, for the unread counts of the
+         *     Feed tab, the page title and the terminal's header.
+         */
+        get: operations["get_unread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/metadata": {
         parameters: {
             query?: never;
@@ -405,7 +446,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Saves the caller's resume (at most 20,000 characters) and answers it. */
+        /**
+         * Saves the caller's resume (at most 20,000 characters) or their mark-on-open setting,
+         *     and answers the profile.
+         */
         patch: operations["patch_profile"];
         trace?: never;
     };
@@ -1159,6 +1203,28 @@ export interface components {
             /** @description Link to the original, when there is one. */
             url?: string | null;
         };
+        /** @description Body of `POST /api/news/{id}/open`. */
+        OpenBody: {
+            /** @description Where the reader opened the item from. */
+            from: components["schemas"]["OpenedFrom"];
+        };
+        /** @description Answer of `POST /api/news/{id}/open`. */
+        Opened: {
+            /**
+             * @description Whether this opening marked the item read (it had no mark, it was opened from the
+             *     feed, Drops, TV or search, and the reader keeps mark-on-open on). A client keeps
+             *     such an item in the list it is showing, dimmed, until that list is read again.
+             */
+            markedRead: boolean;
+            /** @description The item's marks now, as stored. */
+            marks: components["schemas"]["ItemMarks"];
+        };
+        /**
+         * @description The list an item was opened from (`POST /api/news/{id}/open`): opening from the
+         *     reader's own lists (Favs, Trash, Read, Shared) leaves its marks alone.
+         * @enum {string}
+         */
+        OpenedFrom: "feed" | "drops" | "tv" | "search" | "favorites" | "hidden" | "read" | "shared";
         /** @description Body of `POST /otp`. */
         OtpBody: {
             /** @description A magic link or e-mailed code to this address. */
@@ -1198,10 +1264,22 @@ export interface components {
          * @enum {string}
          */
         Platform: "linkedin";
-        /** @description `GET /api/user/profile`, and the body and answer of `PATCH /api/user/profile`. */
+        /** @description `GET /api/user/profile`, and the answer of `PATCH /api/user/profile`. */
         ProfileBody: {
+            /**
+             * @description Whether opening an unmarked item from the feed, Drops, TV or search marks it read
+             *     (on until the reader turns it off; web and terminal follow the same setting).
+             */
+            markOnOpen: boolean;
             /** @description The professional resume, free text (the server answers 413 past its limit). */
             resume: string;
+        };
+        /** @description Body of `PATCH /api/user/profile`: the fields to change, at least one. */
+        ProfileChange: {
+            /** @description Turns mark-on-open on or off. */
+            markOnOpen?: boolean | null;
+            /** @description A new resume. */
+            resume?: string | null;
         };
         /**
          * @description Which payment provider serves checkouts.
@@ -1358,6 +1436,15 @@ export interface components {
             /** @description A phone sign-in, which Radar does not offer (`phone_provider_disabled`). */
             phone?: string | null;
             refresh_token?: string | null;
+        };
+        /** @description Answer of `GET /api/unread`. */
+        UnreadCount: {
+            /**
+             * Format: int64
+             * @description Items the caller may still read in their feed: the first feed page's `total`
+             *     (for a reader who is not a subscriber, at most the free allowance).
+             */
+            unread: number;
         };
         /** @description Body of `PUT /user`. */
         UpdateUserBody: components["schemas"]["AuthCodeChallenge"] & {
@@ -1989,6 +2076,76 @@ export interface operations {
             };
         };
     };
+    post_open: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                news_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Opened"];
+                };
+            };
+            /** @description Not a JSON object with a known `from` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_takeaways: {
         parameters: {
             query?: never;
@@ -2446,6 +2603,34 @@ export interface operations {
             };
         };
     };
+    get_unread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadCount"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_user_metadata: {
         parameters: {
             query?: never;
@@ -2509,7 +2694,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProfileBody"];
+                "application/json": components["schemas"]["ProfileChange"];
             };
         };
         responses: {
@@ -2521,7 +2706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileBody"];
                 };
             };
-            /** @description Not a JSON object with a string resume */
+            /** @description Not a JSON object with a string resume or a boolean markOnOpen */
             400: {
                 headers: {
                     [name: string]: unknown;
