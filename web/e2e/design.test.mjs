@@ -49,12 +49,13 @@ describe('design', () => {
     }
     await registerAndSignIn(page, EMAIL);
     for (const [path, want] of [
-      ['/app', 'Feed · Radar'],
-      ['/app?view=drops', 'Drops · Radar'],
-      ['/app?view=trash', 'Trash · Radar'],
-      ['/profile', 'Profile · Radar'],
-      ['/weekly-summary', 'Weekly AI Summary · Radar'],
-      ['/subscribe', 'Get Premium · Radar'],
+      // Signed in, the title starts with what is left to read (a free reader's allowance).
+      ['/app', '(5) Feed · Radar'],
+      ['/app?view=drops', '(5) Drops · Radar'],
+      ['/app?view=trash', '(5) Trash · Radar'],
+      ['/profile', '(5) Profile · Radar'],
+      ['/weekly-summary', '(5) Weekly AI Summary · Radar'],
+      ['/subscribe', '(5) Get Premium · Radar'],
       ['/tv-mode', 'TV mode · Radar'],
     ]) {
       await page.goto(path);

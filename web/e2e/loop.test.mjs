@@ -16,7 +16,7 @@ const EXPECTED = [/ERR_CONNECTION_REFUSED/, /item=[\w-]+: Failed to load resourc
 
 const titles = (page) => page.locator('[data-testid="news-card"] h3').allInnerTexts();
 const cardTitled = (page, title) => cards(page).filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-const tab = (page, name) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true });
+const tab = (page, name) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: name === 'Feed' ? /^Feed( \d+ unread)?$/ : name, exact: true });
 
 /** The server's own list (`/api/favorites|hidden|read`) for the signed-in page, by id. */
 async function serverList(page, kind) {
@@ -25,6 +25,27 @@ async function serverList(page, kind) {
     const answer = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
     return (await answer.json()).map((item) => item.id);
   }, `/api/${kind}`);
+}
+
+/** The answer of a GET made as the signed-in page. */
+async function apiGet(page, path) {
+  return page.evaluate(async (path) => {
+    const { access_token: token } = JSON.parse(localStorage.getItem('radar-auth') ?? '{}');
+    return (await fetch(path, { headers: { Authorization: `Bearer ${token}` } })).json();
+  }, path);
+}
+
+/** Waits until a GET made as the signed-in page answers `field` equal to `value`. */
+async function untilApi(page, path, field, value) {
+  await page.waitForFunction(
+    async ({ path, field, value }) => {
+      const { access_token: token } = JSON.parse(localStorage.getItem('radar-auth') ?? '{}');
+      const answer = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
+      return (await answer.json())[field] === value;
+    },
+    { path, field, value },
+    { polling: 200 },
+  );
 }
 
 /** Waits until the feed shows `count` cards, none of them titled as in `gone`. */
@@ -107,7 +128,8 @@ describe('the reading loop', () => {
     const link = reader.getByRole('link', { name: new RegExp(`^Read at ${item.source}`) });
     assert.equal(await link.getAttribute('href'), item.url);
     assert.equal(await link.getAttribute('target'), '_blank');
-    await reader.getByRole('button', { name: 'Mark as read' }).waitFor();
+    // Opening it read it: the reader offers to take that back.
+    await reader.getByRole('button', { name: 'Mark as unread' }).waitFor();
     await page.keyboard.press('Escape');
     await reader.waitFor({ state: 'detached' });
     assert.equal(new URL(page.url()).search, '');
@@ -217,6 +239,60 @@ describe('the reading loop', () => {
     assert.equal(await page.getByTestId('tv-countdown').innerText(), 'Paused');
     await page.keyboard.press('Escape');
     await page.waitForURL((url) => url.pathname !== '/tv-mode');
+  });
+
+  it('reads a story by opening it: dimmed until the feed reloads, counted by the server; favourites and the off switch are left alone', async () => {
+    const { page } = premium;
+    await page.goto('/app');
+    await cards(page).nth(2).waitFor();
+    const unread = async () => (await apiGet(page, '/api/unread')).unread;
+    const isRead = async (id) => (await apiGet(page, `/api/read/check/${encodeURIComponent(id)}`)).read;
+    const badge = tab(page, /^Feed/).getByTestId('unread-count');
+    const before = await unread();
+    await page.waitForFunction((n) => document.title.startsWith(`(${n}) `), before);
+    assert.match(await badge.innerText(), new RegExp(`^${before}`));
+
+    const [first, second, third] = await Promise.all([0, 1, 2].map((i) => cards(page).nth(i).evaluate((card) => card.dataset.itemId)));
+    const card = (id) => page.locator(`[data-testid="news-card"][data-item-id="${id}"]`);
+    await card(first).click();
+    await page.getByTestId('reader').waitFor();
+    await untilApi(page, `/api/read/check/${encodeURIComponent(first)}`, 'read', true);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal(await card(first).getAttribute('data-read'), 'true', 'it stays in the feed, dimmed');
+    assert.equal(await unread(), before - 1);
+    await page.waitForFunction((n) => document.title.startsWith(`(${n}) `), before - 1);
+    assert.match(await badge.innerText(), new RegExp(`^${before - 1}`));
+
+    // A favourite opened from the feed stays a favourite.
+    await card(second).getByRole('button', { name: 'Favorite' }).click();
+    await page.waitForFunction(() => localStorage.getItem('radarPendingMarks') === null);
+    await card(second).click();
+    await page.getByTestId('reader').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.ok((await serverList(page, 'favorites')).includes(second));
+    assert.equal(await isRead(second), false);
+
+    // With the switch off in the profile, opening leaves a story unread.
+    await page.goto('/profile');
+    const setting = page.getByRole('checkbox', { name: /Mark stories read when I open them/ });
+    assert.equal(await setting.isChecked(), true);
+    await setting.click();
+    await untilApi(page, '/api/user/profile', 'markOnOpen', false);
+    await page.goto(`/app?view=feed&item=${encodeURIComponent(third)}`);
+    await page.getByTestId('reader').waitFor();
+    await page.keyboard.press('Escape');
+    assert.equal(await isRead(third), false);
+    assert.equal(await unread(), before - 1);
+
+    // A reload takes the story read on opening out of the feed.
+    await page.reload();
+    await card(third).waitFor();
+    assert.equal(await card(first).count(), 0);
+    await page.goto('/profile');
+    await setting.click();
+    await untilApi(page, '/api/user/profile', 'markOnOpen', true);
   });
 
   it('downgrades an open app at once when the subscription is revoked', async () => {

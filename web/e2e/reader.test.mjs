@@ -15,7 +15,7 @@ describe('free reader', () => {
   let page;
   let errors;
 
-  const tab = (name) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true });
+  const tab = (name) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: name === 'Feed' ? /^Feed( \d+ unread)?$/ : name, exact: true });
   const cardTitled = (title) => cards(page).filter({ hasText: title });
 
   before(async () => {

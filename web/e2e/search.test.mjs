@@ -51,7 +51,7 @@ describe('search', () => {
     await page.getByRole('heading', { name: 'Feed', level: 1 }).waitFor();
     await searchFor(page, 'zeppelin');
     await page.getByRole('heading', { name: 'Results for “zeppelin”' }).waitFor();
-    await page.waitForFunction(() => document.title === 'zeppelin · Search · Radar');
+    await page.waitForFunction(() => /^\(\d+\) zeppelin · Search · Radar$/.test(document.title));
     const results = cards(page);
     await results.first().waitFor();
     assert.equal(await results.count(), 2);

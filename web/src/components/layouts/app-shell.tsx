@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { AppView } from '@/config/paths';
 import { AppHeader } from './app-header';
-import { BottomTabs, ViewRail } from './view-nav';
+import { BottomTabs, useUnreadTitle, ViewRail } from './view-nav';
 
 /**
  * Every signed-in page: the one-row header, then one content column aligned with the
@@ -9,6 +9,7 @@ import { BottomTabs, ViewRail } from './view-nav';
  * bar on phones.
  */
 export function AppShell({ view, wide = false, children }: { view?: AppView; wide?: boolean; children: ReactNode }) {
+  useUnreadTitle();
   return (
     <div className="min-h-screen">
       <AppHeader view={view} />

@@ -1,8 +1,10 @@
 // The views of /app: a rail beside the content column on wide screens, a bar at the bottom
 // of the screen on phones (where the thumb is), so the header stays one row.
 import { CheckCheck, Heart, Newspaper, Share2, Trash2, Zap, type LucideIcon } from 'lucide-react';
-import { Link } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router';
 import { appViewPath, VIEW_LABELS, type AppView } from '@/config/paths';
+import { useUnread } from '@/lib/unread';
 import { useAuth } from '@/lib/auth';
 
 const TABS = (
@@ -20,6 +22,45 @@ const TABS = (
 function useTabs() {
   const { user } = useAuth();
   return TABS.filter((tab) => !tab.signedInOnly || user);
+}
+
+/** "(12) Feed · Radar": the page title starts with the unread count, as readers' tabs do. */
+const COUNTED = /^\(\d+\) /;
+
+/**
+ * Puts the unread count before the page's title while a signed-in page is shown. It runs
+ * after the route has set its own title (the route's effect comes first in the tree), and
+ * again whenever the address or the count changes.
+ */
+export function useUnreadTitle() {
+  const unread = useUnread();
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    const bare = document.title.replace(COUNTED, '');
+    document.title = unread ? `(${unread}) ${bare}` : bare;
+    return () => {
+      document.title = document.title.replace(COUNTED, '');
+    };
+  }, [unread, pathname, search]);
+}
+
+/** The Feed tab's count of what is left to read. */
+function UnreadBadge({ compact = false }: { compact?: boolean }) {
+  const unread = useUnread();
+  if (!unread) return null;
+  return (
+    <span
+      data-testid="unread-count"
+      className={
+        compact
+          ? 'absolute -top-1 left-1/2 ml-1.5 min-w-4 rounded-full bg-indigo-600 px-1 text-center text-2xs font-semibold leading-4 text-white'
+          : 'ml-auto rounded-full bg-slate-100 px-2 text-xs font-semibold tabular-nums text-slate-700 dark:bg-slate-800 dark:text-slate-200'
+      }
+    >
+      {unread}
+      <span className="sr-only"> unread</span>
+    </span>
+  );
 }
 
 export function ViewRail({ view }: { view?: AppView }) {
@@ -40,6 +81,7 @@ export function ViewRail({ view }: { view?: AppView }) {
             >
               <Icon aria-hidden="true" className="h-4 w-4" />
               {label}
+              {v === 'feed' && <UnreadBadge />}
             </Link>
           </li>
         ))}
@@ -65,7 +107,10 @@ export function BottomTabs({ view }: { view?: AppView }) {
                 view === v ? 'text-indigo-700 dark:text-indigo-300' : 'text-slate-600 dark:text-slate-400'
               }`}
             >
-              <Icon aria-hidden="true" className="h-5 w-5" />
+              <span className="relative">
+                <Icon aria-hidden="true" className="h-5 w-5" />
+                {v === 'feed' && <UnreadBadge compact />}
+              </span>
               {label}
             </Link>
           </li>

@@ -73,9 +73,12 @@ export function saveSets(storage: Storage, sets: ItemSets) {
   for (const kind of SET_KINDS) storage.setItem(STORAGE_KEYS[kind], JSON.stringify([...sets[kind]]));
 }
 
-/** The feed shows only items that are neither hidden nor read. */
-export function visibleInFeed<T extends { id: string }>(items: readonly T[], sets: ItemSets): T[] {
-  return items.filter((item) => !sets.hidden.has(item.id) && !sets.read.has(item.id));
+/**
+ * The feed shows only items that are neither hidden nor read, except those read by opening
+ * them (`readOnOpen`), which stay where they were until the list is read again.
+ */
+export function visibleInFeed<T extends { id: string }>(items: readonly T[], sets: ItemSets, readOnOpen: ReadonlySet<string> = new Set()): T[] {
+  return items.filter((item) => !sets.hidden.has(item.id) && (!sets.read.has(item.id) || readOnOpen.has(item.id)));
 }
 
 /** The sets with `id` placed exactly as the server reports its marks now. */

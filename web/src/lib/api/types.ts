@@ -22,3 +22,7 @@ export type ErrorBody = Schemas['ErrorBody'];
 export type SearchPage = Schemas['SearchPage'];
 export type SearchHit = Schemas['SearchHit'];
 export type Highlights = Schemas['Highlights'];
+export type ProfileChange = Schemas['ProfileChange'];
+export type Opened = Schemas['Opened'];
+export type OpenedFrom = Schemas['OpenedFrom'];
+export type UnreadCount = Schemas['UnreadCount'];

@@ -26,7 +26,7 @@ export const FEED_SKELETON_CARDS = 5;
  */
 export function FeedView() {
   const { isSubscriber } = useAuth();
-  const { sets } = useItemSets();
+  const { sets, readOnOpen } = useItemSets();
   const news = useNews();
   const [takeawaysFor, setTakeawaysFor] = useState<NewsItem | null>(null);
 
@@ -47,7 +47,7 @@ export function FeedView() {
     );
   }
 
-  const shown = visibleInFeed(loadedItems(news.data.pages), sets);
+  const shown = visibleInFeed(loadedItems(news.data.pages), sets, readOnOpen);
   const end = feedEnd(news.data.pages);
 
   if (shown.length === 0 && end !== 'more') {

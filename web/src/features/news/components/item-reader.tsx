@@ -4,7 +4,7 @@
 // browser's back button closes it; Esc closes it too.
 import * as Dialog from '@radix-ui/react-dialog';
 import { ChevronLeft, ChevronRight, ExternalLink, FileQuestion, Lock, X } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -103,6 +103,12 @@ export function ItemReader({ id, view, q = '' }: { id: string; view: AppView; q?
   const navigate = useNavigate();
   const location = useLocation();
   const { item, loading, error } = useReaderItem(id, view === 'search' ? q : '');
+  const { open } = useItemSets();
+  // Opening is reading: the server decides what it does to the item's marks.
+  const shown = item?.id;
+  useEffect(() => {
+    if (shown) open(shown, view);
+  }, [shown, view, open]);
   const fromList = Boolean((location.state as { reader?: boolean } | null)?.reader);
   const close = () => {
     if (fromList) navigate(-1);

@@ -5,7 +5,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useItemSet } from '@/features/news/api/get-item-set';
+import { openItem } from '@/features/news/api/open-item';
+import { UNREAD_KEY } from '@/lib/unread';
 import { updateItemSet } from '@/features/news/api/update-item-set';
+import type { AppView } from '@/config/paths';
 import { addToSet, loadSets, mergeServerLists, removeFromSet, saveSets, withServerMarks, type ItemSets, type SetKind } from '@/features/news/item-sets';
 import { applyPending, enqueue, hasPending, PENDING_RETRY_MS, pendingMarks, settle, type PendingMark } from '@/features/news/pending-marks';
 import { ApiError, onServerReachable } from '@/lib/api-client';
@@ -42,6 +45,13 @@ interface ItemSetsValue {
   /** How many of the reader's changes wait for the server. */
   pendingCount: number;
   change(kind: SetKind, id: string, on: boolean, messages?: ChangeMessages): void;
+  /**
+   * Items read by opening them here: they stay in the list they were opened from, dimmed,
+   * until that list is read again from the server.
+   */
+  readOnOpen: ReadonlySet<string>;
+  /** Tells the server the reader opened an item from `view`; it decides whether that reads it. */
+  open(id: string, view: AppView): void;
 }
 
 const ItemSetsContext = createContext<ItemSetsValue | null>(null);
@@ -123,6 +133,8 @@ export function ItemSetsProvider({ children }: { children: ReactNode }) {
     } finally {
       sending.current = false;
       for (const kind of saved) void queryClient.invalidateQueries({ queryKey: ['item-set', kind] });
+      // Every mark may change what is left to read (a favourite clears a read mark).
+      if (saved.size > 0) void queryClient.invalidateQueries({ queryKey: UNREAD_KEY });
       // Hiding, reading, restoring or unreading changes what the server puts in the feed.
       if (saved.has('hidden') || saved.has('read')) void queryClient.invalidateQueries({ queryKey: ['news'] });
       // Search results leave out hidden items only: a hide or restore changes them.
@@ -158,17 +170,39 @@ export function ItemSetsProvider({ children }: { children: ReactNode }) {
     [userId, send],
   );
 
+  const [readOnOpen, setReadOnOpen] = useState<ReadonlySet<string>>(() => new Set());
+  const open = useCallback(
+    (id: string, view: AppView) => {
+      // Nothing to decide for a visitor, or while a change of this item waits for the server.
+      if (!userId || hasPending(pendingMarks.get(), userId, id)) return;
+      openItem(id, view).then(
+        (opened) => {
+          if (!opened.markedRead) return;
+          setReadOnOpen((kept) => new Set(kept).add(id));
+          if (!hasPending(pendingMarks.get(), userId, id)) setSets((s) => withServerMarks(s, id, opened.marks));
+          void queryClient.invalidateQueries({ queryKey: UNREAD_KEY });
+          void queryClient.invalidateQueries({ queryKey: ['item-set', 'read'] });
+        },
+        // Reading on: an opening the server did not hear of leaves the item unread.
+        (error: unknown) => console.warn('Opening was not recorded', error),
+      );
+    },
+    [userId, queryClient],
+  );
+
   const pendingCount = userId ? queue.filter((m) => m.userId === userId).length : 0;
   const value = useMemo<ItemSetsValue>(
     () => ({
       sets,
       change,
+      readOnOpen,
+      open,
       pendingCount,
       serverItems: { favorites: favorites.data ?? [], hidden: hidden.data ?? [], read: read.data ?? [] },
       serverErrors: { favorites: favorites.error, hidden: hidden.error, read: read.error },
       serverLoading: { favorites: favorites.isLoading, hidden: hidden.isLoading, read: read.isLoading },
     }),
-    [sets, change, pendingCount, favorites.data, hidden.data, read.data, favorites.error, hidden.error, read.error, favorites.isLoading, hidden.isLoading, read.isLoading],
+    [sets, change, readOnOpen, open, pendingCount, favorites.data, hidden.data, read.data, favorites.error, hidden.error, read.error, favorites.isLoading, hidden.isLoading, read.isLoading],
   );
 
   return <ItemSetsContext.Provider value={value}>{children}</ItemSetsContext.Provider>;

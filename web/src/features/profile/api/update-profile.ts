@@ -1,14 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import type { Profile } from '@/features/profile/api/get-profile';
+import type { ProfileChange } from '@/lib/api/types';
 
-export const updateProfile = (profile: Profile) => api.patch<Profile>('/api/user/profile', profile);
+/** Changes the fields given (the resume, the mark-on-open setting) and answers the profile. */
+export const updateProfile = (change: ProfileChange) => api.patch<Profile>('/api/user/profile', change);
 
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateProfile,
-    onSuccess: async () => {
+    onSuccess: async (profile) => {
+      queryClient.setQueriesData({ queryKey: ['profile'] }, profile);
       await queryClient.invalidateQueries({ queryKey: ['profile'] });
       // The resume ranks the key takeaways.
       await queryClient.invalidateQueries({ queryKey: ['takeaways'] });

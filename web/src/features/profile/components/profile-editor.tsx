@@ -85,8 +85,37 @@ export function ProfileEditor() {
               <Button onClick={() => setDraft(saved)}>Edit Profile</Button>
             )}
           </div>
+          <ReadingSetting on={profile.data.markOnOpen} />
         </div>
       )}
     </Card>
+  );
+}
+
+/** Mark-on-open, kept with the profile so the web app and the terminal follow the same choice. */
+function ReadingSetting({ on }: { on: boolean }) {
+  const update = useUpdateProfile();
+  const checked = (update.isPending ? update.variables.markOnOpen : null) ?? on;
+  return (
+    <label className="mt-4 flex items-start gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+      <input
+        type="checkbox"
+        checked={checked}
+        disabled={update.isPending}
+        onChange={(e) =>
+          update.mutate(
+            { markOnOpen: e.target.checked },
+            { onError: () => toast({ title: 'Update Failed', description: 'Failed to update your profile. Please try again.', variant: 'destructive' }) },
+          )
+        }
+        className="mt-1 h-4 w-4 accent-indigo-600"
+      />
+      <span>
+        <span className="font-semibold">Mark stories read when I open them</span>
+        <span className="block text-sm text-slate-600 dark:text-slate-400">
+          In the web app and the terminal. Stories opened from Favs, Read, Trash or Shared keep their place.
+        </span>
+      </span>
+    </label>
   );
 }
