@@ -819,6 +819,45 @@ async fn big_j_and_k_step_over_read_items() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn enter_then_esc_reads_the_item_and_the_header_counts_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start_with(
+        &dir.path().join("data"),
+        &["--complimentary", "opener@example.com"],
+        &[],
+    );
+    let token = daemon.sign_up("opener@example.com", "correct horse").await;
+    let (_, feed) = daemon.get("/api/news", Some(&token)).await;
+    let unread = feed["total"].as_u64().unwrap();
+    let first = titles(&feed).swap_remove(0);
+    let first_id = feed["items"][0]["id"].as_str().unwrap().to_string();
+    let tui = Tmux::start_sized(&daemon.base, &dir.path().join("config"), "", (100, 30));
+    tui.wait_for("Not signed in");
+    tui.sign_in("opener@example.com", "correct horse");
+    tui.wait_for(&format!("1 Feed ({unread})"));
+    tui.wait_until("the first item selected", |s| {
+        selected_row(s).contains(first.as_str())
+    });
+    tui.keys(&["Enter"]);
+    tui.wait_until("the reader", |s| s.contains("scroll") && s.contains("back"));
+    tui.keys(&["Escape"]);
+    let screen = tui.wait_for(&format!("1 Feed ({})", unread - 1));
+    assert!(
+        selected_row(&screen).contains(first.as_str()),
+        "the item read on opening stays selected in the feed: {screen}"
+    );
+    let (_, check) = daemon
+        .get(&format!("/api/read/check/{first_id}"), Some(&token))
+        .await;
+    assert_eq!(check["read"], true);
+    // A reload shows the feed as the server has it: without the item read.
+    tui.keys(&["r"]);
+    tui.wait_until("the feed without it", |s| {
+        s.contains(&format!("1 Feed ({})", unread - 1)) && !s.contains(first.as_str())
+    });
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn ctrl_z_suspends_to_the_shell_and_fg_redraws() {
     let dir = tempfile::tempdir().unwrap();
     let daemon = Daemon::start_with(&dir.path().join("data"), &[], &[]);

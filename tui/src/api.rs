@@ -7,7 +7,10 @@ use std::time::Duration;
 use radar_api::account::UserMetadata;
 use radar_api::auth::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
 use radar_api::search::SearchPage;
-use radar_api::{FeedPage, Mark, MarkResult, NewsItem, SharedItem, Takeaways};
+use radar_api::{
+    FeedPage, Mark, MarkResult, NewsItem, OpenBody, Opened, OpenedFrom, SharedItem, Takeaways,
+    UnreadCount,
+};
 use reqwest::header::CONTENT_TYPE;
 use reqwest::{Method, RequestBuilder};
 use serde::de::DeserializeOwned;
@@ -255,6 +258,22 @@ impl Api {
         let method = if on { Method::POST } else { Method::DELETE };
         let path = format!("/api/{}/{}", mark.path_segment(), encode(id));
         self.send(self.request(method, &path, Some(token))).await
+    }
+
+    /// `POST /api/news/{id}/open`: the reader opened an item from `from`; the server
+    /// decides whether that reads it and answers its marks.
+    pub async fn open_item(&self, token: &str, id: &str, from: OpenedFrom) -> ApiResult<Opened> {
+        let path = format!("/api/news/{}/open", encode(id));
+        let req = self
+            .request(Method::POST, &path, Some(token))
+            .json(&OpenBody { from });
+        self.send(req).await
+    }
+
+    /// `GET /api/unread`: how many items the reader may still read in the feed.
+    pub async fn unread(&self, token: &str) -> ApiResult<UnreadCount> {
+        self.send(self.request(Method::GET, "/api/unread", Some(token)))
+            .await
     }
 
     /// `POST /api/shared/{id}` with `{"platform":"linkedin"}`.

@@ -126,6 +126,14 @@ impl Runtime {
                     result,
                 }
             }
+            Request::OpenItem { id, from } => {
+                let result = api.open_item(&token, &id, from).await;
+                Action::ItemOpened { epoch, id, result }
+            }
+            Request::LoadUnread => Action::UnreadLoaded {
+                epoch,
+                result: api.unread(&token).await,
+            },
             Request::RecordShare(id) => Action::ShareSaved {
                 epoch,
                 result: api.share(&token, &id).await,

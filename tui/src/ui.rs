@@ -110,7 +110,12 @@ fn header(frame: &mut Frame, app: &App, title: Rect, tabs: Rect) {
     let labels: Vec<Line> = views
         .iter()
         .enumerate()
-        .map(|(i, v)| Line::raw(format!("{} {}", i + 1, v.label())))
+        .map(|(i, v)| match (v, app.unread) {
+            (View::Feed, Some(n)) if app.signed_in() => {
+                Line::raw(format!("{} {} ({n})", i + 1, v.label()))
+            }
+            _ => Line::raw(format!("{} {}", i + 1, v.label())),
+        })
         .collect();
     let selected = views.iter().position(|v| *v == app.view);
     frame.render_widget(

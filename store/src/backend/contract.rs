@@ -94,6 +94,7 @@ macro_rules! contract_tests {
             published_between_is_half_open_and_oldest_first,
             items_after_walks_every_item_in_id_order,
             change_marks_clears_then_sets_and_keeps_counts,
+            a_mark_set_beside_another_is_reported_and_taken_back,
             marked_ids_lists_the_most_recently_marked_first,
             shares_keep_the_latest_per_item,
             a_mark_is_never_left_on_an_item_removed_meanwhile,
@@ -835,6 +836,32 @@ pub(crate) async fn items_after_walks_every_item_in_id_order(b: Arc<dyn Backend>
 /// `change_marks`: marks := (marks - clear) + set, answered; the backend applies no
 /// rule of its own (two marks may be set if the rules say so); counts in step; the
 /// reader's version moves; an unknown item is `NotFound("item")` and changes nothing.
+/// A change that clears nothing sets its mark beside another and says so: the rules'
+/// "read unless marked" ([`crate::Store::open_item`]) sees it and takes the mark back.
+pub(crate) async fn a_mark_set_beside_another_is_reported_and_taken_back(b: Arc<dyn Backend>) {
+    let t = at("2026-02-01T00:00:00Z");
+    b.put_items(&[news("i1", "I1", None, "2026-01-01T00:00:00Z")])
+        .await
+        .unwrap();
+    b.change_marks("r", "i1", set(Mark::Favorite), t)
+        .await
+        .unwrap();
+    let both = b.change_marks("r", "i1", set(Mark::Read), t).await.unwrap();
+    assert_eq!(both, marks_of(&[Mark::Favorite, Mark::Read]));
+    assert_eq!(b.mark_counts("r").await.unwrap(), counts(1, 0, 1));
+    let back = b
+        .change_marks("r", "i1", clear(&[Mark::Read]), t)
+        .await
+        .unwrap();
+    assert_eq!(back, marks_of(&[Mark::Favorite]));
+    assert_eq!(b.item_marks("r", "i1").await.unwrap(), back);
+    assert_eq!(b.mark_counts("r").await.unwrap(), counts(1, 0, 0));
+    assert_eq!(
+        b.marked_ids("r", Mark::Read).await.unwrap(),
+        Vec::<String>::new()
+    );
+}
+
 pub(crate) async fn change_marks_clears_then_sets_and_keeps_counts(b: Arc<dyn Backend>) {
     let t = at("2026-02-01T00:00:00Z");
     b.put_items(&[

@@ -265,6 +265,7 @@ impl App {
             C::Up => self.tv.previous(count),
             C::Read => {
                 if let Some(item) = self.stories.get(self.tv.index).cloned() {
+                    self.opened(&item, View::Tv, false);
                     self.reader = Some(ReaderState {
                         item,
                         from: View::Tv,
@@ -338,12 +339,10 @@ impl App {
     /// Opens the selected item (or story) in the full-text reader.
     /// A search result opens as a feed item (its actions are the feed's).
     pub(super) fn open_reader(&mut self, _now: Instant) {
-        let from = if self.searching() {
-            View::Feed
-        } else {
-            self.view
-        };
+        let searching = self.searching();
+        let from = if searching { View::Feed } else { self.view };
         if let Some(item) = self.current_item() {
+            self.opened(&item, self.view, searching);
             self.reader = Some(ReaderState {
                 item,
                 from,

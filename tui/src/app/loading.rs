@@ -132,6 +132,9 @@ impl App {
         self.on_success();
         let changed = page.subscriber != self.subscriber;
         self.subscriber = page.subscriber;
+        if self.signed_in() {
+            self.unread = Some(page.total);
+        }
         match (fetch, self.feed.data_mut()) {
             // A page after a change of subscription belongs to another list: start over.
             (FeedFetch::Next(_), Some(_)) if changed => self.load_feed(),
@@ -158,6 +161,8 @@ impl App {
                     _ => 1,
                 };
                 let selected = self.current_list_item_id(View::Feed);
+                // The server's list leaves out what was read by opening it.
+                self.read_on_open.clear();
                 self.feed = Load::Loaded(FeedData {
                     items: page.items,
                     next_cursor: page.next_cursor,

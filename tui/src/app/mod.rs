@@ -6,22 +6,26 @@
 //!
 //! The transitions are split by what they are about: [`commands`] (what keys do),
 //! [`loading`] (the feed, lists, takeaways and the subscription), [`marking`] (marks and
-//! the ones waiting for the server), [`searching`] (`/` and its results) and [`signing`]
-//! (the session).
+//! the ones waiting for the server), [`reading`] (opening reads an item; the unread
+//! count), [`searching`] (`/` and its results) and [`signing`] (the session).
 
 mod commands;
 mod loading;
 mod marking;
+mod reading;
 mod searching;
 mod signing;
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use radar_api::account::UserMetadata;
 use radar_api::auth::AuthSession;
 use radar_api::search::SearchPage;
-use radar_api::{FeedPage, Mark, MarkResult, NewsItem, SharedItem, Takeaways};
+use radar_api::{
+    FeedPage, Mark, MarkResult, NewsItem, Opened, OpenedFrom, SharedItem, Takeaways, UnreadCount,
+};
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use crate::api::ApiResult;
@@ -274,6 +278,15 @@ pub enum Request {
     },
     /// `POST /api/shared/{id}`.
     RecordShare(String),
+    /// `POST /api/news/{id}/open`.
+    OpenItem {
+        /// Which item.
+        id: String,
+        /// The list it was opened from.
+        from: OpenedFrom,
+    },
+    /// `GET /api/unread`.
+    LoadUnread,
     /// Password sign-in.
     SignIn {
         /// E-mail.
@@ -330,6 +343,22 @@ pub enum Action {
         epoch: u64,
         /// The answer.
         result: ApiResult<Vec<SharedItem>>,
+    },
+    /// The server decided what opening an item did.
+    ItemOpened {
+        /// The session epoch of the request.
+        epoch: u64,
+        /// Which item.
+        id: String,
+        /// The answer.
+        result: ApiResult<Opened>,
+    },
+    /// The unread count arrived.
+    UnreadLoaded {
+        /// The session epoch of the request.
+        epoch: u64,
+        /// The answer.
+        result: ApiResult<UnreadCount>,
     },
     /// The account's subscription state arrived.
     MetadataLoaded {
@@ -419,6 +448,12 @@ pub struct App {
     pub subscriber: bool,
     /// Favourite, hidden and read items, with the changes the server does not have yet.
     pub marks: Marks,
+    /// Items read by opening them: they stay in the feed, drawn as read, until the feed
+    /// is read again, so the selection and "next" stay where they were.
+    pub read_on_open: HashSet<String>,
+    /// How many items the signed-in reader may still read in the feed, as the server
+    /// counted them last.
+    pub unread: Option<u64>,
     /// Shared items.
     pub shared: Load<Vec<SharedItem>>,
     /// The stories of Drops and TV mode: the feed as it was when the view opened, so
@@ -490,6 +525,8 @@ impl App {
             feed: Load::Idle,
             subscriber: false,
             marks: Marks::default(),
+            read_on_open: HashSet::new(),
+            unread: None,
             shared: Load::Idle,
             stories: Vec::new(),
             stories_pending: false,
@@ -593,7 +630,7 @@ impl App {
         };
         feed.items
             .iter()
-            .filter(|i| self.marks.in_feed(&i.id))
+            .filter(|i| self.marks.in_feed(&i.id) || self.read_on_open.contains(&i.id))
             .collect()
     }
 
@@ -670,6 +707,10 @@ impl App {
                 result,
             } if epoch == self.epoch => self.on_marks(mark, result),
             Action::SharedLoaded { epoch, result } if epoch == self.epoch => self.on_shared(result),
+            Action::ItemOpened { epoch, id, result } if epoch == self.epoch => {
+                self.on_item_opened(&id, result);
+            }
+            Action::UnreadLoaded { epoch, result } if epoch == self.epoch => self.on_unread(result),
             Action::MetadataLoaded { epoch, result } if epoch == self.epoch => {
                 self.on_metadata(result, now);
             }

@@ -58,6 +58,8 @@ impl App {
         self.refreshing = false;
         self.subscriber = false;
         self.marks = Marks::default();
+        self.read_on_open.clear();
+        self.unread = None;
         self.shared = Load::Idle;
         self.feed = Load::Loading;
         self.stories.clear();

@@ -1,0 +1,194 @@
+//! Opening an item is reading it: the reader view tells the server where the item was
+//! opened from, and the server decides whether that reads it (an item with no mark,
+//! opened from the feed, Drops, TV or search, with mark-on-open on in the profile). An
+//! item read that way stays in the feed, drawn as read, until the feed is read again.
+//! The header's unread count is the server's.
+
+use radar_api::{Mark, NewsItem, Opened, OpenedFrom, UnreadCount};
+
+use super::{App, Request, View};
+use crate::api::ApiResult;
+
+impl View {
+    /// The list this view shows, as the server names it.
+    fn opened_from(self) -> OpenedFrom {
+        match self {
+            View::Feed => OpenedFrom::Feed,
+            View::Drops => OpenedFrom::Drops,
+            View::Tv => OpenedFrom::Tv,
+            View::Favs => OpenedFrom::Favorites,
+            View::Read => OpenedFrom::Read,
+            View::Trash => OpenedFrom::Hidden,
+            View::Shared => OpenedFrom::Shared,
+        }
+    }
+}
+
+impl App {
+    /// The reader view opened `item` from `view` (or from search results): tells the
+    /// server, when signed in and when no change of the item waits for it.
+    pub(super) fn opened(&mut self, item: &NewsItem, view: View, searching: bool) {
+        let Some(user) = self.user_id() else {
+            return;
+        };
+        if self.pending.of(user).any(|p| p.item.id == item.id) {
+            return;
+        }
+        let from = if searching {
+            OpenedFrom::Search
+        } else {
+            view.opened_from()
+        };
+        self.requests.push(Request::OpenItem {
+            id: item.id.clone(),
+            from,
+        });
+    }
+
+    pub(super) fn on_item_opened(&mut self, id: &str, result: ApiResult<Opened>) {
+        // Reading goes on: an opening the server did not hear of leaves the item unread.
+        let Ok(opened) = result else {
+            return;
+        };
+        self.on_success();
+        if !opened.marked_read {
+            return;
+        }
+        let waiting = self
+            .user_id()
+            .is_some_and(|u| self.pending.of(u).any(|p| p.item.id == id));
+        let item = self
+            .reader
+            .as_ref()
+            .map(|r| &r.item)
+            .filter(|i| i.id == id)
+            .or_else(|| {
+                self.feed
+                    .data()
+                    .and_then(|f| f.items.iter().find(|i| i.id == id))
+            })
+            .cloned();
+        if let (false, Some(item)) = (waiting, item) {
+            self.read_on_open.insert(item.id.clone());
+            self.marks.set(Mark::Read, &item);
+        }
+        if self.marks.list(Mark::Read).data().is_some() {
+            self.requests.push(Request::LoadMarks(Mark::Read));
+        }
+        self.requests.push(Request::LoadUnread);
+    }
+
+    pub(super) fn on_unread(&mut self, result: ApiResult<UnreadCount>) {
+        if let Ok(count) = result {
+            self.unread = Some(count.unread);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use radar_api::ItemMarks;
+    use ratatui::crossterm::event::KeyCode;
+
+    use super::*;
+    use crate::app::{Action, FeedFetch};
+    use crate::testing::*;
+
+    fn opened(app: &mut App, id: &str, marked_read: bool) {
+        let epoch = app.epoch;
+        let marks = ItemMarks {
+            read: marked_read,
+            ..ItemMarks::default()
+        };
+        app.update(
+            Action::ItemOpened {
+                epoch,
+                id: id.into(),
+                result: Ok(Opened { marked_read, marks }),
+            },
+            Instant::now(),
+        );
+    }
+
+    #[test]
+    fn opening_tells_the_server_where_from_and_keeps_a_read_item_in_place() {
+        let now = Instant::now();
+        let mut app = subscriber();
+        assert_eq!(app.unread, Some(64), "the count is the feed's total");
+        app.update(ch('j'), now);
+        app.update(key(KeyCode::Enter), now);
+        assert_eq!(
+            app.take_requests(),
+            vec![Request::OpenItem {
+                id: "item-1".into(),
+                from: OpenedFrom::Feed,
+            }]
+        );
+        opened(&mut app, "item-1", true);
+        assert!(app.marks.has(Mark::Read, "item-1"));
+        assert!(
+            app.take_requests().contains(&Request::LoadUnread),
+            "the count is read again"
+        );
+        app.update(key(KeyCode::Esc), now);
+        assert_eq!(app.feed_items().len(), 20, "it stays in the feed");
+        assert_eq!(app.current_item().unwrap().id, "item-1");
+        let epoch = app.epoch;
+        app.update(
+            Action::UnreadLoaded {
+                epoch,
+                result: Ok(UnreadCount { unread: 63 }),
+            },
+            now,
+        );
+        assert_eq!(app.unread, Some(63));
+        let header = screen(&app, 100, 30);
+        assert_shows(&header, "1 Feed (63)");
+
+        // The next feed answer is the server's: the item read on opening is gone.
+        let epoch = app.epoch;
+        let rest: Vec<_> = items(21).into_iter().filter(|i| i.id != "item-1").collect();
+        app.update(
+            Action::FeedLoaded {
+                epoch,
+                fetch: FeedFetch::Refill(1),
+                result: Ok(sub_page(rest, Some("c1"), 63)),
+            },
+            now,
+        );
+        assert!(app.feed_items().iter().all(|i| i.id != "item-1"));
+    }
+
+    #[test]
+    fn an_opening_that_read_nothing_changes_nothing() {
+        let now = Instant::now();
+        let mut app = free();
+        app.update(key(KeyCode::Enter), now);
+        app.take_requests();
+        opened(&mut app, "item-0", false);
+        assert!(!app.marks.has(Mark::Read, "item-0"));
+        assert!(app.take_requests().is_empty());
+        assert_eq!(app.unread, Some(5));
+    }
+
+    #[test]
+    fn a_visitor_opens_without_asking_and_search_results_say_so() {
+        let now = Instant::now();
+        let mut app = anonymous();
+        app.update(key(KeyCode::Enter), now);
+        assert!(app.reader.is_some());
+        assert!(app.take_requests().is_empty());
+        assert!(!screen(&app, 100, 30).join("\n").contains("Feed ("));
+
+        let mut app = subscriber();
+        searched(&mut app, "model", subscriber_results(2..4, None, 2));
+        app.take_requests();
+        app.update(key(KeyCode::Enter), now);
+        assert!(app.take_requests().contains(&Request::OpenItem {
+            id: "item-2".into(),
+            from: OpenedFrom::Search,
+        }));
+    }
+}
