@@ -1187,6 +1187,19 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     tui.wait_until("the first result selected", |s| {
         selected_row(s).contains(&found[0])
     });
+    // In the reader opened from the results, n reads the next result.
+    tui.keys(&["Enter"]);
+    tui.wait_until("the reader on the first result", |s| {
+        s.contains("scroll") && s.contains(&found[0]) && !s.contains(&found[1])
+    });
+    tui.keys(&["n"]);
+    tui.wait_until("the reader on the second result", |s| {
+        s.contains("scroll") && s.contains(&found[1]) && !s.contains(&found[0])
+    });
+    tui.keys(&["Escape"]);
+    tui.wait_until("the results, the second selected", |s| {
+        selected_row(s).contains(&found[1])
+    });
     // Esc goes back to the feed.
     tui.keys(&["Escape"]);
     tui.wait_for(&feed_first);

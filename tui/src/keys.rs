@@ -367,6 +367,13 @@ pub const TABLE: &[Binding] = &[
     bind(X::Reader, C::Bottom, &["G", "End"], "bottom"),
     bind(X::Reader, C::NextUnread, &["J"], "next unread item"),
     bind(X::Reader, C::PreviousUnread, &["K"], "previous unread item"),
+    bind(X::Reader, C::NextMatch, &["n"], "next search result"),
+    bind(
+        X::Reader,
+        C::PreviousMatch,
+        &["N"],
+        "previous search result",
+    ),
     bind(X::Reader, C::OpenSource, &["o"], "open the source"),
     bind(X::Reader, C::Favorite, &["f"], "favourite / unfavourite"),
     bind(X::Reader, C::MarkRead, &["m"], "mark read / unread"),

@@ -757,6 +757,34 @@ fn search_results_draw_the_servers_highlights() {
 }
 
 #[test]
+fn the_reader_marks_the_words_its_search_matched() {
+    let mut app = subscriber();
+    searched(&mut app, "story", subscriber_results(4..5, None, 1));
+    app.update(
+        key(ratatui::crossterm::event::KeyCode::Enter),
+        Instant::now(),
+    );
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    terminal.draw(|f| crate::ui::render(f, &app)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let marked: Vec<String> = buffer
+        .content
+        .chunks(100)
+        .map(|row| {
+            row.iter()
+                .filter(|c| c.bg == ratatui::style::Color::Yellow)
+                .map(ratatui::buffer::Cell::symbol)
+                .collect::<String>()
+        })
+        .filter(|r| !r.is_empty())
+        .collect();
+    // The title's "Story" and "story" in each paragraph of the full text on screen.
+    assert_eq!(marked[0], "Story");
+    assert!(marked.len() > 5, "{marked:?}");
+    assert!(marked[1..].iter().all(|r| r == "story"), "{marked:?}");
+}
+
+#[test]
 fn an_empty_or_failed_search_says_so() {
     let mut app = free();
     searched(&mut app, "nothing", results_page(0..0, None, false));

@@ -127,6 +127,55 @@ pub fn spans(
     spans
 }
 
+/// The words a result matched, as the server marked them in its title, summary and
+/// snippet, lower-cased and each once: what the reader marks in the full text, so the
+/// server's matching (stems, accents) decides there too.
+pub fn matched_words(hit: &SearchHit) -> Vec<String> {
+    let h = &hit.highlights;
+    let mut words: Vec<String> = Vec::new();
+    let marked = [
+        (&h.title.text, &h.title.ranges),
+        (&h.summary.text, &h.summary.ranges),
+    ]
+    .into_iter()
+    .chain(h.snippet.as_ref().map(|s| (&s.text, &s.ranges)));
+    for (text, ranges) in marked {
+        let chars: Vec<char> = text.chars().collect();
+        for &[start, end] in ranges {
+            if start < end && end <= chars.len() {
+                let word: String = chars[start..end].iter().collect::<String>().to_lowercase();
+                if !words.contains(&word) {
+                    words.push(word);
+                }
+            }
+        }
+    }
+    words
+}
+
+/// The code point ranges of the words of `text` that are one of `words` (lower-cased),
+/// in the shape [`spans`] takes. A word is a run of letters and digits.
+pub fn word_ranges(text: &str, words: &[String]) -> Vec<[usize; 2]> {
+    let mut ranges = Vec::new();
+    if words.is_empty() {
+        return ranges;
+    }
+    let mut start = None;
+    let mut word = String::new();
+    for (i, c) in text.chars().chain([' ']).enumerate() {
+        if c.is_alphanumeric() {
+            start.get_or_insert(i);
+            word.extend(c.to_lowercase());
+        } else if let Some(s) = start.take() {
+            if words.contains(&word) {
+                ranges.push([s, i]);
+            }
+            word.clear();
+        }
+    }
+    ranges
+}
+
 /// The index of the next (or, `back`, previous) position from `from` whose flag is
 /// set, wrapping around; `from` itself counts last.
 pub fn step(flags: &[bool], from: usize, back: bool) -> Option<usize> {
@@ -161,6 +210,26 @@ mod tests {
 
     fn bold() -> Style {
         Style::new().add_modifier(Modifier::BOLD)
+    }
+
+    #[test]
+    fn the_words_a_result_matched_are_found_again_in_any_text() {
+        let mut hit = crate::testing::hit(4);
+        hit.highlights.summary = radar_api::search::Highlighted {
+            text: "Über-café modèles".into(),
+            ranges: vec![[5, 9], [10, 17], [0, 99]],
+        };
+        assert_eq!(matched_words(&hit), ["story", "café", "modèles"]);
+        let text = "A Story of CAFÉ life: storytelling, café-modèles.";
+        let ranges = word_ranges(text, &matched_words(&hit));
+        assert_eq!(ranges, [[2, 7], [11, 15], [36, 40], [41, 48]]);
+        let chars: Vec<char> = text.chars().collect();
+        let words: Vec<String> = ranges
+            .iter()
+            .map(|[a, b]| chars[*a..*b].iter().collect())
+            .collect();
+        assert_eq!(words, ["Story", "CAFÉ", "café", "modèles"]);
+        assert!(word_ranges(text, &[]).is_empty());
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub fn render(frame: &mut Frame, app: &App) {
                 keys: &app.keys,
                 now: app.clock,
                 scroll: reader.scroll,
+                matched: &reader.matched,
                 theme: app.theme,
             },
             body,

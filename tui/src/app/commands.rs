@@ -270,6 +270,7 @@ impl App {
                         item,
                         from: View::Tv,
                         scroll: 0,
+                        matched: Vec::new(),
                     });
                 }
             }
@@ -292,6 +293,15 @@ impl App {
             C::PageUp => reader.scroll = reader.scroll.saturating_sub(page),
             C::Top => reader.scroll = 0,
             C::Bottom => reader.scroll = max,
+            // Over search results, n and N step to the next result and read it.
+            C::NextMatch | C::PreviousMatch if self.searching() => {
+                let before = self.search_selection();
+                self.search_command(command, now);
+                if self.search_selection() != before {
+                    self.reader = None;
+                    self.open_reader(now);
+                }
+            }
             C::NextUnread | C::PreviousUnread if from.is_list() => {
                 self.reader = None;
                 self.step_unread(command == C::PreviousUnread, now);
@@ -343,10 +353,20 @@ impl App {
         let from = if searching { View::Feed } else { self.view };
         if let Some(item) = self.current_item() {
             self.opened(&item, self.view, searching);
+            let matched = match searching {
+                true => self
+                    .search_hits()
+                    .into_iter()
+                    .find(|h| h.item.id == item.id)
+                    .map(crate::search::matched_words)
+                    .unwrap_or_default(),
+                false => Vec::new(),
+            };
             self.reader = Some(ReaderState {
                 item,
                 from,
                 scroll: 0,
+                matched,
             });
         }
     }

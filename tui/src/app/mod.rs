@@ -245,6 +245,8 @@ pub struct ReaderState {
     pub from: View,
     /// The first row shown.
     pub scroll: u16,
+    /// The words the search it was opened from matched, marked in its text.
+    pub matched: Vec<String>,
 }
 
 /// Work for the runtime. Calls to the server carry the session's token when there is one.

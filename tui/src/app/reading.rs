@@ -191,4 +191,25 @@ mod tests {
             from: OpenedFrom::Search,
         }));
     }
+
+    #[test]
+    fn n_in_a_reader_opened_from_search_reads_the_next_result_with_its_words_marked() {
+        let now = Instant::now();
+        let mut app = subscriber();
+        searched(&mut app, "story", subscriber_results(3..6, None, 3));
+        app.update(key(KeyCode::Enter), now);
+        assert_eq!(app.reader.as_ref().unwrap().item.id, "item-3");
+        assert_eq!(app.reader.as_ref().unwrap().matched, ["story"]);
+        app.update(ch('n'), now);
+        assert_eq!(app.reader.as_ref().unwrap().item.id, "item-4");
+        app.update(ch('N'), now);
+        app.update(ch('N'), now);
+        assert_eq!(app.reader.as_ref().unwrap().item.id, "item-5", "N wraps");
+        // Without a search, n does nothing in the reader.
+        let mut app = subscriber();
+        app.update(key(KeyCode::Enter), now);
+        app.update(ch('n'), now);
+        assert_eq!(app.reader.as_ref().unwrap().item.id, "item-0");
+        assert!(app.reader.as_ref().unwrap().matched.is_empty());
+    }
 }

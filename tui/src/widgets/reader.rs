@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use radar_api::{Mark, NewsItem};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Widget, Wrap};
 
@@ -13,6 +14,7 @@ use crate::app::View;
 use crate::format;
 use crate::keys::{Command, Context, KeyMap};
 use crate::marks::Marks;
+use crate::search;
 use crate::strings;
 use crate::theme::Theme;
 
@@ -33,6 +35,8 @@ pub struct ReaderWidget<'a> {
     pub now: DateTime<Utc>,
     /// The first row shown.
     pub scroll: u16,
+    /// Words to mark in the text (the search it was opened from matched them).
+    pub matched: &'a [String],
     /// Styles.
     pub theme: Theme,
 }
@@ -48,7 +52,21 @@ fn text_width(size: (u16, u16)) -> u16 {
 }
 
 /// The reader's text, before wrapping.
-fn text<'a>(item: &'a NewsItem, marks: &Marks, now: DateTime<Utc>, t: Theme) -> Paragraph<'a> {
+fn text<'a>(
+    item: &'a NewsItem,
+    marks: &Marks,
+    matched: &[String],
+    now: DateTime<Utc>,
+    t: Theme,
+) -> Paragraph<'a> {
+    let marked = |text: &str, plain| {
+        Line::from(search::spans(
+            text,
+            &search::word_ranges(text, matched),
+            plain,
+            t.highlight(),
+        ))
+    };
     let mut meta = vec![
         Span::styled(format::source(item), t.accent()),
         Span::styled(
@@ -69,7 +87,7 @@ fn text<'a>(item: &'a NewsItem, marks: &Marks, now: DateTime<Utc>, t: Theme) -> 
         }
     }
     let mut lines = vec![
-        Line::styled(item.title.as_str(), t.strong()),
+        marked(&item.title, t.strong()),
         Line::from(meta),
         Line::default(),
     ];
@@ -80,7 +98,7 @@ fn text<'a>(item: &'a NewsItem, marks: &Marks, now: DateTime<Utc>, t: Theme) -> 
     } else {
         item.content.as_str()
     };
-    lines.extend(body.lines().map(Line::raw));
+    lines.extend(body.lines().map(|l| marked(l, Style::default())));
     lines.push(Line::default());
     lines.push(match &item.url {
         Some(url) => Line::from(vec![
@@ -100,7 +118,8 @@ pub fn max_scroll(
     size: (u16, u16),
     t: Theme,
 ) -> u16 {
-    let rows = text(item, marks, now, t).line_count(text_width(size));
+    // Marking words changes no row: none are passed.
+    let rows = text(item, marks, &[], now, t).line_count(text_width(size));
     (rows as u16).saturating_sub(text_height(size))
 }
 
@@ -147,7 +166,7 @@ impl Widget for ReaderWidget<'_> {
             width,
             ..inner
         };
-        let text = text(self.item, self.marks, self.now, t);
+        let text = text(self.item, self.marks, self.matched, self.now, t);
         let rows = u16::try_from(text.line_count(width)).unwrap_or(u16::MAX);
         let max_scroll = rows.saturating_sub(column.height);
         Block::bordered()
