@@ -353,15 +353,13 @@ impl App {
         let from = if searching { View::Feed } else { self.view };
         if let Some(item) = self.current_item() {
             self.opened(&item, self.view, searching);
-            let matched = match searching {
-                true => self
-                    .search_hits()
-                    .into_iter()
-                    .find(|h| h.item.id == item.id)
-                    .map(crate::search::matched_words)
-                    .unwrap_or_default(),
-                false => Vec::new(),
-            };
+            let matched = self
+                .search_hits()
+                .into_iter()
+                .filter(|_| searching)
+                .find(|h| h.item.id == item.id)
+                .map(crate::search::matched_words)
+                .unwrap_or_default();
             self.reader = Some(ReaderState {
                 item,
                 from,
