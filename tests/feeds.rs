@@ -643,7 +643,7 @@ async fn feeds_that_readers_accept_are_ingested() {
     );
     docs.insert(
         "idn.xml".into(),
-        xml(br#"<rss version="2.0"><channel><title>I</title>
+        xml(br#"<rss version="2.0"><channel>
             <item><title>An IDN story</title><link>https://www.xn--r8jz45g.xn--zckzah/ai</link><description>Text.</description></item>
             </channel></rss>"#),
     );
@@ -703,7 +703,11 @@ async fn feeds_that_readers_accept_are_ingested() {
         "Na\u{ef}ve \u{2013} caf\u{e9}."
     );
     by_title("\u{201c}Referenced\u{201d} quotes");
+    // Sources: the feed's own name; without one, the address's host read in Unicode.
+    assert_eq!(episode["source"], "Model Talk");
+    assert_eq!(by_title("An RSS 0.93 story")["source"], "Old news");
     assert_eq!(by_title("An IDN story")["source"], "例え");
+    assert_eq!(by_title("A JSON story")["source"], "Json");
     let feeds = by_name(&cli(&dir, &["feeds", "list", "--json"]).await.ok_json());
     assert_eq!(feeds["podcast.xml"]["name"], "Model Talk");
     assert_eq!(feeds["rss093.xml"]["name"], "Old news");

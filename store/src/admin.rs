@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::backend::NewestQuery;
-use crate::{NewItem, NewsItem, Result, Store, User, display, from_json};
+use crate::{NewItem, NewsItem, Result, Store, User, from_json};
 
 /// What importing one item did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,7 +36,7 @@ fn same_content(old: &NewsItem, new: &NewItem) -> bool {
         && old.content == new.content
         && old.url == new.url
         && old.published_date == new.published_date
-        && old.source == display::source_name(new.url.as_deref())
+        && old.source == new.source_name()
 }
 
 /// Items an import writes before it syncs and commits the search index: a search index

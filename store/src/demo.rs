@@ -45,6 +45,7 @@ impl Store {
         let now = Utc::now();
         // One batch: one flush and one search index commit for the whole set.
         self.upsert_items(items.iter().map(|d| NewItem {
+            source: None,
             id: Some(d.id.clone()),
             title: d.title.clone(),
             summary: d.summary.clone(),

@@ -42,10 +42,13 @@ pub fn unicode_host(host: &str) -> String {
     }
 }
 
-/// The source name of a URL: its second-level domain, capitalised.
+/// The source name of a URL: the publication's name when the table of well-known
+/// publications knows its host (`https://www.theverge.com/x` gives `The Verge`), else its
+/// second-level domain, capitalised (docs/product.md §3's rule).
 ///
-/// `https://www.theverge.com/x` gives `Theverge`; `https://news.bbc.co.uk` gives `Bbc`
-/// (a two-letter second level under a country code counts as part of the suffix).
+/// `https://www.example-news.com/x` gives `Example-news`; `https://news.bbc.co.uk` gives
+/// `BBC` from the table, and `https://news.example.co.uk` gives `Example` (a two-letter
+/// second level under a country code counts as part of the suffix).
 /// Internationalised domains read in Unicode: `https://xn--r8jz45g.example/` gives
 /// `例え` rather than `Xn--r8jz45g`. No URL, an unparsable one or one without a host
 /// gives `None`.
@@ -53,6 +56,9 @@ pub fn source_name(url: Option<&str>) -> Option<String> {
     let host = unicode_host(&url::Url::parse(url?).ok()?.host_str()?.to_ascii_lowercase());
     if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
         return Some(host);
+    }
+    if let Some(name) = crate::publications::known(&host) {
+        return Some(name.to_string());
     }
     let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
     let sld = match labels.as_slice() {
@@ -89,17 +95,26 @@ mod tests {
 
     #[test]
     fn source_names_from_hosts() {
+        // Well-known publications by name, the rest by the host rule.
         assert_eq!(
             source_name(Some("https://www.theverge.com/x")).as_deref(),
-            Some("Theverge")
+            Some("The Verge")
         );
         assert_eq!(
             source_name(Some("https://openai.com/blog")).as_deref(),
-            Some("Openai")
+            Some("OpenAI")
         );
         assert_eq!(
             source_name(Some("https://news.bbc.co.uk/a")).as_deref(),
-            Some("Bbc")
+            Some("BBC")
+        );
+        assert_eq!(
+            source_name(Some("https://www.example-news.com/x")).as_deref(),
+            Some("Example-news")
+        );
+        assert_eq!(
+            source_name(Some("https://news.example.co.uk/a")).as_deref(),
+            Some("Example")
         );
         assert_eq!(
             source_name(Some("http://localhost:8080/")).as_deref(),

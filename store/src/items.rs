@@ -33,6 +33,11 @@ pub struct NewItem {
     pub url: Option<String>,
     /// Publication time.
     pub published_date: DateTime<Utc>,
+    /// The publication's name, when the item's origin knows it better than its address
+    /// does (a feed's own title); else it is named from its URL
+    /// ([`display::source_name`]).
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// What an upsert did.
@@ -48,8 +53,18 @@ pub struct Upserted {
 const MAX_TITLE: usize = 500;
 /// Longest accepted text field (summary, short, content), in bytes.
 const MAX_TEXT: usize = 200_000;
+/// Longest source name kept, in characters.
+const MAX_SOURCE: usize = 80;
 
 impl NewItem {
+    /// The name the item is shown under: the one its origin gave, else the one its URL
+    /// makes.
+    pub(crate) fn source_name(&self) -> Option<String> {
+        self.source
+            .clone()
+            .or_else(|| display::source_name(self.url.as_deref()))
+    }
+
     /// Checks the fields and normalises them: text trimmed and without citation markers
     /// (docs/product.md §3's display rule, applied once here so no client has to), an empty
     /// URL as none.
@@ -95,6 +110,13 @@ impl NewItem {
                 "id must be 1 to 128 letters, digits, '-', '_' or '.'".into(),
             ));
         }
+        // A name as a reader sees it: one line, spaces collapsed, at most a line long.
+        self.source = self
+            .source
+            .as_deref()
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|s| !s.is_empty())
+            .map(|s| s.chars().take(MAX_SOURCE).collect());
         self.url = match self.url.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(u) => {
@@ -257,7 +279,7 @@ impl Store {
             }
             ids.insert(id.clone(), new.url.clone());
             planned.push(StoredItem::new(NewsItem {
-                source: display::source_name(new.url.as_deref()),
+                source: new.source_name(),
                 id,
                 title: new.title.clone(),
                 summary: new.summary.clone(),
@@ -350,6 +372,17 @@ pub(crate) mod tests {
     }
 
     store_tests! {
+        async fn a_source_given_wins_over_the_address_and_reads_as_one_line(store) {
+            let mut named = new_item("Named", Some("https://www.theverge.com/a"), "2026-01-01T00:00:00Z");
+            named.source = Some("  Lab \n  Notes ".into());
+            let id = store.upsert_item(named).await.unwrap().id;
+            assert_eq!(store.item(&id).await.unwrap().unwrap().source.as_deref(), Some("Lab Notes"));
+            let mut blank = new_item("Blank", Some("https://www.theverge.com/b"), "2026-01-01T00:00:00Z");
+            blank.source = Some("   ".into());
+            let id = store.upsert_item(blank).await.unwrap().id;
+            assert_eq!(store.item(&id).await.unwrap().unwrap().source.as_deref(), Some("The Verge"));
+        }
+
         async fn same_url_updates_instead_of_duplicating(store) {
             let a = store
                 .upsert_item(new_item(

@@ -38,6 +38,7 @@ mod payments;
 mod pkce;
 mod private;
 mod profiles;
+mod publications;
 mod quotas;
 mod reader_feed;
 mod reading;

@@ -93,6 +93,7 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
             id,
         } => {
             let item = NewItem {
+                source: None,
                 id,
                 title,
                 summary,

@@ -99,6 +99,7 @@ fn record(raw: &str) -> Result<NewItem, String> {
     };
     let published_date = read.map_err(|e| format!("published_date: {e}"))?;
     Ok(NewItem {
+        source: None,
         id: r.id,
         title: r.title,
         summary: r.summary,

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use clap::builder::TypedValueParser as _;
-use radar_store::{ImportStatus, Store};
+use radar_store::{ImportStatus, NewItem, Store};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
@@ -409,8 +409,13 @@ async fn store_document(
     let parsed = parse::parse(body, content_type, url, Utc::now())?;
     let mut counts = FetchReport::default();
     for entry in parsed.entries {
+        // The feed's name for itself is the publication's name readers know.
+        let item = NewItem {
+            source: parsed.title.clone(),
+            ..entry.item
+        };
         match store
-            .upsert_feed_entry(feed_id, &entry.guid, entry.item, entry.dated)
+            .upsert_feed_entry(feed_id, &entry.guid, item, entry.dated)
             .await
         {
             Ok(o) => match o.status {

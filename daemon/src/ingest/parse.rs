@@ -431,6 +431,7 @@ fn entry(e: RawEntry, base: Option<&url::Url>, now: DateTime<Utc>) -> ParsedEntr
     });
     let dated = e.published.or(e.updated).is_some();
     let item = NewItem {
+        source: None,
         id: None,
         short: derive_short(&summary),
         content: if content.is_empty() {
