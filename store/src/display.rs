@@ -60,6 +60,12 @@ pub fn source_name(url: Option<&str>) -> Option<String> {
     if let Some(name) = crate::publications::known(&host) {
         return Some(name.to_string());
     }
+    host_rule(&host)
+}
+
+/// docs/product.md §3's name of a host (lower case, Unicode): its second-level domain,
+/// capitalised.
+pub(crate) fn host_rule(host: &str) -> Option<String> {
     let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
     let sld = match labels.as_slice() {
         [] => return None,

@@ -49,7 +49,8 @@ pub(crate) struct Fields {
     /// score four fields instead of two; tantivy leaves a gap between a field's values,
     /// so a phrase never matches across two of them.
     pub body: Field,
-    /// Lower-cased source name and host (`theverge`, `theverge.com`), untokenized.
+    /// Lower-cased source name (as shown and without spaces), the host and the name the
+    /// host gives (`the verge`, `theverge`, `theverge.com`), untokenized.
     pub source: Field,
     /// Publication time in milliseconds: date filters, and the recency tie-break.
     pub published: Field,
@@ -252,7 +253,13 @@ impl SearchIndex {
         doc.add_text(f.body, &item.short);
         doc.add_text(f.body, &item.content);
         if let Some(name) = &item.source {
-            doc.add_text(f.source, name.to_lowercase());
+            let name = name.to_lowercase();
+            // "The Verge" is found as `source:theverge` too: a query word has no spaces.
+            let joined: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
+            if joined != name {
+                doc.add_text(f.source, joined);
+            }
+            doc.add_text(f.source, name);
         }
         if let Some(host) = item
             .url
@@ -260,7 +267,14 @@ impl SearchIndex {
             .and_then(|u| url::Url::parse(u).ok())
             .and_then(|u| u.host_str().map(str::to_lowercase))
         {
-            doc.add_text(f.source, host.strip_prefix("www.").unwrap_or(&host));
+            let host = host.strip_prefix("www.").unwrap_or(&host);
+            // The name the host alone gives (`theverge`), whatever the card shows.
+            if let Some(rule) = crate::display::host_rule(host)
+                .filter(|_| host.parse::<std::net::IpAddr>().is_err())
+            {
+                doc.add_text(f.source, rule.to_lowercase());
+            }
+            doc.add_text(f.source, host);
         }
         doc.add_i64(f.published, item.published_date.timestamp_millis());
         doc

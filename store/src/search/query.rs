@@ -5,8 +5,9 @@
 //!   "distillation") in its title, summary, short text or content. Every word must match.
 //! - `"a phrase"`: these words next to each other, in this order, in one field.
 //! - `-word`, `-"a phrase"`, `-source:name`: leave out items that have it.
-//! - `source:name`: from that source: its name as shown on cards ("source:theverge") or its
-//!   host ("source:theverge.com"). Several `source:` terms mean any of them.
+//! - `source:name`: from that source: its name as shown on cards, spaces left out
+//!   ("source:theverge" for The Verge), or its host ("source:theverge.com"). Several
+//!   `source:` terms mean any of them.
 //! - `after:YYYY-MM-DD`: published on that day (UTC) or later; `before:YYYY-MM-DD`: published
 //!   before that day. `after:2026-01-01 before:2026-02-01` is January.
 //!
