@@ -79,3 +79,51 @@ async fn hashed_assets_are_cached_for_a_year_and_compressed() {
     );
     assert_eq!(res.headers()["content-encoding"], "gzip");
 }
+
+/// What makes the app installable and readable offline: the manifest, the service worker
+/// (never cached, so a new one is found at once), and `/index.html`, which the worker keeps
+/// to start the app offline, served with the configuration in it like every route.
+#[tokio::test]
+async fn the_manifest_the_service_worker_and_the_kept_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+    let page = d
+        .http
+        .get(d.url("/index.html?__WB_REVISION__=x"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("id=\"radar-config\""), "{html}");
+    assert!(html.contains("<link rel=\"manifest\" href=\"/manifest.webmanifest\">"));
+
+    let manifest = d
+        .http
+        .get(d.url("/manifest.webmanifest"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(manifest.status(), 200);
+    let manifest: serde_json::Value = manifest.json().await.unwrap();
+    assert_eq!(manifest["name"], "Radar");
+    assert_eq!(manifest["start_url"], "/app");
+    assert_eq!(manifest["display"], "standalone");
+    for icon in manifest["icons"].as_array().unwrap() {
+        let src = icon["src"].as_str().unwrap();
+        let res = d.http.get(d.url(src)).send().await.unwrap();
+        assert_eq!(res.status(), 200, "{src}");
+        assert_eq!(res.headers()["content-type"], "image/png", "{src}");
+    }
+
+    let worker = d.http.get(d.url("/sw.js")).send().await.unwrap();
+    assert_eq!(worker.status(), 200);
+    assert_eq!(worker.headers()["cache-control"], "no-cache");
+    assert!(
+        worker.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .contains("javascript")
+    );
+    assert!(worker.text().await.unwrap().contains("radar-api"));
+}

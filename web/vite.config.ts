@@ -2,6 +2,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './scripts/precompress';
 import { preloadRoutes } from './scripts/preload-routes';
@@ -14,6 +15,63 @@ export default defineConfig({
     tailwindcss(),
     preloadRoutes({ '/app': 'src/app/routes/app.tsx', '/tv-mode': 'src/app/routes/tv-mode.tsx' }),
     precompress(),
+    // Installable and readable offline (web/README.md "Offline"): a manifest, and a service
+    // worker that keeps the app shell, the pages of the API it read last, and answers the
+    // app's routes with the page it kept when the network is gone.
+    VitePWA({
+      registerType: 'prompt',
+      // Registered from the signed-in app (src/lib/offline.ts), not the landing page.
+      injectRegister: false,
+      manifest: {
+        name: 'Radar',
+        short_name: 'Radar',
+        description: 'AI news for professionals',
+        start_url: '/app',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#4f46e5',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // The daemon answers /index.html with the configuration inline, so the kept page starts.
+        globPatterns: ['**/*.{js,css,html,png}'],
+        navigateFallback: null,
+        cleanupOutdatedCaches: true,
+        // The first worker takes the open page at once, so what it reads next is kept; later
+        // ones wait for the reader to accept the new version.
+        clientsClaim: true,
+        runtimeCaching: [
+          {
+            // Pages: the network's answer when there is one, else the one kept, else the app.
+            urlPattern: ({ request }) => request.mode === 'navigate',
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'radar-pages',
+              networkTimeoutSeconds: 5,
+              matchOptions: { ignoreSearch: true },
+              precacheFallback: { fallbackURL: '/index.html' },
+            },
+          },
+          {
+            // What the reader read last (feed pages, lists, items, the account): kept per
+            // address, cleared at sign-out and when another account signs in.
+            urlPattern: ({ url, request }) => url.pathname.startsWith('/api/') && request.method === 'GET',
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'radar-api',
+              networkTimeoutSeconds: 5,
+              expiration: { maxEntries: 300, maxAgeSeconds: 7 * 24 * 3600 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
+      },
+    }),
   ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },

@@ -6,7 +6,10 @@
 //! 404, so crawlers and scripts learn the truth.
 //!
 //! `index.html` carries the client configuration (`GET /api/config`'s answer) inline, so the
-//! app starts its auth client without a round trip first.
+//! app starts its auth client without a round trip first; `/index.html` itself is that page
+//! too, since the service worker keeps it to start the app offline. `sw.js` and the
+//! manifest are served like any file outside `/assets/`: never cached, so a new service
+//! worker is found at once.
 //!
 //! Nothing here is compressed per request. The build writes a brotli (`.br`, quality 11) and
 //! a gzip (`.gz`, level 9) copy of each text asset (`web/scripts/precompress.ts`), and a
@@ -182,7 +185,10 @@ fn bytes(data: &std::borrow::Cow<'static, [u8]>) -> Bytes {
 
 /// A file of the build, in the best coding of which the build wrote a copy.
 fn asset(path: &str, request: &HeaderMap) -> Option<Response> {
-    let name = path.strip_prefix('/').filter(|p| !p.is_empty())?;
+    // `index.html` is only ever served with the configuration in it (see `serve_app`).
+    let name = path
+        .strip_prefix('/')
+        .filter(|p| !p.is_empty() && *p != "index.html")?;
     let file = Assets::get(name)?;
     let copies =
         [Coding::Brotli, Coding::Gzip].map(|c| Assets::get(&format!("{name}{}", c.suffix())));
@@ -266,7 +272,8 @@ async fn serve_app(State(state): State<AppState>, uri: Uri, request: HeaderMap) 
     if let Some(res) = asset(path, &request) {
         return res;
     }
-    let status = if is_app_route(path) {
+    // The service worker keeps `/index.html` to start the app offline: the page, with 200.
+    let status = if is_app_route(path) || path == "/index.html" {
         StatusCode::OK
     } else {
         StatusCode::NOT_FOUND

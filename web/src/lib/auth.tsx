@@ -12,6 +12,9 @@ import { recheckSubscription } from '@/lib/subscription';
 import type { SubscriptionState } from '@/lib/subscription-watch';
 import { toast } from '@/lib/toast';
 
+/** The service worker's cache of API answers (vite.config.ts). */
+export const API_CACHE = 'radar-api';
+
 export { AUTH_STORAGE_KEY };
 
 /**
@@ -242,6 +245,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         localStorage.removeItem(AUTH_STORAGE_KEY);
         LOCAL_SET_KEYS.forEach((key) => localStorage.removeItem(key));
         queryClient.clear();
+        // What the service worker kept of the API answered this account (src/lib/offline.tsx).
+        if ('caches' in window) void caches.delete(API_CACHE);
         setSession(null);
         setUser(null);
         setStatus('signedOut');

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { AppView } from '@/config/paths';
+import { OfflineStatus } from '@/lib/offline';
 import { AppHeader } from './app-header';
 import { BottomTabs, useUnreadTitle, ViewRail } from './view-nav';
 
@@ -13,6 +14,7 @@ export function AppShell({ view, wide = false, children }: { view?: AppView; wid
   return (
     <div className="min-h-screen">
       <AppHeader view={view} />
+      <OfflineStatus />
       <div className="mx-auto flex w-full max-w-6xl gap-8 px-3 sm:px-4 lg:px-6">
         <ViewRail view={view} />
         <main id="main" className={`min-w-0 flex-1 ${wide ? 'max-w-4xl' : 'max-w-2xl'} pb-20 pt-4 sm:pt-6 lg:pb-10`}>
