@@ -37,6 +37,8 @@ pub(crate) const PROTECTED: &[(&str, &str)] = &[
     ("GET", "/api/weekly-summary/x"),
     ("POST", "/api/news/x/open"),
     ("GET", "/api/unread"),
+    ("POST", "/api/read-before"),
+    ("PUT", "/api/read-before"),
 ];
 
 /// Writes into a data directory's store before a daemon opens it.

@@ -368,3 +368,89 @@ async fn a_free_readers_unread_count_is_what_they_may_still_read() {
         (200, json!({"unread": 5}))
     );
 }
+
+#[tokio::test]
+async fn mark_all_read_is_one_cut_off_that_an_undo_puts_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = demo_daemon(&dir.path().join("data"));
+    let t = d.sign_up("triage@example.com", "secret-password").await;
+    subscribers(&d, "grant", "triage@example.com");
+    let (_, before) = d.get("/api/news", Some(&t)).await;
+    let total = before["total"].as_u64().unwrap();
+    assert!(total > 20, "{before}");
+    let favourite = ids(&before["items"]).swap_remove(0);
+    mark(&d, &t, "favorites", &favourite).await;
+
+    let (status, all) = d
+        .call(
+            "POST",
+            "/api/read-before",
+            Some(&t),
+            Some(json!({"olderThan": "all"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{all}");
+    assert_eq!(
+        (&all["previous"], &all["unread"]),
+        (&Value::Null, &json!(0))
+    );
+    let (_, after) = d.get("/api/news", Some(&t)).await;
+    assert_eq!(
+        (after["items"].as_array().unwrap().len(), &after["total"]),
+        (0, &json!(0))
+    );
+    assert_eq!(d.get("/api/unread", Some(&t)).await.1["unread"], 0);
+    // Marks are left as they were: the favourite is still one, nothing was read one by one.
+    let (_, favs) = d.get("/api/favorites", Some(&t)).await;
+    assert_eq!(ids(&favs), [favourite.clone()]);
+    assert_eq!(d.get("/api/read", Some(&t)).await.1, json!([]));
+
+    // The undo puts the previous cut-off (none) back.
+    let (status, undone) = d
+        .call(
+            "PUT",
+            "/api/read-before",
+            Some(&t),
+            Some(json!({"readBefore": all["previous"]})),
+        )
+        .await;
+    assert_eq!(status, 200, "{undone}");
+    assert_eq!(undone["unread"], total);
+    assert_eq!(d.get("/api/news", Some(&t)).await.1["total"], total);
+
+    // Older than a week reaches only what is that old; the demo's items are recent.
+    let (_, week) = d
+        .call(
+            "POST",
+            "/api/read-before",
+            Some(&t),
+            Some(json!({"olderThan": "week"})),
+        )
+        .await;
+    let cut = chrono::DateTime::parse_from_rfc3339(week["readBefore"].as_str().unwrap()).unwrap();
+    let expected = chrono::Utc::now() - chrono::Duration::days(7);
+    assert!(
+        (cut.timestamp() - expected.timestamp()).abs() < 60,
+        "{week}"
+    );
+
+    for bad in [
+        json!({"olderThan": "month"}),
+        json!({}),
+        json!({"readBefore": "yesterday"}),
+    ] {
+        let got = d
+            .call("POST", "/api/read-before", Some(&t), Some(bad.clone()))
+            .await;
+        assert_eq!(assert_error(&got, 400), "invalid_body", "{bad}");
+    }
+    let got = d
+        .call(
+            "PUT",
+            "/api/read-before",
+            Some(&t),
+            Some(json!({"readBefore": 5})),
+        )
+        .await;
+    assert_eq!(assert_error(&got, 400), "invalid_body");
+}

@@ -18,6 +18,7 @@ pub mod search;
 
 pub use error::ErrorBody;
 pub use news::{
-    FeedPage, ItemMarks, Mark, MarkResult, NewsItem, OpenBody, Opened, OpenedFrom, Platform,
-    ReadCheck, ShareBody, ShareResult, SharedItem, TakeawayCard, Takeaways, UnreadCount,
+    FeedPage, ItemMarks, Mark, MarkOlderBody, MarkResult, NewsItem, OlderThan, OpenBody, Opened,
+    OpenedFrom, Platform, ReadBeforeBody, ReadBeforeState, ReadCheck, ShareBody, ShareResult,
+    SharedItem, TakeawayCard, Takeaways, UnreadCount,
 };

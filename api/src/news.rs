@@ -217,6 +217,46 @@ pub struct UnreadCount {
     pub unread: u64,
 }
 
+/// How far back "mark as read" reaches (`POST /api/read-before`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OlderThan {
+    /// Every item published until now.
+    All,
+    /// Items published more than a day ago.
+    Day,
+    /// Items published more than a week ago.
+    Week,
+}
+
+/// Body of `POST /api/read-before`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MarkOlderBody {
+    /// Which items to count as read.
+    pub older_than: OlderThan,
+}
+
+/// Body of `PUT /api/read-before`: the cut-off to put back (an undo), or null for none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadBeforeBody {
+    /// Items published before this and without a mark count as read.
+    pub read_before: Option<DateTime<Utc>>,
+}
+
+/// Answer of `POST` and `PUT /api/read-before`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadBeforeState {
+    /// The cut-off now: items published before it that carry no mark count as read.
+    pub read_before: Option<DateTime<Utc>>,
+    /// The cut-off before this change: `PUT` it back to undo.
+    pub previous: Option<DateTime<Utc>>,
+    /// What the caller may still read in their feed now (as `GET /api/unread`).
+    pub unread: u64,
+}
+
 /// Answer of `GET /api/read/check/{id}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ReadCheck {

@@ -2,7 +2,11 @@
 //! `radar_store::feed`), one item for the in-app reader, and its key takeaways.
 
 use axum::extract::State;
-use radar_api::{FeedPage, NewsItem, OpenBody, Opened, Takeaways, UnreadCount};
+use radar_api::{
+    FeedPage, MarkOlderBody, NewsItem, OlderThan, OpenBody, Opened, ReadBeforeBody,
+    ReadBeforeState, Takeaways, UnreadCount,
+};
+use radar_store::ReadBefore;
 use radar_store::Viewer;
 use serde::Deserialize;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -19,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_takeaways))
         .routes(routes!(post_open))
         .routes(routes!(get_unread))
+        .routes(routes!(post_read_before, put_read_before))
 }
 
 /// Query of `GET /api/news`.
@@ -136,6 +141,62 @@ pub async fn get_unread(
 ) -> Result<Json<UnreadCount>> {
     let viewer = viewer(&state, Some(&caller));
     Ok(Json(UnreadCount {
+        unread: state.store.unread_count(&viewer).await?,
+    }))
+}
+
+/// "Mark as read": every item (or every item older than a day or a week) that carries no
+/// mark counts as read from now on, in one write however many items there are; marked
+/// items keep their marks. The answer holds the previous cut-off, for an undo.
+#[utoipa::path(post, path = "/api/read-before", tag = "news", request_body = MarkOlderBody, responses(
+    (status = 200, body = ReadBeforeState),
+    (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with olderThan all, day or week"),
+    (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
+))]
+pub async fn post_read_before(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    Json(body): Json<MarkOlderBody>,
+) -> Result<Json<ReadBeforeState>> {
+    let older_than = match body.older_than {
+        OlderThan::All => chrono::Duration::zero(),
+        OlderThan::Day => chrono::Duration::days(1),
+        OlderThan::Week => chrono::Duration::days(7),
+    };
+    let changed = state
+        .store
+        .mark_read_before(&caller.user.id, older_than)
+        .await?;
+    read_before_state(&state, &caller, changed).await
+}
+
+/// Sets the caller's cut-off exactly (null: none), as an undo of `POST /api/read-before`.
+#[utoipa::path(put, path = "/api/read-before", tag = "news", request_body = ReadBeforeBody, responses(
+    (status = 200, body = ReadBeforeState),
+    (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with readBefore a date or null"),
+    (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
+))]
+pub async fn put_read_before(
+    State(state): State<AppState>,
+    caller: AuthUser,
+    Json(body): Json<ReadBeforeBody>,
+) -> Result<Json<ReadBeforeState>> {
+    let changed = state
+        .store
+        .set_read_before(&caller.user.id, body.read_before)
+        .await?;
+    read_before_state(&state, &caller, changed).await
+}
+
+async fn read_before_state(
+    state: &AppState,
+    caller: &AuthUser,
+    changed: ReadBefore,
+) -> Result<Json<ReadBeforeState>> {
+    let viewer = viewer(state, Some(caller));
+    Ok(Json(ReadBeforeState {
+        read_before: changed.read_before,
+        previous: changed.previous,
         unread: state.store.unread_count(&viewer).await?,
     }))
 }

@@ -160,6 +160,7 @@ impl Store {
                 reader: None,
                 leave_out: &[],
                 after: None,
+                since_ms: None,
                 limit,
             })
             .await?;

@@ -72,7 +72,7 @@ pub use quotas::{CHECKPOINT_EVERY as QUOTA_CHECKPOINT_EVERY, QuotaUse};
 /// The items, marks and pages the store keeps and returns are the API contract's own types.
 pub use radar_api::{FeedPage, ItemMarks, Mark, NewsItem, SharedItem};
 pub use reader_feed::{FREE_LIMIT, SUBSCRIBER_PAGE, Viewer};
-pub use reading::Opening;
+pub use reading::{Opening, ReadBefore};
 pub use reauthentication::MAX_NONCE_ATTEMPTS;
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery, SearchResults};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant, is_well_formed_secret};

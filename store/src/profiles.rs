@@ -21,6 +21,10 @@ pub struct Profile {
     /// on for profiles saved before the setting existed.
     #[serde(default = "on")]
     pub mark_on_open: bool,
+    /// The reader's cut-off ("mark all read", "older than a day"): items published before
+    /// it that carry no mark count as read and are out of the feed ([`Store::feed_page`]).
+    #[serde(default)]
+    pub read_before: Option<DateTime<Utc>>,
     /// Last change.
     #[serde(default)]
     pub updated_at: Option<DateTime<Utc>>,
@@ -35,6 +39,7 @@ impl Default for Profile {
         Profile {
             resume: String::new(),
             mark_on_open: true,
+            read_before: None,
             updated_at: None,
         }
     }
@@ -65,7 +70,7 @@ impl Store {
 
     /// Reads the profile, changes it and saves it. Two changes of one profile at the same
     /// moment may lose one: a profile is one person's, changed from one form at a time.
-    async fn change_profile(
+    pub(crate) async fn change_profile(
         &self,
         user_id: &str,
         change: impl FnOnce(&mut Profile),

@@ -144,6 +144,11 @@ impl Store {
         let Some(user) = &viewer.user_id else {
             return self.shared_first_page(viewer, items).await;
         };
+        // A reader with a cut-off gets their page made for them: it is cheap (the walk stops
+        // at the page's end), and neither cache below knows the cut-off.
+        if self.read_before_ms(viewer).await?.is_some() {
+            return Ok(self.raw_page(viewer, None).await?.to_json().into());
+        }
         let reader = backend.reader_version(user).await?;
         if let Some(page) = self
             .pages()
@@ -185,12 +190,14 @@ impl Store {
             Some(_) if !viewer.subscriber => return Err(beyond_allowance()),
             Some(c) => Some(decode_cursor(c)?),
         };
+        let since_ms = self.read_before_ms(viewer).await?;
         let page = self
             .backend()
             .newest(NewestQuery {
                 reader: viewer.user_id.as_deref(),
                 leave_out: &LEAVE_FEED,
                 after: after.as_ref(),
+                since_ms,
                 limit,
             })
             .await?;
@@ -203,7 +210,7 @@ impl Store {
             next_cursor,
             has_more: page.has_more,
             limit,
-            total: self.reachable(viewer, limit).await?,
+            total: self.reachable_since(viewer, limit, since_ms).await?,
             subscriber: viewer.subscriber,
         })
     }
@@ -213,6 +220,35 @@ impl Store {
     /// Counted from the item counter and the viewer's mark counts, without walking any
     /// list.
     pub(crate) async fn reachable(&self, viewer: &Viewer, limit: usize) -> Result<u64> {
+        let since_ms = self.read_before_ms(viewer).await?;
+        self.reachable_since(viewer, limit, since_ms).await
+    }
+
+    /// [`Store::reachable`] with the viewer's cut-off known. With one, the items since it
+    /// are counted (the walk costs what that span holds); without, the counters answer.
+    async fn reachable_since(
+        &self,
+        viewer: &Viewer,
+        limit: usize,
+        since_ms: Option<i64>,
+    ) -> Result<u64> {
+        if let Some(since_ms) = since_ms {
+            let count = self
+                .backend()
+                .count_newest(NewestQuery {
+                    reader: viewer.user_id.as_deref(),
+                    leave_out: &LEAVE_FEED,
+                    after: None,
+                    since_ms: Some(since_ms),
+                    limit: 0,
+                })
+                .await?;
+            return Ok(if viewer.subscriber {
+                count
+            } else {
+                count.min(limit as u64)
+            });
+        }
         let out_of_feed = match &viewer.user_id {
             Some(user) => self.backend().mark_counts(user).await?.out_of_feed(),
             None => 0,
@@ -227,6 +263,19 @@ impl Store {
         } else {
             visible.min(limit as u64)
         })
+    }
+
+    /// The signed-in viewer's read-before cut-off, in milliseconds.
+    async fn read_before_ms(&self, viewer: &Viewer) -> Result<Option<i64>> {
+        let Some(user) = &viewer.user_id else {
+            return Ok(None);
+        };
+        Ok(self
+            .backend()
+            .profile(user)
+            .await?
+            .and_then(|p| p.read_before)
+            .map(|t| t.timestamp_millis()))
     }
 
     /// One item for the in-app reader. Subscribers may open any item; other callers the

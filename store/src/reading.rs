@@ -4,7 +4,7 @@
 //! The server decides both, so the web app and the terminal agree: a client says where it
 //! opened the item from and draws the answer.
 
-use chrono::Utc;
+use chrono::{DateTime, Duration, Utc};
 
 use radar_api::{ItemMarks, Mark, OpenedFrom};
 
@@ -41,7 +41,56 @@ const TAKE_READ_BACK: MarkChange = MarkChange {
     set: None,
 };
 
+/// A reader's cut-off after a change, and the one before it (for an undo).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadBefore {
+    /// Items published before this and without a mark count as read.
+    pub read_before: Option<DateTime<Utc>>,
+    /// The cut-off before the change.
+    pub previous: Option<DateTime<Utc>>,
+}
+
 impl Store {
+    /// "Mark all read" (`older_than` zero) or "mark older than a day / a week": one write,
+    /// whatever the number of items. Items published before `now - older_than` that carry
+    /// no mark count as read from now on; marked items keep their marks. The cut-off only
+    /// moves forward here (a week after "all" changes nothing); [`Store::set_read_before`]
+    /// puts back an earlier one.
+    pub async fn mark_read_before(&self, user: &str, older_than: Duration) -> Result<ReadBefore> {
+        let at = Utc::now() - older_than;
+        let mut previous = None;
+        let profile = self
+            .change_profile(user, |p| {
+                previous = p.read_before;
+                p.read_before = Some(p.read_before.map_or(at, |t| t.max(at)));
+            })
+            .await?;
+        Ok(ReadBefore {
+            read_before: profile.read_before,
+            previous,
+        })
+    }
+
+    /// Sets the reader's cut-off exactly (none: every unmarked item is unread again): the
+    /// undo of [`Store::mark_read_before`].
+    pub async fn set_read_before(
+        &self,
+        user: &str,
+        at: Option<DateTime<Utc>>,
+    ) -> Result<ReadBefore> {
+        let mut previous = None;
+        let profile = self
+            .change_profile(user, |p| {
+                previous = p.read_before;
+                p.read_before = at;
+            })
+            .await?;
+        Ok(ReadBefore {
+            read_before: profile.read_before,
+            previous,
+        })
+    }
+
     /// The reader opened an item from `from`. An item with no mark, opened from the feed,
     /// Drops, TV or search by a reader who keeps mark-on-open on, is marked read; anything
     /// else is left as it is (a favourite stays a favourite). Unknown items are refused.
@@ -169,6 +218,51 @@ mod tests {
                 store.unread_count(&reader).await.unwrap(),
                 store.feed_page(&reader, None).await.unwrap().total
             );
+        }
+
+        async fn a_cut_off_reads_every_older_unmarked_item_in_one_write_and_undoes(store) {
+            let now = Utc::now();
+            let mut ids = Vec::new();
+            for (title, hours) in [("New", 1), ("Day", 30), ("Week", 200), ("Fav", 300)] {
+                let mut it = new_item(title, None, "2026-01-01T00:00:00Z");
+                it.published_date = now - Duration::hours(hours);
+                ids.push(store.upsert_item(it).await.unwrap().id);
+            }
+            store.set_mark("u", &ids[3], Mark::Favorite).await.unwrap();
+            let reader = Viewer { user_id: Some("u".into()), subscriber: true };
+            let feed = async |s: &Store| -> Vec<String> {
+                s.feed_page(&reader, None).await.unwrap().items.into_iter().map(|i| i.title).collect()
+            };
+            assert_eq!(feed(&store).await, ["New", "Day", "Week", "Fav"]);
+
+            let week = store.mark_read_before("u", Duration::days(7)).await.unwrap();
+            assert_eq!(week.previous, None);
+            assert_eq!(feed(&store).await, ["New", "Day"]);
+            assert_eq!(store.unread_count(&reader).await.unwrap(), 2);
+            let day = store.mark_read_before("u", Duration::days(1)).await.unwrap();
+            assert_eq!(day.previous, week.read_before);
+            assert_eq!(feed(&store).await, ["New"]);
+            // A wider cut-off does not take back a narrower one.
+            let again = store.mark_read_before("u", Duration::days(7)).await.unwrap();
+            assert_eq!(again.read_before, day.read_before);
+            let all = store.mark_read_before("u", Duration::zero()).await.unwrap();
+            assert!(feed(&store).await.is_empty());
+            assert_eq!(store.unread_count(&reader).await.unwrap(), 0);
+            assert_eq!(store.feed_page(&reader, None).await.unwrap().total, 0);
+            // Marks stay as they were: the favourite is still one, nothing was written per item.
+            assert!(store.has_mark("u", &ids[3], Mark::Favorite).await.unwrap());
+            assert_eq!(counts(&store, "u").await, [1, 0, 0]);
+            // A free reader's count is capped as the feed is.
+            let free = Viewer { user_id: Some("u".into()), subscriber: false };
+            assert_eq!(store.unread_count(&free).await.unwrap(), 0);
+            // Undo puts the earlier cut-off back.
+            store.set_read_before("u", all.previous).await.unwrap();
+            assert_eq!(feed(&store).await, ["New"]);
+            store.set_read_before("u", None).await.unwrap();
+            assert_eq!(feed(&store).await, ["New", "Day", "Week", "Fav"]);
+            // Another reader never saw any of it.
+            let other = Viewer { user_id: Some("v".into()), subscriber: true };
+            assert_eq!(store.unread_count(&other).await.unwrap(), 4);
         }
     }
 }

@@ -90,6 +90,7 @@ macro_rules! contract_tests {
             removing_an_item_removes_every_readers_marks,
             newest_pages_by_date_then_id,
             newest_leaves_out_the_readers_marked_items,
+            newest_stops_at_the_cut_off_and_counts_what_it_lists,
             the_catalogue_lists_every_order_both_ways,
             published_between_is_half_open_and_oldest_first,
             items_after_walks_every_item_in_id_order,
@@ -321,6 +322,7 @@ async fn newest(
             reader,
             leave_out,
             after,
+            since_ms: None,
             limit,
         })
         .await
@@ -683,6 +685,51 @@ pub(crate) async fn newest_pages_by_date_then_id(b: Arc<dyn Backend>) {
 
 /// `newest` leaves out the items the reader marked with one of `leave_out`, and only
 /// that reader's; `has_more` counts only items that pass the filter.
+/// A cut-off ends the listing at its time (inclusive), page by page, and `count_newest`
+/// counts exactly what the pages list, the reader's marks left out.
+pub(crate) async fn newest_stops_at_the_cut_off_and_counts_what_it_lists(b: Arc<dyn Backend>) {
+    let items: Vec<StoredItem> = (1..=6)
+        .map(|i| {
+            news(
+                &format!("i{i}"),
+                "I",
+                None,
+                &format!("2026-01-0{i}T00:00:00Z"),
+            )
+        })
+        .collect();
+    b.put_items(&items).await.unwrap();
+    let t = at("2026-02-01T00:00:00Z");
+    b.change_marks("r", "i5", set(Mark::Read), t).await.unwrap();
+    let since = Some(at("2026-01-03T00:00:00Z").timestamp_millis());
+    let query = |after, limit| NewestQuery {
+        reader: Some("r"),
+        leave_out: LEAVE_FEED,
+        after,
+        since_ms: since,
+        limit,
+    };
+    let first = b.newest(query(None, 2)).await.unwrap();
+    assert_eq!(
+        (ids(&first.items), first.has_more),
+        (strings(&["i6", "i4"]), true)
+    );
+    let rest = b.newest(query(first.last.as_ref(), 2)).await.unwrap();
+    assert_eq!((ids(&rest.items), rest.has_more), (strings(&["i3"]), false));
+    assert_eq!(b.count_newest(query(None, 0)).await.unwrap(), 3);
+    let everyone = NewestQuery {
+        reader: None,
+        ..query(None, 10)
+    };
+    assert_eq!(ids(&b.newest(everyone).await.unwrap().items).len(), 4);
+    let later = NewestQuery {
+        since_ms: Some(at("2026-03-01T00:00:00Z").timestamp_millis()),
+        ..query(None, 10)
+    };
+    assert!(b.newest(later).await.unwrap().items.is_empty());
+    assert_eq!(b.count_newest(later).await.unwrap(), 0);
+}
+
 pub(crate) async fn newest_leaves_out_the_readers_marked_items(b: Arc<dyn Backend>) {
     let items: Vec<StoredItem> = (1..=6)
         .map(|i| {
@@ -2502,6 +2549,7 @@ pub(crate) async fn profiles_are_kept_per_user(b: Arc<dyn Backend>) {
     let first = Profile {
         resume: "ML engineer".into(),
         mark_on_open: true,
+        read_before: None,
         updated_at: Some(at("2026-03-01T00:00:00Z")),
     };
     b.put_profile("u", &first).await.unwrap();
@@ -2509,6 +2557,7 @@ pub(crate) async fn profiles_are_kept_per_user(b: Arc<dyn Backend>) {
     let second = Profile {
         resume: "Research lead".into(),
         mark_on_open: false,
+        read_before: Some(at("2026-03-01T12:00:00Z")),
         updated_at: Some(at("2026-03-02T00:00:00Z")),
     };
     b.put_profile("u", &second).await.unwrap();

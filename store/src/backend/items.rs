@@ -64,6 +64,9 @@ pub struct NewestQuery<'a> {
     pub leave_out: &'a [Mark],
     /// Only items strictly older than this position (the previous page's last).
     pub after: Option<&'a FeedPosition>,
+    /// Only items published at or after this time (milliseconds): the reader's read-before
+    /// cut-off. The walk stops there, so older items cost nothing.
+    pub since_ms: Option<i64>,
     /// At most this many items.
     pub limit: usize,
 }
@@ -124,6 +127,11 @@ pub trait ItemStore: Send + Sync {
 
     /// A page of items newest first (publication time, then id, descending).
     async fn newest(&self, query: NewestQuery<'_>) -> Result<NewestPage>;
+
+    /// How many items [`ItemStore::newest`] lists for `query` over all its pages (`after`
+    /// and `limit` are ignored). Used only with a `since_ms` cut-off: it walks the items
+    /// since then, so it costs what that span holds, not the whole store.
+    async fn count_newest(&self, query: NewestQuery<'_>) -> Result<u64>;
 
     /// Page `offset / limit` of the whole catalogue in the given order (the public API).
     async fn catalogue(

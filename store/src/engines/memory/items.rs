@@ -138,13 +138,13 @@ impl ItemStore for MemoryBackend {
     async fn newest(&self, query: NewestQuery<'_>) -> Result<NewestPage> {
         let state = self.lock();
         let upper = match query.after {
-            Some(after) => Bound::Excluded(after),
+            Some(after) => Bound::Excluded(after.clone()),
             None => Bound::Unbounded,
         };
         let mut passing = state
             .items
             .by_position
-            .range((Bound::Unbounded, upper))
+            .range((since(&query), upper))
             .rev()
             .filter(|p| match query.reader {
                 Some(reader) => !state.marks.has_any(reader, &p.id, query.leave_out),
@@ -157,6 +157,20 @@ impl ItemStore for MemoryBackend {
         }
         page.has_more = passing.next().is_some();
         Ok(page)
+    }
+
+    async fn count_newest(&self, query: NewestQuery<'_>) -> Result<u64> {
+        let state = self.lock();
+        let count = state
+            .items
+            .by_position
+            .range((since(&query), Bound::Unbounded))
+            .filter(|p| match query.reader {
+                Some(reader) => !state.marks.has_any(reader, &p.id, query.leave_out),
+                None => true,
+            })
+            .count();
+        Ok(count as u64)
     }
 
     async fn catalogue(
@@ -240,5 +254,16 @@ impl ItemStore for MemoryBackend {
             state.items.changes.remove(seq);
         }
         Ok(())
+    }
+}
+
+/// The lowest position a query's cut-off lets through: the first id at that time.
+fn since(query: &NewestQuery<'_>) -> Bound<FeedPosition> {
+    match query.since_ms {
+        Some(ms) => Bound::Included(FeedPosition {
+            published_ms: ms,
+            id: String::new(),
+        }),
+        None => Bound::Unbounded,
     }
 }

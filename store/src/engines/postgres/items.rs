@@ -296,49 +296,21 @@ impl ItemStore for PostgresBackend {
     }
 
     async fn newest(&self, query: NewestQuery<'_>) -> Result<NewestPage> {
-        let leaves = |m: Mark| query.leave_out.contains(&m);
-        let (fav, hid, read) = (
-            leaves(Mark::Favorite),
-            leaves(Mark::Hidden),
-            leaves(Mark::Read),
-        );
-        let reader = query.reader.filter(|_| fav || hid || read);
         let limit = query.limit.min(i32::MAX as usize) as i64 + 1;
         let after = query.after.map(|p| (p.published_ms, p.id.as_str()));
-        // Items the reader marked with a mark that leaves the listing, parameters from
-        // `$first` on: reader, then whether favourite, hidden and read leave.
-        let unmarked = |first: usize| {
-            format!(
-                "NOT EXISTS (SELECT 1 FROM marks AS m WHERE m.reader = ${} AND m.item = i.id \
-                 AND ((m.favorite_at IS NOT NULL AND ${}) OR (m.hidden_at IS NOT NULL AND ${}) \
-                      OR (m.read_at IS NOT NULL AND ${})))",
-                first,
-                first + 1,
-                first + 2,
-                first + 3
-            )
-        };
-        const SELECT: &str = "SELECT i.id, i.published_ms, i.body FROM items AS i";
-        const AFTER: &str = "(i.published_ms, i.id) < ($2, $3)";
-        const ORDER: &str = "ORDER BY i.published_ms DESC, i.id DESC LIMIT $1";
+        let mut filter = Filter::of(&query);
+        if let Some((ms, id)) = &after {
+            let (a, b) = (filter.param(ms), filter.param(id));
+            filter.and(format!("(i.published_ms, i.id) < (${a}, ${b})"));
+        }
+        let limit_at = filter.param(&limit);
+        let sql = format!(
+            "SELECT i.id, i.published_ms, i.body FROM items AS i {} \
+             ORDER BY i.published_ms DESC, i.id DESC LIMIT ${limit_at}",
+            filter.clause()
+        );
         let client = self.client().await?;
-        let found = match (after, reader) {
-            (None, None) => rows(&client, &format!("{SELECT} {ORDER}"), &[&limit]).await?,
-            (Some((ms, id)), None) => {
-                let sql = format!("{SELECT} WHERE {AFTER} {ORDER}");
-                rows(&client, &sql, &[&limit, &ms, &id]).await?
-            }
-            (None, Some(reader)) => {
-                let sql = format!("{SELECT} WHERE {} {ORDER}", unmarked(2));
-                rows(&client, &sql, &[&limit, &reader, &fav, &hid, &read]).await?
-            }
-            (Some((ms, id)), Some(reader)) => {
-                let sql = format!("{SELECT} WHERE {AFTER} AND {} {ORDER}", unmarked(4));
-                let params: [&(dyn ToSql + Sync); 7] =
-                    [&limit, &ms, &id, &reader, &fav, &hid, &read];
-                rows(&client, &sql, &params).await?
-            }
-        };
+        let found = rows(&client, &sql, &filter.params).await?;
         let has_more = found.len() > query.limit;
         let mut page = NewestPage {
             items: Vec::with_capacity(found.len().min(query.limit)),
@@ -353,6 +325,19 @@ impl ItemStore for PostgresBackend {
             });
         }
         Ok(page)
+    }
+
+    async fn count_newest(&self, query: NewestQuery<'_>) -> Result<u64> {
+        let filter = Filter::of(&query);
+        let sql = format!("SELECT count(*) FROM items AS i {}", filter.clause());
+        let client = self.client().await?;
+        let found = rows(&client, &sql, &filter.params).await?;
+        let count: i64 = found
+            .first()
+            .map(|row| get(row, 0))
+            .transpose()?
+            .unwrap_or(0);
+        Ok(count as u64)
     }
 
     async fn catalogue(
@@ -456,5 +441,71 @@ impl ItemStore for PostgresBackend {
     async fn forget_item_changes(&self, _seqs: &[u64]) -> Result<()> {
         // Kept for every other replica that follows the log.
         Ok(())
+    }
+}
+
+/// The `WHERE` of a newest-first listing: the reader's marks that leave it and the
+/// cut-off, with their parameters in order.
+struct Filter<'q> {
+    conditions: Vec<String>,
+    params: Vec<&'q (dyn ToSql + Sync)>,
+}
+
+impl<'q> Filter<'q> {
+    fn of(query: &'q NewestQuery<'q>) -> Self {
+        let mut f = Filter {
+            conditions: Vec::new(),
+            params: Vec::new(),
+        };
+        let leaves = |m: Mark| query.leave_out.contains(&m);
+        if let Some(reader) = query
+            .reader
+            .as_ref()
+            .filter(|_| Mark::ALL.into_iter().any(leaves))
+        {
+            // Items the reader marked with a mark that leaves the listing.
+            let r = f.param(reader);
+            let marks: Vec<&str> = [
+                (Mark::Favorite, "m.favorite_at"),
+                (Mark::Hidden, "m.hidden_at"),
+                (Mark::Read, "m.read_at"),
+            ]
+            .into_iter()
+            .filter(|(m, _)| leaves(*m))
+            .map(|(_, column)| column)
+            .collect();
+            let any = marks
+                .iter()
+                .map(|c| format!("{c} IS NOT NULL"))
+                .collect::<Vec<_>>()
+                .join(" OR ");
+            f.and(format!(
+                "NOT EXISTS (SELECT 1 FROM marks AS m WHERE m.reader = ${r} AND m.item = i.id \
+                 AND ({any}))"
+            ));
+        }
+        if let Some(ms) = &query.since_ms {
+            let at = f.param(ms);
+            f.and(format!("i.published_ms >= ${at}"));
+        }
+        f
+    }
+
+    /// Adds a parameter and answers its number.
+    fn param(&mut self, value: &'q (dyn ToSql + Sync)) -> usize {
+        self.params.push(value);
+        self.params.len()
+    }
+
+    fn and(&mut self, condition: String) {
+        self.conditions.push(condition);
+    }
+
+    fn clause(&self) -> String {
+        if self.conditions.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", self.conditions.join(" AND "))
+        }
     }
 }

@@ -88,6 +88,7 @@ async fn item_json_is_served_byte_for_byte() {
             reader: None,
             leave_out: &[],
             after: None,
+            since_ms: None,
             limit: 5,
         })
         .await
@@ -249,6 +250,7 @@ async fn newest_pages_leave_out_marked_items_and_say_what_follows() {
                 reader,
                 leave_out: &leave,
                 after: after.as_ref(),
+                since_ms: None,
                 limit: 2,
             })
             .await

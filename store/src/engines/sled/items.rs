@@ -173,18 +173,43 @@ impl SledBackend {
     /// `keep` refuses: at most `limit`, the key of the last, and whether more follow.
     /// Starts in the in-memory head of the feed when `before` is in it, and goes on in
     /// sled past it.
+    /// The items a query leaves out for its reader: the feed's own set kept in memory,
+    /// or the reader's items with one of the query's marks.
+    fn left_out(&self, q: &NewestQuery<'_>) -> Result<Option<super::out_of_feed::OutSet>> {
+        let leaves_feed = |m: &crate::Mark| m.leaves_feed();
+        Ok(match q.reader {
+            Some(_) if q.leave_out.is_empty() => None,
+            // The feed's own question, answered from the set kept in memory.
+            Some(reader)
+                if q.leave_out.iter().all(leaves_feed)
+                    && crate::Mark::ALL.iter().filter(|m| leaves_feed(m)).count()
+                        == q.leave_out.len() =>
+            {
+                Some(self.out_of_feed(reader)?.0)
+            }
+            Some(reader) => Some(std::sync::Arc::new(self.marked_set(reader, q.leave_out)?)),
+            None => None,
+        })
+    }
+
     fn newest_from(
         &self,
         before: Option<&[u8]>,
+        stop: Option<&[u8]>,
         mut keep: impl FnMut(&str) -> bool,
         limit: usize,
     ) -> Result<(Vec<Json>, Option<Vec<u8>>, bool)> {
+        // Keys older than the cut-off end the walk: nothing past them is listed.
+        let past = |key: &[u8]| stop.is_some_and(|s| key < s);
         let mut out = Vec::with_capacity(limit.min(64));
         let mut last_key: Option<Vec<u8>> = None;
         let head = self.feed_head()?;
         let mut from_sled = before.map(<[u8]>::to_vec);
         if let Some(start) = head.start_after(before) {
             for item in &head.items[start..] {
+                if past(&item.key) {
+                    return Ok((out, last_key, false));
+                }
                 if !keep(&item.id) {
                     continue;
                 }
@@ -205,6 +230,9 @@ impl SledBackend {
         };
         for key in range.keys().rev() {
             let key = key?;
+            if past(&key) {
+                return Ok((out, last_key, false));
+            }
             let Some(id) = keys::published_item_id(&key) else {
                 continue;
             };
@@ -352,28 +380,35 @@ impl ItemStore for SledBackend {
     }
 
     async fn newest(&self, q: NewestQuery<'_>) -> Result<NewestPage> {
-        let leaves_feed = |m: &crate::Mark| m.leaves_feed();
-        let out = match q.reader {
-            Some(_) if q.leave_out.is_empty() => None,
-            // The feed's own question, answered from the set kept in memory.
-            Some(reader)
-                if q.leave_out.iter().all(leaves_feed)
-                    && crate::Mark::ALL.iter().filter(|m| leaves_feed(m)).count()
-                        == q.leave_out.len() =>
-            {
-                Some(self.out_of_feed(reader)?.0)
-            }
-            Some(reader) => Some(std::sync::Arc::new(self.marked_set(reader, q.leave_out)?)),
-            None => None,
-        };
+        let out = self.left_out(&q)?;
         let before = q.after.map(position_key);
+        let stop = q.since_ms.map(|ms| keys::time_ms(ms).to_vec());
         let keep = |id: &str| out.as_ref().is_none_or(|o| !o.contains(id));
-        let (items, last, has_more) = self.newest_from(before.as_deref(), keep, q.limit)?;
+        let (items, last, has_more) =
+            self.newest_from(before.as_deref(), stop.as_deref(), keep, q.limit)?;
         Ok(NewestPage {
             items,
             last: last.as_deref().and_then(key_position),
             has_more,
         })
+    }
+
+    async fn count_newest(&self, q: NewestQuery<'_>) -> Result<u64> {
+        let out = self.left_out(&q)?;
+        let range = match q.since_ms {
+            Some(ms) => self.t.published_itemid.range(keys::time_ms(ms).to_vec()..),
+            None => self.t.published_itemid.iter(),
+        };
+        let mut count = 0;
+        for key in range.keys() {
+            let key = key?;
+            if keys::published_item_id(&key)
+                .is_some_and(|id| out.as_ref().is_none_or(|o| !o.contains(id)))
+            {
+                count += 1;
+            }
+        }
+        Ok(count)
     }
 
     async fn catalogue(

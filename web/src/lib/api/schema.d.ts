@@ -289,6 +289,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/read-before": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets the caller's cut-off exactly (null: none), as an undo of `POST /api/read-before`. */
+        put: operations["put_read_before"];
+        /**
+         * "Mark as read": every item (or every item older than a day or a week) that carries no
+         *     mark counts as read from now on, in one write however many items there are; marked
+         *     items keep their marks. The answer holds the previous cut-off, for an undo.
+         */
+        post: operations["post_read_before"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/read/check/{news_id}": {
         parameters: {
             query?: never;
@@ -1164,6 +1186,11 @@ export interface components {
             /** @description Read. */
             read: boolean;
         };
+        /** @description Body of `POST /api/read-before`. */
+        MarkOlderBody: {
+            /** @description Which items to count as read. */
+            olderThan: components["schemas"]["OlderThan"];
+        };
         /** @description Answer of every mark change (`POST`/`DELETE /api/{favorites,hidden,read}/{id}`). */
         MarkResult: {
             /** @description False: the server stored the change (the client refetches its lists). */
@@ -1203,6 +1230,11 @@ export interface components {
             /** @description Link to the original, when there is one. */
             url?: string | null;
         };
+        /**
+         * @description How far back "mark as read" reaches (`POST /api/read-before`).
+         * @enum {string}
+         */
+        OlderThan: "all" | "day" | "week";
         /** @description Body of `POST /api/news/{id}/open`. */
         OpenBody: {
             /** @description Where the reader opened the item from. */
@@ -1310,6 +1342,32 @@ export interface components {
             items: components["schemas"]["PublicItem"][];
             /** @description Where this page sits. */
             pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Body of `PUT /api/read-before`: the cut-off to put back (an undo), or null for none. */
+        ReadBeforeBody: {
+            /**
+             * Format: date-time
+             * @description Items published before this and without a mark count as read.
+             */
+            readBefore?: string | null;
+        };
+        /** @description Answer of `POST` and `PUT /api/read-before`. */
+        ReadBeforeState: {
+            /**
+             * Format: date-time
+             * @description The cut-off before this change: `PUT` it back to undo.
+             */
+            previous?: string | null;
+            /**
+             * Format: date-time
+             * @description The cut-off now: items published before it that carry no mark count as read.
+             */
+            readBefore?: string | null;
+            /**
+             * Format: int64
+             * @description What the caller may still read in their feed now (as `GET /api/unread`).
+             */
+            unread: number;
         };
         /** @description Answer of `GET /api/read/check/{id}`. */
         ReadCheck: {
@@ -2241,6 +2299,124 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put_read_before: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReadBeforeBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadBeforeState"];
+                };
+            };
+            /** @description Not a JSON object with readBefore a date or null */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_read_before: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkOlderBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadBeforeState"];
+                };
+            };
+            /** @description Not a JSON object with olderThan all, day or week */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
