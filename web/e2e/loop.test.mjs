@@ -295,6 +295,29 @@ describe('the reading loop', () => {
     await untilApi(page, '/api/user/profile', 'markOnOpen', true);
   });
 
+  it('marks the whole feed read with one cut-off, and Undo brings it back', async () => {
+    const { page } = premium;
+    await page.goto('/app');
+    await cards(page).nth(19).waitFor();
+    const before = (await apiGet(page, '/api/unread')).unread;
+    assert.ok(before > 20);
+    await page.getByRole('button', { name: 'Mark feed as read' }).click();
+    await page.getByRole('menuitem', { name: 'All stories' }).click();
+    await page.locator('li.toast-root', { hasText: 'Marked as read' }).waitFor();
+    await page.getByText('You are all caught up.', { exact: false }).waitFor();
+    assert.equal(await cards(page).count(), 0);
+    assert.equal((await apiGet(page, '/api/unread')).unread, 0);
+    assert.equal(await tab(page, /^Feed/).getByTestId('unread-count').count(), 0);
+    // Nothing was marked one by one: the Read list is what it was.
+    assert.equal((await serverList(page, 'read')).length, 21);
+
+    await page.locator('li.toast-root').getByRole('button', { name: 'Undo' }).click();
+    await page.locator('li.toast-root', { hasText: 'Undone' }).waitFor();
+    await cards(page).nth(19).waitFor();
+    assert.equal((await apiGet(page, '/api/unread')).unread, before);
+    await page.waitForFunction((n) => document.title.startsWith(`(${n}) `), before);
+  });
+
   it('downgrades an open app at once when the subscription is revoked', async () => {
     const { page } = premium;
     await page.goto('/app');

@@ -10,6 +10,8 @@ export interface ToastInput {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
+  /** A button in the toast ("Undo"); `altText` says how to do the same without it. */
+  action?: { label: string; altText: string; onClick: () => void };
 }
 
 export interface ToastEntry extends ToastInput {

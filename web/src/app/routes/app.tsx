@@ -3,6 +3,7 @@ import { AppShell } from '@/components/layouts/app-shell';
 import { VIEW_LABELS, type AppView } from '@/config/paths';
 import { DensityToggle } from '@/features/news/components/density-toggle';
 import { ListKeysHelp } from '@/features/news/components/list-keys-help';
+import { MarkReadMenu } from '@/features/news/components/mark-read-menu';
 import { DropsView } from '@/features/news/components/drops-view';
 import { FeedView } from '@/features/news/components/feed-view';
 import { ItemReader } from '@/features/news/components/item-reader';
@@ -28,6 +29,7 @@ export default function AppRoute() {
           </h1>
           {view !== 'drops' && (
             <div className="flex items-center gap-1">
+              {view === 'feed' && <MarkReadMenu />}
               {(view === 'feed' || view === 'favorites' || view === 'shared' || view === 'search') && <DensityToggle />}
               <ListKeysHelp />
             </div>

@@ -1,18 +1,18 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { ChevronDown, CircleUserRound } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
 import { startCheckout } from '@/lib/checkout';
-import { focusBeside } from '@/lib/focus';
+import { useMenuTabOut } from '@/lib/focus';
 import { toast } from '@/lib/toast';
 
 // Radix's menu is the WAI-ARIA menu pattern: arrows, Home/End and type-ahead move between
 // items, Enter and Space choose, Esc closes and gives focus back to the trigger. Not modal,
 // so the page behind is not hidden from assistive technology and a click elsewhere closes
-// it; Radix keeps Tab inside a menu, so Tab and Shift+Tab are handled here as the pattern
-// says: the menu closes and focus goes on to the control after (before) the trigger.
+// it; Radix keeps Tab inside a menu, so Tab and Shift+Tab are handled as the pattern says
+// (`useMenuTabOut`): the menu closes and focus goes on to the control after (before) the trigger.
 const itemClass =
   'block w-full cursor-pointer rounded px-3 py-2 text-left text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800';
 
@@ -20,8 +20,7 @@ export function UserMenu() {
   const { user, isSubscriber, signOut } = useAuth();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const tabbedOut = useRef<1 | -1 | null>(null);
+  const { trigger, onKeyDown, onCloseAutoFocus } = useMenuTabOut(setOpen);
 
   if (!user) return null;
 
@@ -51,19 +50,8 @@ export function UserMenu() {
           align="end"
           sideOffset={8}
           loop
-          onKeyDown={(e) => {
-            if (e.key !== 'Tab') return;
-            e.preventDefault();
-            tabbedOut.current = e.shiftKey ? -1 : 1;
-            setOpen(false);
-          }}
-          onCloseAutoFocus={(e) => {
-            const step = tabbedOut.current;
-            tabbedOut.current = null;
-            if (!step || !trigger.current) return;
-            e.preventDefault();
-            focusBeside(trigger.current, step, '[role="menu"]');
-          }}
+          onKeyDown={onKeyDown}
+          onCloseAutoFocus={onCloseAutoFocus}
           className="z-50 w-64 rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
         >
           <Menu.Label className="truncate px-3 py-2 text-sm text-slate-500 dark:text-slate-400" title={user.email}>

@@ -23,6 +23,11 @@ export function Toaster() {
           <div className="flex flex-col gap-1">
             <Toast.Title className="text-sm font-semibold">{t.title}</Toast.Title>
             {t.description && <Toast.Description className="text-sm opacity-90">{t.description}</Toast.Description>}
+            {t.action && (
+              <Toast.Action altText={t.action.altText} onClick={t.action.onClick} className="mt-1 self-start rounded-md border border-current px-3 py-1 text-sm font-medium">
+                {t.action.label}
+              </Toast.Action>
+            )}
           </div>
           <Toast.Close aria-label="Close notification" className="absolute right-2 top-2 rounded p-1 opacity-70 hover:opacity-100">
             <X aria-hidden="true" className="h-4 w-4" />

@@ -26,3 +26,5 @@ export type ProfileChange = Schemas['ProfileChange'];
 export type Opened = Schemas['Opened'];
 export type OpenedFrom = Schemas['OpenedFrom'];
 export type UnreadCount = Schemas['UnreadCount'];
+export type MarkOlderBody = Schemas['MarkOlderBody'];
+export type ReadBeforeState = Schemas['ReadBeforeState'];

@@ -1,0 +1,87 @@
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import { useQueryClient } from '@tanstack/react-query';
+import { CheckCheck } from 'lucide-react';
+import { useState } from 'react';
+import { markReadBefore, putReadBefore } from '@/features/news/api/read-before';
+import type { MarkOlderBody } from '@/lib/api/types';
+import { useAuth } from '@/lib/auth';
+import { useMenuTabOut } from '@/lib/focus';
+import { toast } from '@/lib/toast';
+import { UNREAD_KEY } from '@/lib/unread';
+
+const CHOICES: { olderThan: MarkOlderBody['olderThan']; label: string }[] = [
+  { olderThan: 'all', label: 'All stories' },
+  { olderThan: 'day', label: 'Older than a day' },
+  { olderThan: 'week', label: 'Older than a week' },
+];
+
+const itemClass = 'block w-full cursor-pointer rounded px-3 py-2 text-left text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800';
+
+const left = (unread: number) => `${unread} ${unread === 1 ? 'story' : 'stories'} left to read.`;
+
+/**
+ * "Mark as read" over the feed: every story, or those older than a day or a week, in one request
+ * the server keeps as a cut-off (stories with a mark keep it). A toast offers Undo for as long
+ * as it shows, which puts the previous cut-off back.
+ */
+export function MarkReadMenu() {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const { trigger, onKeyDown, onCloseAutoFocus } = useMenuTabOut(setOpen);
+  const reread = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['news'] }), queryClient.invalidateQueries({ queryKey: UNREAD_KEY })]);
+  const failed = () => toast({ title: 'Could not mark as read', description: 'Check your connection and try again.', variant: 'destructive' });
+
+  const choose = async (olderThan: MarkOlderBody['olderThan']) => {
+    try {
+      const done = await markReadBefore(olderThan);
+      await reread();
+      toast({
+        title: 'Marked as read',
+        description: left(done.unread),
+        action: {
+          label: 'Undo',
+          altText: 'Undo marking as read',
+          onClick: () => {
+            putReadBefore(done.previous ?? null).then(async (undone) => {
+              await reread();
+              toast({ title: 'Undone', description: left(undone.unread) });
+            }, failed);
+          },
+        },
+      });
+    } catch {
+      failed();
+    }
+  };
+
+  // A visitor's feed is the newest five: nothing of theirs to mark.
+  if (!user) return null;
+  return (
+    <Menu.Root modal={false} open={open} onOpenChange={setOpen}>
+      <Menu.Trigger
+        ref={trigger}
+        className="inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-xs font-medium text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+      >
+        <CheckCheck aria-hidden="true" className="h-4 w-4" />
+        <span className="sr-only sm:not-sr-only">Mark feed as read</span>
+      </Menu.Trigger>
+      <Menu.Portal>
+        <Menu.Content
+          align="end"
+          sideOffset={6}
+          loop
+          onKeyDown={onKeyDown}
+          onCloseAutoFocus={onCloseAutoFocus}
+          className="z-50 w-52 rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+        >
+          {CHOICES.map(({ olderThan, label }) => (
+            <Menu.Item key={olderThan} className={itemClass} onSelect={() => void choose(olderThan)}>
+              {label}
+            </Menu.Item>
+          ))}
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
+  );
+}
