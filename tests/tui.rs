@@ -230,6 +230,8 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     tui.type_text("correct horse");
     tui.keys(&["Enter"]);
     tui.wait_for("Welcome back!");
+    // The signed-in feed has arrived (its unread count is in the tab): keys act on it.
+    tui.wait_for("1 Feed (");
     let screen = tui.wait_for("4 Favs");
     assert!(screen.contains("reader@example.com"), "{screen}");
     let session = server_dir(&config, &daemon.base).join("session.json");
@@ -778,6 +780,8 @@ async fn big_j_and_k_step_over_read_items() {
     tui.wait_for(&t[0]);
     tui.sign_in("unread@example.com", "correct horse");
     tui.wait_for("Welcome back!");
+    // The signed-in feed has arrived (its unread count is in the tab): keys act on it.
+    tui.wait_for("1 Feed (");
     // Three shared, the middle one of them read.
     for (n, title) in t[..3].iter().enumerate() {
         if n > 0 {
@@ -958,6 +962,8 @@ async fn sessions_are_refreshed_before_they_expire() {
     tui.wait_for("Not signed in");
     tui.sign_in("short@example.com", "correct horse");
     tui.wait_for("Welcome back!");
+    // The signed-in feed has arrived (its unread count is in the tab): keys act on it.
+    tui.wait_for("1 Feed (");
     let session = server_dir(&config, &daemon.base).join("session.json");
     let first = std::fs::read_to_string(&session).unwrap();
     std::thread::sleep(Duration::from_secs(7));
@@ -1053,6 +1059,8 @@ async fn open_and_share_use_the_browser_and_record_the_share() {
     tui.wait_for("Not signed in");
     tui.sign_in("sharer@example.com", "correct horse");
     tui.wait_for("Welcome back!");
+    // The signed-in feed has arrived (its unread count is in the tab): keys act on it.
+    tui.wait_for("1 Feed (");
     // The signed-in feed is asked for after the greeting: o acts on the selected row.
     let first = titles(&feed).swap_remove(0);
     tui.wait_until("the first item selected", |s| {
@@ -1290,6 +1298,8 @@ async fn keys_come_from_keys_toml_in_the_xdg_config_dir() {
     tui.wait_for(&t[0]);
     tui.sign_in("keys@example.com", "correct horse");
     tui.wait_for("Welcome back!");
+    // The signed-in feed has arrived (its unread count is in the tab): keys act on it.
+    tui.wait_for("1 Feed (");
     // x no longer hides: once the help that H opens is up, x has been handled too.
     tui.keys(&["x", "H"]);
     let help = tui.wait_for("hide (Trash: restore)");
