@@ -683,11 +683,8 @@ pub(crate) async fn newest_pages_by_date_then_id(b: Arc<dyn Backend>) {
     assert_eq!(page, strings(&["b", "a", "e"]));
 }
 
-/// `newest` leaves out the items the reader marked with one of `leave_out`, and only
-/// that reader's; `has_more` counts only items that pass the filter.
-/// A cut-off ends the listing at its time (inclusive), page by page, and `count_newest`
-/// counts exactly what the pages list, the reader's marks left out.
-pub(crate) async fn newest_stops_at_the_cut_off_and_counts_what_it_lists(b: Arc<dyn Backend>) {
+/// Items `i1` to `i6`, published on January 1st to 6th.
+async fn put_six_days(b: &dyn Backend) {
     let items: Vec<StoredItem> = (1..=6)
         .map(|i| {
             news(
@@ -699,6 +696,12 @@ pub(crate) async fn newest_stops_at_the_cut_off_and_counts_what_it_lists(b: Arc<
         })
         .collect();
     b.put_items(&items).await.unwrap();
+}
+
+/// A cut-off ends the listing at its time (inclusive), page by page, and `count_newest`
+/// counts exactly what the pages list, the reader's marks left out.
+pub(crate) async fn newest_stops_at_the_cut_off_and_counts_what_it_lists(b: Arc<dyn Backend>) {
+    put_six_days(&*b).await;
     let t = at("2026-02-01T00:00:00Z");
     b.change_marks("r", "i5", set(Mark::Read), t).await.unwrap();
     let since = Some(at("2026-01-03T00:00:00Z").timestamp_millis());
@@ -730,18 +733,10 @@ pub(crate) async fn newest_stops_at_the_cut_off_and_counts_what_it_lists(b: Arc<
     assert_eq!(b.count_newest(later).await.unwrap(), 0);
 }
 
+/// `newest` leaves out the items the reader marked with one of `leave_out`, and only
+/// that reader's; `has_more` counts only items that pass the filter.
 pub(crate) async fn newest_leaves_out_the_readers_marked_items(b: Arc<dyn Backend>) {
-    let items: Vec<StoredItem> = (1..=6)
-        .map(|i| {
-            news(
-                &format!("i{i}"),
-                "I",
-                None,
-                &format!("2026-01-0{i}T00:00:00Z"),
-            )
-        })
-        .collect();
-    b.put_items(&items).await.unwrap();
+    put_six_days(&*b).await;
     let t = at("2026-02-01T00:00:00Z");
     b.change_marks("r", "i5", set(Mark::Hidden), t)
         .await

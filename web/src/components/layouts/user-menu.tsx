@@ -7,14 +7,13 @@ import { useAuth } from '@/lib/auth';
 import { startCheckout } from '@/lib/checkout';
 import { useMenuTabOut } from '@/lib/focus';
 import { toast } from '@/lib/toast';
+import { menuContentClass, menuItemClass } from '@/components/ui/menu';
 
 // Radix's menu is the WAI-ARIA menu pattern: arrows, Home/End and type-ahead move between
 // items, Enter and Space choose, Esc closes and gives focus back to the trigger. Not modal,
 // so the page behind is not hidden from assistive technology and a click elsewhere closes
 // it; Radix keeps Tab inside a menu, so Tab and Shift+Tab are handled as the pattern says
 // (`useMenuTabOut`): the menu closes and focus goes on to the control after (before) the trigger.
-const itemClass =
-  'block w-full cursor-pointer rounded px-3 py-2 text-left text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800';
 
 export function UserMenu() {
   const { user, isSubscriber, signOut } = useAuth();
@@ -52,7 +51,7 @@ export function UserMenu() {
           loop
           onKeyDown={onKeyDown}
           onCloseAutoFocus={onCloseAutoFocus}
-          className="z-50 w-64 rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+          className={`w-64 ${menuContentClass}`}
         >
           <Menu.Label className="truncate px-3 py-2 text-sm text-slate-500 dark:text-slate-400" title={user.email}>
             {user.email}
@@ -60,27 +59,27 @@ export function UserMenu() {
           <Menu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
           {!isSubscriber && (
             <>
-              <Menu.Item asChild className={itemClass}>
+              <Menu.Item asChild className={menuItemClass}>
                 <Link to={paths.subscribe}>Get Premium</Link>
               </Menu.Item>
-              <Menu.Item className={itemClass} onSelect={() => void startCheckout()}>
+              <Menu.Item className={menuItemClass} onSelect={() => void startCheckout()}>
                 Test Stripe
               </Menu.Item>
-              <Menu.Item className={`${itemClass} md:hidden`} onSelect={() => void startCheckout()}>
+              <Menu.Item className={`${menuItemClass} md:hidden`} onSelect={() => void startCheckout()}>
                 Test checkout ({user.id.slice(0, 8)})
               </Menu.Item>
             </>
           )}
-          <Menu.Item asChild className={itemClass}>
+          <Menu.Item asChild className={menuItemClass}>
             <Link to={paths.upcomingFeatures}>Upcoming Features</Link>
           </Menu.Item>
-          <Menu.Item asChild className={itemClass}>
+          <Menu.Item asChild className={menuItemClass}>
             <Link to={paths.weeklySummary}>Weekly AI Summary</Link>
           </Menu.Item>
-          <Menu.Item asChild className={itemClass}>
+          <Menu.Item asChild className={menuItemClass}>
             <Link to={paths.profile}>Profile</Link>
           </Menu.Item>
-          <Menu.Item className={itemClass} onSelect={() => void onSignOut()}>
+          <Menu.Item className={menuItemClass} onSelect={() => void onSignOut()}>
             Sign out
           </Menu.Item>
         </Menu.Content>

@@ -8,6 +8,7 @@ import { useAuth } from '@/lib/auth';
 import { useMenuTabOut } from '@/lib/focus';
 import { toast } from '@/lib/toast';
 import { UNREAD_KEY } from '@/lib/unread';
+import { menuContentClass, menuItemClass } from '@/components/ui/menu';
 
 const CHOICES: { olderThan: MarkOlderBody['olderThan']; label: string }[] = [
   { olderThan: 'all', label: 'All stories' },
@@ -15,7 +16,6 @@ const CHOICES: { olderThan: MarkOlderBody['olderThan']; label: string }[] = [
   { olderThan: 'week', label: 'Older than a week' },
 ];
 
-const itemClass = 'block w-full cursor-pointer rounded px-3 py-2 text-left text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800';
 
 const left = (unread: number) => `${unread} ${unread === 1 ? 'story' : 'stories'} left to read.`;
 
@@ -73,10 +73,10 @@ export function MarkReadMenu() {
           loop
           onKeyDown={onKeyDown}
           onCloseAutoFocus={onCloseAutoFocus}
-          className="z-50 w-52 rounded-lg border border-slate-200 bg-white p-1 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+          className={`w-52 ${menuContentClass}`}
         >
           {CHOICES.map(({ olderThan, label }) => (
-            <Menu.Item key={olderThan} className={itemClass} onSelect={() => void choose(olderThan)}>
+            <Menu.Item key={olderThan} className={menuItemClass} onSelect={() => void choose(olderThan)}>
               {label}
             </Menu.Item>
           ))}
