@@ -218,7 +218,8 @@ impl Store {
     /// How many items the viewer can reach from the first page: every item they have not
     /// taken out of their feed, and for a caller who is not a subscriber at most one page.
     /// Counted from the item counter and the viewer's mark counts, without walking any
-    /// list.
+    /// list, unless the viewer has a read-before cut-off (then see
+    /// [`Store::reachable_since`]).
     pub(crate) async fn reachable(&self, viewer: &Viewer, limit: usize) -> Result<u64> {
         let since_ms = self.read_before_ms(viewer).await?;
         self.reachable_since(viewer, limit, since_ms).await
