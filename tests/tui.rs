@@ -859,6 +859,15 @@ async fn enter_then_esc_reads_the_item_and_the_header_counts_it() {
     tui.wait_until("the feed without it", |s| {
         s.contains(&format!("1 Feed ({})", unread - 1)) && !s.contains(first.as_str())
     });
+    // A marks the whole feed read on the server, U puts it back.
+    tui.keys(&["A"]);
+    tui.wait_for("1 Feed (0)");
+    tui.wait_for("Press U to undo");
+    let (_, count) = daemon.get("/api/unread", Some(&token)).await;
+    assert_eq!(count["unread"], 0);
+    tui.keys(&["U"]);
+    tui.wait_for(&format!("1 Feed ({})", unread - 1));
+    tui.wait_for("Undone.");
 }
 
 #[tokio::test(flavor = "multi_thread")]

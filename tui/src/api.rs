@@ -4,12 +4,13 @@
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use radar_api::account::UserMetadata;
 use radar_api::auth::{AuthPasswordGrant, AuthRefreshGrant, AuthSession};
 use radar_api::search::SearchPage;
 use radar_api::{
-    FeedPage, Mark, MarkResult, NewsItem, OpenBody, Opened, OpenedFrom, SharedItem, Takeaways,
-    UnreadCount,
+    FeedPage, Mark, MarkOlderBody, MarkResult, NewsItem, OlderThan, OpenBody, Opened, OpenedFrom,
+    ReadBeforeBody, ReadBeforeState, SharedItem, Takeaways, UnreadCount,
 };
 use reqwest::header::CONTENT_TYPE;
 use reqwest::{Method, RequestBuilder};
@@ -274,6 +275,29 @@ impl Api {
     pub async fn unread(&self, token: &str) -> ApiResult<UnreadCount> {
         self.send(self.request(Method::GET, "/api/unread", Some(token)))
             .await
+    }
+
+    /// `POST /api/read-before` with `{"olderThan":"all"}`: every item of the feed without a
+    /// mark counts as read, in one write on the server.
+    pub async fn mark_feed_read(&self, token: &str) -> ApiResult<ReadBeforeState> {
+        let req = self
+            .request(Method::POST, "/api/read-before", Some(token))
+            .json(&MarkOlderBody {
+                older_than: OlderThan::All,
+            });
+        self.send(req).await
+    }
+
+    /// `PUT /api/read-before`: puts the cut-off `at` back (the undo of the above).
+    pub async fn put_read_before(
+        &self,
+        token: &str,
+        at: Option<DateTime<Utc>>,
+    ) -> ApiResult<ReadBeforeState> {
+        let req = self
+            .request(Method::PUT, "/api/read-before", Some(token))
+            .json(&ReadBeforeBody { read_before: at });
+        self.send(req).await
     }
 
     /// `POST /api/shared/{id}` with `{"platform":"linkedin"}`.

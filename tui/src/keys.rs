@@ -145,6 +145,10 @@ pub enum Command {
     Share,
     /// Read More (the next page of the feed).
     More,
+    /// Mark the whole feed as read (one cut-off on the server).
+    MarkFeedRead,
+    /// Put back the cut-off the last [`Command::MarkFeedRead`] moved.
+    UndoMarkFeedRead,
     /// Key takeaways.
     Takeaways,
     /// Drops: the next story.
@@ -189,6 +193,8 @@ impl Command {
             Command::Restore => "restore",
             Command::Share => "share",
             Command::More => "more",
+            Command::MarkFeedRead => "mark_feed_read",
+            Command::UndoMarkFeedRead => "undo_mark_feed_read",
             Command::Takeaways => "takeaways",
             Command::NextStory => "next_story",
             Command::Pause => "pause",
@@ -278,15 +284,15 @@ pub const TABLE: &[Binding] = &[
     bind(X::Global, C::Help, &["?"], "this help"),
     bind(X::Global, C::Back, &["Esc"], "close / back"),
     bind(X::Global, C::Quit, &["q", "Ctrl-c"], "quit"),
-    bind(X::List, C::Down, &["j", "Down"], "next row"),
-    bind(X::List, C::Up, &["k", "Up"], "previous row"),
+    bind(X::List, C::Down, &["j", "Down"], "next story"),
+    bind(X::List, C::Up, &["k", "Up"], "previous story"),
     bind(X::List, C::PageDown, &["PageDown", "Space"], "a page down"),
     bind(X::List, C::PageUp, &["PageUp"], "a page up"),
-    bind(X::List, C::Top, &["g", "Home"], "first row"),
-    bind(X::List, C::Bottom, &["G", "End"], "last row"),
+    bind(X::List, C::Top, &["g", "Home"], "first story"),
+    bind(X::List, C::Bottom, &["G", "End"], "last story"),
     bind(X::List, C::NextUnread, &["J"], "next unread"),
     bind(X::List, C::PreviousUnread, &["K"], "previous unread"),
-    bind(X::List, C::Read, &["Enter"], "read the full text"),
+    bind(X::List, C::Read, &["Enter"], "read the story in the reader"),
     bind(
         X::List,
         C::OpenSource,
@@ -301,14 +307,26 @@ pub const TABLE: &[Binding] = &[
     bind(X::List, C::More, &["M"], "Read More (subscribers)"),
     bind(
         X::List,
+        C::MarkFeedRead,
+        &["A"],
+        "mark the feed as read (Feed)",
+    ),
+    bind(
+        X::List,
+        C::UndoMarkFeedRead,
+        &["U"],
+        "undo marking the feed as read",
+    ),
+    bind(
+        X::List,
         C::Takeaways,
         &["t"],
         "key takeaways (Feed, subscribers)",
     ),
     bind(X::Search, C::NextMatch, &["n"], "next result (pages on)"),
     bind(X::Search, C::PreviousMatch, &["N"], "previous result"),
-    bind(X::Search, C::Down, &["j", "Down"], "next row"),
-    bind(X::Search, C::Up, &["k", "Up"], "previous row"),
+    bind(X::Search, C::Down, &["j", "Down"], "next result"),
+    bind(X::Search, C::Up, &["k", "Up"], "previous result"),
     bind(
         X::Search,
         C::PageDown,
@@ -610,6 +628,36 @@ impl KeyMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The web app's key table (`web/src/features/news/key-table.json`) is this one: the
+    /// web reads its keys and help from it, so the two readers cannot drift. After changing
+    /// [`TABLE`], run `RADAR_UPDATE_KEYS=1 cargo test -p radar-tui keys` and commit the file.
+    #[test]
+    fn the_web_apps_copy_is_current() {
+        let rows: Vec<serde_json::Value> = TABLE
+            .iter()
+            .map(|b| {
+                serde_json::json!({
+                    "context": b.context.name(),
+                    "command": b.command.name(),
+                    "keys": b.keys,
+                    "help": b.help,
+                })
+            })
+            .collect();
+        let current = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../web/src/features/news/key-table.json");
+        if std::env::var_os("RADAR_UPDATE_KEYS").is_some() {
+            std::fs::write(&path, &current).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == current,
+            "web/src/features/news/key-table.json is not the terminal's key table: run \
+             `RADAR_UPDATE_KEYS=1 cargo test -p radar-tui keys` and commit it"
+        );
+    }
 
     fn press(c: char) -> KeyEvent {
         KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)

@@ -134,6 +134,16 @@ impl Runtime {
                 epoch,
                 result: api.unread(&token).await,
             },
+            Request::MarkFeedRead => Action::ReadBeforeSaved {
+                epoch,
+                undo: false,
+                result: api.mark_feed_read(&token).await,
+            },
+            Request::PutReadBefore(at) => Action::ReadBeforeSaved {
+                epoch,
+                undo: true,
+                result: api.put_read_before(&token, at).await,
+            },
             Request::RecordShare(id) => Action::ShareSaved {
                 epoch,
                 result: api.share(&token, &id).await,

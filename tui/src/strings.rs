@@ -373,6 +373,31 @@ pub const NO_LONGER_PREMIUM: &str = "Your subscription has ended; the free allow
 pub const NO_CONTENT: &str = "No full text for this item; this is its summary.";
 /// `J`/`K` with nothing unread.
 pub const NO_UNREAD: &str = "No unread items here.";
+/// The feed was marked as read.
+pub fn feed_marked_read(unread: u64, undo: &str) -> String {
+    format!(
+        "Marked as read. {}. Press {undo} to undo.",
+        left_to_read(unread)
+    )
+}
+/// The cut-off was put back.
+pub fn feed_read_undone(unread: u64) -> String {
+    format!("Undone. {}.", left_to_read(unread))
+}
+fn left_to_read(unread: u64) -> String {
+    let stories = if unread == 1 { "story" } else { "stories" };
+    format!("{unread} {stories} left to read")
+}
+/// Marking as read failed.
+pub fn mark_feed_read_failed(e: &impl std::fmt::Display) -> String {
+    format!("Could not mark as read ({e}). Check your connection and try again.")
+}
+/// Marking the feed as read outside the Feed.
+pub fn mark_feed_read_in_feed(feed: &str) -> String {
+    format!("Marking as read is for the Feed (press {feed}).")
+}
+/// Undo with nothing to undo.
+pub const NOTHING_TO_UNDO: &str = "Nothing to undo.";
 /// `/` while signed out: the server searches for signed-in readers.
 pub fn sign_in_to_search(sign_in: &str) -> String {
     format!("Sign in to search (press {sign_in}).")

@@ -218,6 +218,22 @@ describe('accessibility', () => {
     await press('g');
     assert.equal(await focusedCard(), list[0]);
 
+    // J and K skip what is read: the second story, read by opening it, stays dimmed in place.
+    await press('j');
+    await press('Enter');
+    await page.getByRole('dialog').waitFor();
+    await press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.locator(`[data-item-id="${list[1]}"][data-read]`).waitFor();
+    assert.equal(await focusedCard(), list[1]);
+    await press('j');
+    await press('K');
+    assert.equal(await focusedCard(), list[0], 'K skips the read story');
+    await press('J');
+    assert.equal(await focusedCard(), list[2], 'J skips it too');
+    await press('g');
+    assert.equal(await focusedCard(), list[0]);
+
     await press('f');
     await cards(page).first().getByRole('button', { name: 'Favorite', pressed: true }).waitFor();
     const opened = context.waitForEvent('page');
@@ -229,28 +245,43 @@ describe('accessibility', () => {
 
     // m and x act on the focused story, and focus goes on to the next one.
     await press('j');
+    await press('j');
+    assert.equal(await focusedCard(), list[2]);
     await press('m');
-    await page.waitForFunction((gone) => !document.querySelector(`[data-item-id="${gone}"]`), list[1]);
-    await press('x');
     await page.waitForFunction((gone) => !document.querySelector(`[data-item-id="${gone}"]`), list[2]);
+    await press('x');
+    await page.waitForFunction((gone) => !document.querySelector(`[data-item-id="${gone}"]`), list[3]);
     await page.goto('/app?view=trash');
     await cards(page).first().waitFor();
     await press('j');
     await press('u');
     await page.getByRole('heading', { name: 'Trash is empty' }).waitFor();
+    // Read holds the story read by opening and the one marked: m unmarks both, one after the other.
     await page.goto('/app?view=read');
-    await cards(page).first().waitFor();
+    await cards(page).nth(1).waitFor();
     await press('j');
+    await press('m');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="news-card"]').length === 1);
     await press('m');
     await page.getByRole('heading', { name: 'No read items' }).waitFor();
 
-    // ? lists every key; the switch turns them off (and the help still opens from its button).
+    // A opens "Mark feed as read" on its first choice; U presses the toast's Undo.
     await page.goto('/app');
     await cards(page).first().waitFor();
+    await press('A');
+    await page.getByRole('menuitem', { name: 'All stories' }).and(page.locator(':focus')).waitFor();
+    await press('Enter');
+    await page.locator('li.toast-root', { hasText: 'Marked as read' }).waitFor();
+    await page.getByText('You are all caught up.', { exact: false }).waitFor();
+    await press('U');
+    await page.locator('li.toast-root', { hasText: 'Undone' }).waitFor();
+    await cards(page).first().waitFor();
+
+    // ? lists every key; the switch turns them off (and the help still opens from its button).
     await press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
-    for (const key of ['j', 'k', 'g', 'G', 'o', 'f', 'm', 'x', 'u', 's', 't', 'M', 'r', '?', 'Enter', 'Esc', '/']) {
+    for (const key of ['j', 'k', 'g', 'G', 'J', 'K', 'o', 'f', 'm', 'x', 'u', 's', 't', 'M', 'A', 'U', 'n', 'N', 'r', '?', 'Enter', 'Esc', '/']) {
       assert.equal(await help.locator('kbd', { hasText: new RegExp(`^${key.replace('?', '\\?')}$`) }).count(), 1, `the help lists ${key}`);
     }
     await help.getByRole('button', { name: /^Single-key shortcuts/ }).click();

@@ -212,6 +212,8 @@ impl App {
             C::Share => self.item_action(ItemAction::Share, now),
             C::More if view == View::Feed => self.more(now),
             C::Takeaways if view == View::Feed => self.show_takeaways(now),
+            C::MarkFeedRead => self.mark_feed_read(false, now),
+            C::UndoMarkFeedRead => self.mark_feed_read(true, now),
             _ => {}
         }
         // The feed reads on as Drops does: moving down to within two rows of its end asks

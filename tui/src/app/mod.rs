@@ -24,7 +24,8 @@ use radar_api::account::UserMetadata;
 use radar_api::auth::AuthSession;
 use radar_api::search::SearchPage;
 use radar_api::{
-    FeedPage, Mark, MarkResult, NewsItem, Opened, OpenedFrom, SharedItem, Takeaways, UnreadCount,
+    FeedPage, Mark, MarkResult, NewsItem, Opened, OpenedFrom, ReadBeforeState, SharedItem,
+    Takeaways, UnreadCount,
 };
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
@@ -289,6 +290,10 @@ pub enum Request {
     },
     /// `GET /api/unread`.
     LoadUnread,
+    /// `POST /api/read-before` with `{"olderThan":"all"}`: the whole feed counts as read.
+    MarkFeedRead,
+    /// `PUT /api/read-before`: puts a cut-off back (an undo).
+    PutReadBefore(Option<DateTime<Utc>>),
     /// Password sign-in.
     SignIn {
         /// E-mail.
@@ -345,6 +350,15 @@ pub enum Action {
         epoch: u64,
         /// The answer.
         result: ApiResult<Vec<SharedItem>>,
+    },
+    /// The server moved the reader's read cut-off (`undo`: put the previous one back).
+    ReadBeforeSaved {
+        /// The session epoch of the request.
+        epoch: u64,
+        /// Whether this was an undo.
+        undo: bool,
+        /// The answer.
+        result: ApiResult<ReadBeforeState>,
     },
     /// The server decided what opening an item did.
     ItemOpened {
@@ -456,6 +470,8 @@ pub struct App {
     /// How many items the signed-in reader may still read in the feed, as the server
     /// counted them last.
     pub unread: Option<u64>,
+    /// The cut-off the last "mark the feed as read" replaced, while it can be put back.
+    pub undo_read_before: Option<Option<DateTime<Utc>>>,
     /// Shared items.
     pub shared: Load<Vec<SharedItem>>,
     /// The stories of Drops and TV mode: the feed as it was when the view opened, so
@@ -528,6 +544,7 @@ impl App {
             subscriber: false,
             marks: Marks::default(),
             read_on_open: HashSet::new(),
+            undo_read_before: None,
             unread: None,
             shared: Load::Idle,
             stories: Vec::new(),
@@ -713,6 +730,11 @@ impl App {
                 self.on_item_opened(&id, result);
             }
             Action::UnreadLoaded { epoch, result } if epoch == self.epoch => self.on_unread(result),
+            Action::ReadBeforeSaved {
+                epoch,
+                undo,
+                result,
+            } if epoch == self.epoch => self.on_read_before(undo, result, now),
             Action::MetadataLoaded { epoch, result } if epoch == self.epoch => {
                 self.on_metadata(result, now);
             }

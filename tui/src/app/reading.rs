@@ -2,12 +2,17 @@
 //! opened from, and the server decides whether that reads it (an item with no mark,
 //! opened from the feed, Drops, TV or search, with mark-on-open on in the profile). An
 //! item read that way stays in the feed, drawn as read, until the feed is read again.
-//! The header's unread count is the server's.
+//! The header's unread count is the server's. Marking the feed as read is one cut-off
+//! on the server, which an undo puts back.
 
-use radar_api::{Mark, NewsItem, Opened, OpenedFrom, UnreadCount};
+use std::time::Instant;
 
-use super::{App, Request, View};
+use radar_api::{Mark, NewsItem, Opened, OpenedFrom, ReadBeforeState, UnreadCount};
+
+use super::{App, Request, StatusKind, View};
 use crate::api::ApiResult;
+use crate::keys::{Command, Context};
+use crate::strings;
 
 impl View {
     /// The list this view shows, as the server names it.
@@ -81,6 +86,50 @@ impl App {
     pub(super) fn on_unread(&mut self, result: ApiResult<UnreadCount>) {
         if let Ok(count) = result {
             self.unread = Some(count.unread);
+        }
+    }
+
+    /// `A` in the Feed: everything in it without a mark counts as read (the web's "Mark
+    /// feed as read", all stories); `U` puts the cut-off it replaced back.
+    pub(super) fn mark_feed_read(&mut self, undo: bool, now: Instant) {
+        if self.user_id().is_none() {
+            let text = strings::sign_in_to_mark(&self.key(Context::Global, Command::SignIn));
+            self.say(text, StatusKind::Info, now);
+        } else if self.view != View::Feed {
+            let text =
+                strings::mark_feed_read_in_feed(&self.key(Context::Global, Command::View(1)));
+            self.say(text, StatusKind::Info, now);
+        } else if !undo {
+            self.requests.push(Request::MarkFeedRead);
+        } else if let Some(previous) = self.undo_read_before {
+            self.requests.push(Request::PutReadBefore(previous));
+        } else {
+            self.say(strings::NOTHING_TO_UNDO, StatusKind::Info, now);
+        }
+    }
+
+    pub(super) fn on_read_before(
+        &mut self,
+        undo: bool,
+        result: ApiResult<ReadBeforeState>,
+        now: Instant,
+    ) {
+        match result {
+            Ok(state) => {
+                self.on_success();
+                self.unread = Some(state.unread);
+                let text = if undo {
+                    self.undo_read_before = None;
+                    strings::feed_read_undone(state.unread)
+                } else {
+                    self.undo_read_before = Some(state.previous);
+                    let key = self.key(Context::List, Command::UndoMarkFeedRead);
+                    strings::feed_marked_read(state.unread, &key)
+                };
+                self.say(text, StatusKind::Success, now);
+                self.load_feed();
+            }
+            Err(e) => self.say(strings::mark_feed_read_failed(&e), StatusKind::Error, now),
         }
     }
 }
@@ -159,6 +208,116 @@ mod tests {
             now,
         );
         assert!(app.feed_items().iter().all(|i| i.id != "item-1"));
+    }
+
+    fn read_before_saved(app: &mut App, undo: bool, result: ApiResult<ReadBeforeState>) {
+        let epoch = app.epoch;
+        let action = Action::ReadBeforeSaved {
+            epoch,
+            undo,
+            result,
+        };
+        app.update(action, Instant::now());
+    }
+
+    fn status(app: &App) -> &str {
+        &app.status.as_ref().expect("a message").text
+    }
+
+    #[test]
+    fn a_marks_the_feed_read_and_u_puts_the_cut_off_back() {
+        let now = Instant::now();
+        let mut app = subscriber();
+        app.take_requests();
+        app.update(ch('A'), now);
+        assert_eq!(app.take_requests(), vec![Request::MarkFeedRead]);
+        let cut = crate::testing::now();
+        let state = ReadBeforeState {
+            read_before: Some(cut),
+            previous: None,
+            unread: 0,
+        };
+        read_before_saved(&mut app, false, Ok(state));
+        assert_eq!(app.unread, Some(0));
+        assert_eq!(
+            status(&app),
+            "Marked as read. 0 stories left to read. Press U to undo."
+        );
+        assert_eq!(
+            app.take_requests(),
+            vec![Request::LoadFeed(FeedFetch::First)],
+            "the feed is read again"
+        );
+
+        app.update(ch('U'), now);
+        assert_eq!(app.take_requests(), vec![Request::PutReadBefore(None)]);
+        let state = ReadBeforeState {
+            read_before: None,
+            previous: Some(cut),
+            unread: 64,
+        };
+        read_before_saved(&mut app, true, Ok(state));
+        assert_eq!(status(&app), "Undone. 64 stories left to read.");
+        assert_eq!(app.unread, Some(64));
+        app.take_requests();
+        app.update(ch('U'), now);
+        assert!(app.take_requests().is_empty(), "one undo per mark");
+        assert_eq!(status(&app), strings::NOTHING_TO_UNDO);
+    }
+
+    #[test]
+    fn marking_the_feed_read_needs_the_feed_a_reader_and_a_server() {
+        let now = Instant::now();
+        let mut app = anonymous();
+        app.update(ch('A'), now);
+        assert!(app.take_requests().is_empty());
+        assert!(status(&app).starts_with("Sign in"), "{}", status(&app));
+
+        let mut app = subscriber();
+        lists(&mut app);
+        app.update(ch('4'), now);
+        app.take_requests();
+        app.update(ch('A'), now);
+        assert!(app.take_requests().is_empty());
+        assert_eq!(status(&app), "Marking as read is for the Feed (press 1).");
+
+        let mut app = subscriber();
+        app.update(ch('A'), now);
+        app.take_requests();
+        let down = crate::api::ApiError {
+            status: None,
+            message: "connection refused".into(),
+        };
+        read_before_saved(&mut app, false, Err(down));
+        assert!(status(&app).starts_with("Could not mark as read"));
+        assert_eq!(app.unread, Some(64), "the count stays the server's last");
+        app.update(ch('U'), now);
+        assert!(app.take_requests().is_empty(), "nothing was marked");
+    }
+
+    #[test]
+    fn an_opening_the_server_refused_leaves_the_item_unread() {
+        let now = Instant::now();
+        let mut app = subscriber();
+        app.update(key(KeyCode::Enter), now);
+        app.take_requests();
+        let epoch = app.epoch;
+        let refused = crate::api::ApiError {
+            status: Some(404),
+            message: "item not found".into(),
+        };
+        app.update(
+            Action::ItemOpened {
+                epoch,
+                id: "item-0".into(),
+                result: Err(refused),
+            },
+            now,
+        );
+        assert!(!app.marks.has(Mark::Read, "item-0"));
+        assert!(app.read_on_open.is_empty());
+        assert!(app.take_requests().is_empty(), "nothing to read again");
+        assert!(app.reader.is_some(), "reading goes on");
     }
 
     #[test]

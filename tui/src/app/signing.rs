@@ -60,6 +60,7 @@ impl App {
         self.marks = Marks::default();
         self.read_on_open.clear();
         self.unread = None;
+        self.undo_read_before = None;
         self.shared = Load::Idle;
         self.feed = Load::Loading;
         self.stories.clear();

@@ -10,8 +10,11 @@ export interface ToastInput {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
-  /** A button in the toast ("Undo"); `altText` says how to do the same without it. */
-  action?: { label: string; altText: string; onClick: () => void };
+  /**
+   * A button in the toast ("Undo"); `altText` says how to do the same without it, and `key`
+   * names it (`data-action`) for the key that presses it.
+   */
+  action?: { label: string; altText: string; onClick: () => void; key?: string };
 }
 
 export interface ToastEntry extends ToastInput {

@@ -10,6 +10,7 @@ import { ItemReader } from '@/features/news/components/item-reader';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { FavoritesView, ReadView, SharedView, TrashView } from '@/features/news/components/set-views';
 import { SearchView } from '@/features/news/components/search-view';
+import { useListKeys } from '@/features/news/use-list-keys';
 
 const VIEWS: AppView[] = ['feed', 'drops', 'favorites', 'read', 'trash', 'shared', 'search'];
 
@@ -19,6 +20,7 @@ export default function AppRoute() {
   const view: AppView = requested && VIEWS.includes(requested) ? requested : 'feed';
   const item = params.get('item');
   const q = (params.get('q') ?? '').trim();
+  useListKeys(view !== 'drops');
   return (
     <ItemSetsProvider>
       <AppShell view={view}>

@@ -24,7 +24,7 @@ export function Toaster() {
             <Toast.Title className="text-sm font-semibold">{t.title}</Toast.Title>
             {t.description && <Toast.Description className="text-sm opacity-90">{t.description}</Toast.Description>}
             {t.action && (
-              <Toast.Action altText={t.action.altText} onClick={t.action.onClick} className="mt-1 self-start rounded-md border border-current px-3 py-1 text-sm font-medium">
+              <Toast.Action altText={t.action.altText} data-action={t.action.key} onClick={t.action.onClick} className="mt-1 self-start rounded-md border border-current px-3 py-1 text-sm font-medium">
                 {t.action.label}
               </Toast.Action>
             )}

@@ -4,6 +4,8 @@
 import { useEffect, type RefObject } from 'react';
 
 export const CARD = '[data-testid="news-card"]';
+/** The list of cards on screen (`CardList`). */
+export const CARD_LIST = '[data-card-list]';
 /** A card's own control: its title, the link that opens the reader. */
 const CARD_LINK = 'h3 a';
 

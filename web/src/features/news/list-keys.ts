@@ -1,45 +1,89 @@
-// The list views' single-key shortcuts (the terminal reader's keys, tui/src/keys.rs, where
-// the web has the same command): one table drives both the handling and the help (`?`).
-// They can be switched off (WCAG 2.1.4), remembered in local storage under `listKeys`.
+// The list views' single-key shortcuts. The keys are the terminal reader's: `key-table.json`
+// is its table (tui/src/keys.rs, copied by `RADAR_UPDATE_KEYS=1 cargo test -p radar-tui keys`
+// and checked by that test), so one table says which key does what in both readers. Here each
+// command the web has is given what it does; one list drives both the handling and the help (`?`).
+// The shortcuts can be switched off (WCAG 2.1.4), remembered in local storage under `listKeys`.
+import table from '@/features/news/key-table.json';
 import { storedSetting } from '@/lib/stored-setting';
 
 /** What a key does to the list or to the card holding focus. */
 export type ListKeyAction =
-  | { kind: 'move'; to: 'next' | 'previous' | 'first' | 'last' }
-  /** Clicks the card's control marked `data-action` with this name, when it has one. */
-  | { kind: 'press'; action: 'open' | 'favorite' | 'read' | 'hide' | 'restore' | 'share' | 'takeaways' }
-  | { kind: 'more' }
+  | { kind: 'move'; to: 'next' | 'previous' | 'first' | 'last' | 'next-unread' | 'previous-unread' }
+  /** Clicks the focused card's first control marked `data-action` with one of these names. */
+  | { kind: 'press'; actions: readonly ('open' | 'favorite' | 'read' | 'hide' | 'restore' | 'share' | 'takeaways')[] }
+  /** Clicks the page's control marked `data-action` with this name (Read More, the toast's Undo). */
+  | { kind: 'click'; action: 'more' | 'undo-mark-read' }
+  /** Opens the "Mark feed as read" menu. */
+  | { kind: 'mark-feed-read' }
   | { kind: 'reload' }
   | { kind: 'help' };
 
-export const LIST_KEYS: readonly { key: string; label: string; what: string; action: ListKeyAction }[] = [
-  { key: 'j', label: 'j', what: 'Next story', action: { kind: 'move', to: 'next' } },
-  { key: 'k', label: 'k', what: 'Previous story', action: { kind: 'move', to: 'previous' } },
-  { key: 'g', label: 'g', what: 'First story', action: { kind: 'move', to: 'first' } },
-  { key: 'G', label: 'G', what: 'Last story', action: { kind: 'move', to: 'last' } },
-  { key: 'o', label: 'o', what: 'Open the source', action: { kind: 'press', action: 'open' } },
-  { key: 'f', label: 'f', what: 'Favourite', action: { kind: 'press', action: 'favorite' } },
-  { key: 'm', label: 'm', what: 'Mark read or unread', action: { kind: 'press', action: 'read' } },
-  { key: 'x', label: 'x', what: 'Hide', action: { kind: 'press', action: 'hide' } },
-  { key: 'u', label: 'u', what: 'Restore (Trash)', action: { kind: 'press', action: 'restore' } },
-  { key: 's', label: 's', what: 'Share on LinkedIn', action: { kind: 'press', action: 'share' } },
-  { key: 't', label: 't', what: 'Key takeaways', action: { kind: 'press', action: 'takeaways' } },
-  { key: 'M', label: 'M', what: 'Read More', action: { kind: 'more' } },
-  { key: 'r', label: 'r', what: 'Reload', action: { kind: 'reload' } },
-  { key: '?', label: '?', what: 'These keys', action: { kind: 'help' } },
-];
+/**
+ * What the web does for each command of the table it has. `null`: the key works, but the
+ * browser or another control already does it (Enter opens the focused card's reader, Esc
+ * closes, `/` is the header's search), so it is listed in the help and left alone here.
+ * Commands not named here (views, paging, sign-in, TV, ...) are the terminal's only.
+ */
+const WEB: Record<string, ListKeyAction | null> = {
+  down: { kind: 'move', to: 'next' },
+  up: { kind: 'move', to: 'previous' },
+  top: { kind: 'move', to: 'first' },
+  bottom: { kind: 'move', to: 'last' },
+  next_unread: { kind: 'move', to: 'next-unread' },
+  previous_unread: { kind: 'move', to: 'previous-unread' },
+  next_match: { kind: 'move', to: 'next' },
+  previous_match: { kind: 'move', to: 'previous' },
+  read: null,
+  open: { kind: 'press', actions: ['open'] },
+  favorite: { kind: 'press', actions: ['favorite'] },
+  mark_read: { kind: 'press', actions: ['read'] },
+  hide: { kind: 'press', actions: ['hide', 'restore'] },
+  restore: { kind: 'press', actions: ['restore'] },
+  share: { kind: 'press', actions: ['share'] },
+  takeaways: { kind: 'press', actions: ['takeaways'] },
+  more: { kind: 'click', action: 'more' },
+  mark_feed_read: { kind: 'mark-feed-read' },
+  undo_mark_feed_read: { kind: 'click', action: 'undo-mark-read' },
+  reload: { kind: 'reload' },
+  search: null,
+  help: { kind: 'help' },
+  back: null,
+};
 
-/** Keys the list does not own but that work beside them, for the help. */
-export const OTHER_KEYS: readonly { label: string; what: string }[] = [
-  { label: 'Enter', what: 'Open the story in the reader' },
-  { label: 'Esc', what: 'Close the reader or a dialog' },
-  { label: '/', what: 'Search' },
-];
+/** The terminal's names of the keys the browser reports under another name. */
+const NAMED: Record<string, string> = { Enter: 'Enter', Esc: 'Escape' };
 
-/** The action of a key press, or null: modified keys and keys typed into a field are not ours. */
+/**
+ * The table's rows the web shows, in its order: the lists' keys, then the search results'
+ * own, then the global ones the web has. A row keeps the keys a browser page can take: single
+ * characters, Enter and Esc (arrows, Space, Home, End and F5 stay the browser's).
+ */
+function webRows(): { command: string; keys: string[]; help: string; action: ListKeyAction | null }[] {
+  const seen = new Set<string>();
+  const rows = [];
+  for (const context of ['list', 'search', 'global']) {
+    for (const row of table) {
+      if (row.context !== context || !(row.command in WEB) || seen.has(row.command)) continue;
+      const keys = row.keys.filter((key) => [...key].length === 1 || key in NAMED);
+      if (keys.length === 0) continue;
+      seen.add(row.command);
+      rows.push({ command: row.command, keys, help: row.help, action: WEB[row.command] });
+    }
+  }
+  return rows;
+}
+
+/** Every key the web knows, with its help text: the help dialog lists these. */
+export const LIST_KEYS: readonly { command: string; keys: string[]; help: string; action: ListKeyAction | null }[] = webRows();
+
+const BY_KEY = new Map<string, ListKeyAction>(
+  LIST_KEYS.flatMap(({ keys, action }) => (action ? keys.map((key) => [NAMED[key] ?? key, action] as const) : [])),
+);
+
+/** The action of a key press, or null: modified keys, and keys the browser keeps, are not ours. */
 export function listKeyAction(event: Pick<KeyboardEvent, 'key' | 'altKey' | 'ctrlKey' | 'metaKey'>): ListKeyAction | null {
   if (event.altKey || event.ctrlKey || event.metaKey) return null;
-  return LIST_KEYS.find((k) => k.key === event.key)?.action ?? null;
+  return BY_KEY.get(event.key) ?? null;
 }
 
 export const LIST_KEYS_SETTING = 'listKeys';

@@ -95,4 +95,14 @@ describe('visibleInFeed', () => {
     const items = ['a', 'h', 'r', 'f'].map((id) => ({ id }));
     expect(visibleInFeed(items, sets).map((i) => i.id)).toEqual(['a', 'f']);
   });
+
+  it('keeps an item read by opening it in place, but not one hidden after', () => {
+    let sets = addToSet(emptySets(), 'read', 'opened');
+    sets = addToSet(sets, 'read', 'marked');
+    const items = ['a', 'opened', 'marked', 'gone'].map((id) => ({ id }));
+    const readOnOpen = new Set(['opened', 'gone']);
+    expect(visibleInFeed(items, sets, readOnOpen).map((i) => i.id)).toEqual(['a', 'opened', 'gone']);
+    sets = addToSet(removeFromSet(sets, 'read', 'opened'), 'hidden', 'opened');
+    expect(visibleInFeed(items, sets, readOnOpen).map((i) => i.id)).toEqual(['a', 'gone']);
+  });
 });

@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Keyboard, X } from 'lucide-react';
 import { useState } from 'react';
-import { LIST_KEYS, OTHER_KEYS, useListKeysEnabled } from '@/features/news/list-keys';
+import { LIST_KEYS, useListKeysEnabled } from '@/features/news/list-keys';
 
 const kbd = 'inline-flex min-w-7 justify-center rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs dark:border-slate-600 dark:bg-slate-800';
 
@@ -32,7 +32,7 @@ export function ListKeysHelp() {
             </Dialog.Close>
           </div>
           <Dialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            In the feed and the other lists; a key acts on the story that has focus.
+            The terminal reader's keys, in the feed and the other lists; a key acts on the story that has focus.
           </Dialog.Description>
           <button
             type="button"
@@ -43,12 +43,16 @@ export function ListKeysHelp() {
             Single-key shortcuts: {on ? 'on' : 'off'}
           </button>
           <dl className={`mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm ${on ? '' : 'opacity-60'}`}>
-            {[...LIST_KEYS, ...OTHER_KEYS].map(({ label, what }) => (
-              <div key={label} className="contents">
-                <dt>
-                  <kbd className={kbd}>{label}</kbd>
+            {LIST_KEYS.map(({ command, keys, help }) => (
+              <div key={command} className="contents">
+                <dt className="flex gap-1">
+                  {keys.map((key) => (
+                    <kbd key={key} className={kbd}>
+                      {key}
+                    </kbd>
+                  ))}
                 </dt>
-                <dd>{what}</dd>
+                <dd className="first-letter:uppercase">{help}</dd>
               </div>
             ))}
           </dl>

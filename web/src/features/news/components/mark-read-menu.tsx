@@ -40,6 +40,7 @@ export function MarkReadMenu() {
         title: 'Marked as read',
         description: left(done.unread),
         action: {
+          key: 'undo-mark-read',
           label: 'Undo',
           altText: 'Undo marking as read',
           onClick: () => {
@@ -61,6 +62,7 @@ export function MarkReadMenu() {
     <Menu.Root modal={false} open={open} onOpenChange={setOpen}>
       <Menu.Trigger
         ref={trigger}
+        data-action="mark-feed-read"
         className="inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-xs font-medium text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
       >
         <CheckCheck aria-hidden="true" className="h-4 w-4" />

@@ -38,7 +38,7 @@ export function NewsCard({
   const source = itemSource(item);
   const dimmed = view !== 'read' && sets.read.has(item.id);
   const compact = density === 'compact';
-  if (density === 'list' && !highlights) return <NewsRow item={item} view={view} onTakeaways={onTakeaways} extra={extra} query={query} dimmed={dimmed} />;
+  if (density === 'list' && !highlights) return <NewsRow item={item} view={view} onTakeaways={onTakeaways} extra={extra} query={query} read={sets.read.has(item.id)} dimmed={dimmed} />;
   return (
     <article
       className={`group relative rounded-xl border border-slate-200 bg-white shadow-sm transition-colors hover:border-indigo-300 focus-within:border-indigo-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-700 ${
@@ -86,14 +86,14 @@ export function NewsCard({
  * screen without hover they stay hidden, and the reader has them); the title still opens the
  * reader. Search results keep their cards, since their highlights are the point.
  */
-function NewsRow({ item, view, onTakeaways, extra, query, dimmed }: { item: NewsItem; view: CardView; onTakeaways?: (item: NewsItem) => void; extra?: ReactNode; query?: string; dimmed: boolean }) {
+function NewsRow({ item, view, onTakeaways, extra, query, read, dimmed }: { item: NewsItem; view: CardView; onTakeaways?: (item: NewsItem) => void; extra?: ReactNode; query?: string; read: boolean; dimmed: boolean }) {
   const source = itemSource(item);
   return (
     <article
       className={`group relative flex h-9 items-center gap-3 rounded-lg border border-slate-200 bg-white px-3 text-sm transition-colors hover:border-indigo-300 focus-within:border-indigo-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-700 ${dimmed ? 'opacity-60' : ''}`}
       data-testid="news-card"
       data-item-id={item.id}
-      data-read={dimmed || undefined}
+      data-read={read || undefined}
     >
       <SourceBadge source={source} />
       <span className="hidden w-32 shrink-0 truncate text-xs font-medium text-slate-600 sm:block dark:text-slate-400">{source}</span>
