@@ -129,26 +129,26 @@ fn decode_cursor(cursor: &str) -> Result<FeedPosition> {
 impl Store {
     /// The caller's feed page after `cursor` (from a previous page's `nextCursor`).
     pub async fn feed_page(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<FeedPage> {
-        self.raw_page(viewer, cursor).await?.parse()
+        let since_ms = self.read_before_ms(viewer).await?;
+        self.raw_page(viewer, cursor, since_ms).await?.parse()
     }
 
     /// [`Store::feed_page`] as its JSON answer, assembled from the stored items' bytes.
     /// First pages are kept and served again until the items or the reader's marks change
     /// (see `pages`).
     pub async fn feed_page_json(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<Arc<[u8]>> {
-        if cursor.is_some() {
-            return Ok(self.raw_page(viewer, cursor).await?.to_json().into());
+        // Later pages, and the pages of a reader with a cut-off, are made for the caller:
+        // it is cheap (the walk stops at the page's end), and neither cache below knows the
+        // cut-off.
+        let since_ms = self.read_before_ms(viewer).await?;
+        if since_ms.is_some() || cursor.is_some() {
+            return Ok(self.raw_page(viewer, cursor, since_ms).await?.to_json().into());
         }
         let backend = self.backend();
         let items = backend.items_version().await?;
         let Some(user) = &viewer.user_id else {
             return self.shared_first_page(viewer, items).await;
         };
-        // A reader with a cut-off gets their page made for them: it is cheap (the walk stops
-        // at the page's end), and neither cache below knows the cut-off.
-        if self.read_before_ms(viewer).await?.is_some() {
-            return Ok(self.raw_page(viewer, None).await?.to_json().into());
-        }
         let reader = backend.reader_version(user).await?;
         if let Some(page) = self
             .pages()
@@ -159,7 +159,7 @@ impl Store {
         if !viewer.subscriber && backend.mark_counts(user).await?.out_of_feed() == 0 {
             return self.shared_first_page(viewer, items).await;
         }
-        let json: Arc<[u8]> = self.raw_page(viewer, None).await?.to_json().into();
+        let json: Arc<[u8]> = self.raw_page(viewer, None, None).await?.to_json().into();
         self.pages()
             .keep_reader_first(user, items, reader, viewer.subscriber, json.clone());
         Ok(json)
@@ -176,21 +176,27 @@ impl Store {
             subscriber: false,
         };
         debug_assert!(!viewer.subscriber);
-        let page: Arc<[u8]> = self.raw_page(&anonymous, None).await?.to_json().into();
+        let page: Arc<[u8]> = self.raw_page(&anonymous, None, None).await?.to_json().into();
         // Items that changed while it was built moved the version on: it is kept under
         // the old one, and the next caller builds it again.
         self.pages().keep_shared_first(items, page.clone());
         Ok(page)
     }
 
-    async fn raw_page(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<RawPage> {
+    /// The viewer's page after `cursor`, for a reader whose cut-off is `since_ms` (read by
+    /// the caller, who often needs it too).
+    async fn raw_page(
+        &self,
+        viewer: &Viewer,
+        cursor: Option<&str>,
+        since_ms: Option<i64>,
+    ) -> Result<RawPage> {
         let limit = viewer.page_size();
         let after = match cursor {
             None => None,
             Some(_) if !viewer.subscriber => return Err(beyond_allowance()),
             Some(c) => Some(decode_cursor(c)?),
         };
-        let since_ms = self.read_before_ms(viewer).await?;
         let page = self
             .backend()
             .newest(NewestQuery {
