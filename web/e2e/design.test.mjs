@@ -113,7 +113,7 @@ describe('design', () => {
   it('dims read items where they appear', async () => {
     await page.goto('/app');
     const card = cards(page).nth(1);
-    const heading = (await card.locator('h3').innerText()).trim();
+    const heading = (await card.locator('h2').innerText()).trim();
     const [popup] = await Promise.all([page.context().waitForEvent('page'), card.getByRole('button', { name: 'Share on LinkedIn' }).click()]);
     await popup.close();
     await cards(page).filter({ hasText: heading }).getByRole('button', { name: 'Mark as read' }).click();

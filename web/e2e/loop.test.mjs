@@ -14,7 +14,7 @@ const PREMIUM = `loop-premium-${Date.now()}@example.test`;
 // link past the allowance is answered 403 on purpose.
 const EXPECTED = [/ERR_CONNECTION_REFUSED/, /item=[\w-]+: Failed to load resource: .* 403/];
 
-const titles = (page) => page.locator('[data-testid="news-card"] h3').allInnerTexts();
+const titles = (page) => page.locator('[data-testid="news-card"] h2').allInnerTexts();
 const cardTitled = (page, title) => cards(page).filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 const tab = (page, name) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: name === 'Feed' ? /^Feed( \d+ unread)?$/ : name, exact: true });
 
@@ -52,7 +52,7 @@ async function untilApi(page, path, field, value) {
 async function feedRefilled(page, count, gone) {
   await page.waitForFunction(
     ({ count, gone }) => {
-      const shown = [...document.querySelectorAll('[data-testid="news-card"] h3')].map((h) => h.textContent.trim());
+      const shown = [...document.querySelectorAll('[data-testid="news-card"] h2')].map((h) => h.textContent.trim());
       return shown.length === count && shown.every((t) => !gone.includes(t));
     },
     { count, gone },
@@ -111,7 +111,7 @@ describe('the reading loop', () => {
     const { page } = free;
     await page.goto('/app');
     const card = cards(page).first();
-    const title = (await card.locator('h3').innerText()).trim();
+    const title = (await card.locator('h2').innerText()).trim();
     const id = await idOf(card);
     await card.click();
     const reader = page.getByRole('dialog', { name: title });
@@ -151,7 +151,7 @@ describe('the reading loop', () => {
     await page.goto('/app');
     await cards(page).nth(2).waitFor();
     const ids = await cards(page).evaluateAll((all) => all.map((card) => card.dataset.itemId));
-    const titles = await cards(page).locator('h3').allInnerTexts();
+    const titles = await cards(page).locator('h2').allInnerTexts();
     await cards(page).nth(1).click();
     const reader = page.getByTestId('reader');
     await reader.waitFor();
@@ -188,7 +188,7 @@ describe('the reading loop', () => {
     await page.goto('/app');
     const card = cards(page).first();
     await card.waitFor();
-    const title = (await card.locator('h3').innerText()).trim();
+    const title = (await card.locator('h2').innerText()).trim();
     const id = await idOf(card);
     await daemon.halt();
     await cardTitled(page, title).getByRole('button', { name: 'Hide' }).click();

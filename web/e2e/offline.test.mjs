@@ -52,7 +52,7 @@ describe('offline', () => {
   it('loads the app, the feed and an opened story with the network cut, and sends a mark made meanwhile', async () => {
     const { page, context } = session;
     await cards(page).nth(2).waitFor();
-    const titles = (await cards(page).locator('h3').allInnerTexts()).map((t) => t.trim());
+    const titles = (await cards(page).locator('h2').allInnerTexts()).map((t) => t.trim());
     const id = await cards(page).nth(1).evaluate((card) => card.dataset.itemId);
 
     await context.setOffline(true);
@@ -60,7 +60,7 @@ describe('offline', () => {
     await page.getByTestId('offline').waitFor();
     assert.match(await page.getByTestId('offline').innerText(), /^Offline/);
     await cards(page).nth(2).waitFor();
-    assert.deepEqual((await cards(page).locator('h3').allInnerTexts()).map((t) => t.trim()), titles);
+    assert.deepEqual((await cards(page).locator('h2').allInnerTexts()).map((t) => t.trim()), titles);
 
     // A story opens from what was kept.
     await cards(page).first().click();

@@ -45,7 +45,7 @@ describe('free reader', () => {
   });
 
   it('keeps favourite, read and hidden exclusive', async () => {
-    const title = (await cards(page).first().locator('h3').innerText()).trim();
+    const title = (await cards(page).first().locator('h2').innerText()).trim();
     const card = cardTitled(title);
 
     await card.getByRole('button', { name: 'Favorite', pressed: false }).click();
@@ -76,7 +76,7 @@ describe('free reader', () => {
 
     // A favourite hidden from Favs leaves Favs.
     await tab('Feed').click();
-    const second = (await cards(page).first().locator('h3').innerText()).trim();
+    const second = (await cards(page).first().locator('h2').innerText()).trim();
     await cardTitled(second).getByRole('button', { name: 'Favorite', pressed: false }).click();
     await tab('Favs').click();
     await cardTitled(second).getByRole('button', { name: 'Hide' }).click();
@@ -90,7 +90,7 @@ describe('free reader', () => {
   });
 
   it('restores from Trash into the feed', async () => {
-    const title = (await cards(page).first().locator('h3').innerText()).trim();
+    const title = (await cards(page).first().locator('h2').innerText()).trim();
     await cardTitled(title).getByRole('button', { name: 'Restore' }).click();
     await waitForToast(page, 'Item restored');
     await cardTitled(title).waitFor({ state: 'detached' });
@@ -99,7 +99,7 @@ describe('free reader', () => {
   });
 
   it('shares a story and lists it under Shared', async () => {
-    const title = (await cards(page).first().locator('h3').innerText()).trim();
+    const title = (await cards(page).first().locator('h2').innerText()).trim();
     const [popup] = await Promise.all([
       context.waitForEvent('page'),
       cardTitled(title).getByRole('button', { name: 'Share on LinkedIn' }).click(),

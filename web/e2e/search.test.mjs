@@ -55,13 +55,13 @@ describe('search', () => {
     const results = cards(page);
     await results.first().waitFor();
     assert.equal(await results.count(), 2);
-    const titles = (await results.locator('h3').allInnerTexts()).map((t) => t.trim()).sort();
+    const titles = (await results.locator('h2').allInnerTexts()).map((t) => t.trim()).sort();
     assert.deepEqual(titles, ['Zeppelin tours over the Alps', 'Über-café 🤖 zeppelin fleets return']);
     // The word after "Über-café 🤖" is marked exactly: the ranges are code points.
     const cafe = results.filter({ hasText: 'Über-café' });
-    assert.deepEqual(await marks(cafe.locator('h3')), ['zeppelin']);
+    assert.deepEqual(await marks(cafe.locator('h2')), ['zeppelin']);
     assert.deepEqual(await marks(cafe.getByTestId('search-snippet')), ['zeppelin']);
-    assert.deepEqual(await marks(results.filter({ hasText: 'Alps' }).locator('h3')), ['Zeppelin']);
+    assert.deepEqual(await marks(results.filter({ hasText: 'Alps' }).locator('h2')), ['Zeppelin']);
     assert.equal(await box(page).inputValue(), 'zeppelin');
     await shoot(page, 'search-results');
   });

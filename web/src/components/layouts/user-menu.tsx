@@ -44,8 +44,8 @@ export function UserMenu() {
         <CircleUserRound aria-hidden="true" className="h-5 w-5" />
         <ChevronDown aria-hidden="true" className="hidden h-4 w-4 sm:block" />
       </Menu.Trigger>
-      <Menu.Portal>
-        <Menu.Content
+      {/* Not portalled: the open menu stays inside the header's landmark. */}
+      <Menu.Content
           align="end"
           sideOffset={8}
           loop
@@ -82,8 +82,7 @@ export function UserMenu() {
           <Menu.Item className={menuItemClass} onSelect={() => void onSignOut()}>
             Sign out
           </Menu.Item>
-        </Menu.Content>
-      </Menu.Portal>
+      </Menu.Content>
     </Menu.Root>
   );
 }

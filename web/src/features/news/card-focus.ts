@@ -7,7 +7,7 @@ export const CARD = '[data-testid="news-card"]';
 /** The list of cards on screen (`CardList`). */
 export const CARD_LIST = '[data-card-list]';
 /** A card's own control: its title, the link that opens the reader. */
-const CARD_LINK = 'h3 a';
+const CARD_LINK = 'h2 a';
 
 /** The card that last held focus: its list, its item and its place in the list. */
 let last: { list: HTMLElement; id: string; index: number } | null = null;

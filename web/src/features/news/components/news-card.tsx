@@ -56,11 +56,11 @@ export function NewsCard({
           {relativeTime(item.published_date)}
         </time>
       </div>
-      <h3 className={`mt-1.5 font-semibold leading-snug tracking-tight text-slate-900 dark:text-slate-50 ${compact ? 'text-base' : 'text-[1.0625rem] sm:text-lg'}`}>
+      <h2 className={`mt-1.5 font-semibold leading-snug tracking-tight text-slate-900 dark:text-slate-50 ${compact ? 'text-base' : 'text-[1.0625rem] sm:text-lg'}`}>
         <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline">
           {highlights ? <Highlighted {...highlights.title} /> : item.title}
         </Link>
-      </h3>
+      </h2>
       {!compact && (
         <p className="mt-1.5 line-clamp-3 text-[0.9375rem] leading-relaxed text-slate-700 dark:text-slate-300">
           {highlights ? <Highlighted {...highlights.summary} /> : item.summary}
@@ -97,11 +97,11 @@ function NewsRow({ item, view, onTakeaways, extra, query, read, dimmed }: { item
     >
       <SourceBadge source={source} />
       <span className="hidden w-32 shrink-0 truncate text-xs font-medium text-slate-600 sm:block dark:text-slate-400">{source}</span>
-      <h3 className="min-w-0 flex-1 truncate font-medium text-slate-900 dark:text-slate-50">
+      <h2 className="min-w-0 flex-1 truncate font-medium text-slate-900 dark:text-slate-50">
         <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-lg focus-visible:underline">
           {item.title}
         </Link>
-      </h3>
+      </h2>
       {extra && <div className="hidden shrink-0 lg:block [&>p]:mt-0">{extra}</div>}
       <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
         {relativeTime(item.published_date)}

@@ -67,7 +67,8 @@ export function TvSlideshow({
 
   return (
     <div className="flex min-h-screen flex-col bg-slate-950 text-white">
-      <div className="flex flex-wrap items-center gap-2 p-3 sm:p-4">
+      {/* Header, main and footer: every part of the screen is in a landmark. */}
+      <header className="flex flex-wrap items-center gap-2 p-3 sm:p-4">
         <Link to={exitTo} className={buttonClass('secondary', 'sm')}>
           <LogOut aria-hidden="true" className="h-4 w-4" /> Exit TV Mode
         </Link>
@@ -87,7 +88,7 @@ export function TvSlideshow({
             </button>
           </div>
         )}
-      </div>
+      </header>
       <main className="flex flex-1 items-center justify-center px-6 py-8 sm:px-16">
         {slide ? (
           <article className="max-w-4xl" data-testid="tv-slide" aria-live="polite">
@@ -104,7 +105,7 @@ export function TvSlideshow({
         )}
       </main>
       {count > 0 && (
-        <div className="p-4">
+        <footer className="p-4">
           <div className="flex justify-between text-sm text-slate-300">
             <span data-testid="tv-position">
               {position} of {total}
@@ -122,7 +123,7 @@ export function TvSlideshow({
           >
             <div className="h-full bg-indigo-500 transition-all" style={{ width: `${progress}%` }} />
           </div>
-        </div>
+        </footer>
       )}
     </div>
   );
