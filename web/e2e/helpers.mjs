@@ -18,10 +18,10 @@ export async function launchBrowser() {
 
 /**
  * A fresh context (own storage) on the daemon, with clipboard access and a record of console
- * errors and uncaught exceptions; `serviceWorkers: 'block'` keeps the app's worker out.
+ * errors and uncaught exceptions.
  */
-export async function openPage(browser, baseURL, { width = 1280, height = 900, serviceWorkers = 'allow' } = {}) {
-  const context = await browser.newContext({ baseURL, viewport: { width, height }, serviceWorkers });
+export async function openPage(browser, baseURL, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ baseURL, viewport: { width, height } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);

@@ -14,15 +14,21 @@ import { useListKeys } from '@/features/news/use-list-keys';
 
 const VIEWS: AppView[] = ['feed', 'drops', 'favorites', 'read', 'trash', 'shared', 'search'];
 
+/** The single-key shortcuts over a list view (Drops has its own). */
+function ListKeys({ active }: { active: boolean }) {
+  useListKeys(active);
+  return null;
+}
+
 export default function AppRoute() {
   const [params] = useSearchParams();
   const requested = params.get('view') as AppView | null;
   const view: AppView = requested && VIEWS.includes(requested) ? requested : 'feed';
   const item = params.get('item');
   const q = (params.get('q') ?? '').trim();
-  useListKeys(view !== 'drops');
   return (
     <ItemSetsProvider>
+      <ListKeys active={view !== 'drops'} />
       <AppShell view={view}>
         {/* Drops gives the whole screen to the story; the other views are titled lists. */}
         <div className={view === 'drops' ? 'sr-only' : 'mb-4 flex min-h-8 items-center justify-between gap-3'}>

@@ -81,6 +81,26 @@ export function visibleInFeed<T extends { id: string }>(items: readonly T[], set
   return items.filter((item) => !sets.hidden.has(item.id) && (!sets.read.has(item.id) || readOnOpen.has(item.id)));
 }
 
+/**
+ * The feed after an answer from the server (`next`, as `visibleInFeed` left it), with the
+ * items read by opening that were on screen (`before`) and that the server now leaves out put
+ * back after the item they followed: a read in the background (after a mark, or when the
+ * service worker first takes the page) does not move the list under the reader. An item hidden
+ * since is not put back.
+ */
+export function keepOpened<T extends { id: string }>(before: readonly T[], next: readonly T[], readOnOpen: ReadonlySet<string>, sets: ItemSets): T[] {
+  if (readOnOpen.size === 0) return [...next];
+  const shown = [...next];
+  const ids = new Set(shown.map((item) => item.id));
+  before.forEach((item, i) => {
+    if (ids.has(item.id) || !readOnOpen.has(item.id) || sets.hidden.has(item.id)) return;
+    const after = before.slice(0, i).findLast((previous) => ids.has(previous.id));
+    shown.splice(after ? shown.findIndex((s) => s.id === after.id) + 1 : 0, 0, item);
+    ids.add(item.id);
+  });
+  return shown;
+}
+
 /** The sets with `id` placed exactly as the server reports its marks now. */
 export function withServerMarks(sets: ItemSets, id: string, marks: Record<'favorite' | 'hidden' | 'read', boolean>): ItemSets {
   const on: Record<SetKind, boolean> = { favorites: marks.favorite, hidden: marks.hidden, read: marks.read };

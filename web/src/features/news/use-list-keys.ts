@@ -4,6 +4,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CARD, CARD_LIST, cardsOf, focusAt } from '@/features/news/card-focus';
+import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { listKeyAction, useListKeysEnabled, type ListKeyAction } from '@/features/news/list-keys';
 import { toast } from '@/lib/toast';
 
@@ -48,11 +49,13 @@ function ours(event: KeyboardEvent): boolean {
 /**
  * Answers the keys over a list view (`active`). Mounted with the view rather than its list, so
  * that the keys that need no card (Undo after the feed was marked read, reload, help) work
- * over an empty list too; the list is the one on screen (`CARD_LIST`).
+ * over an empty list too; the list is the one on screen (`CARD_LIST`). Inside the item-sets
+ * provider: a reload (`r`) lets the stories read by opening go.
  */
 export function useListKeys(active: boolean) {
   const [on] = useListKeysEnabled();
   const queryClient = useQueryClient();
+  const { forgetOpened } = useItemSets();
   useEffect(() => {
     if (!on || !active) return;
     const onKey = (event: KeyboardEvent) => {
@@ -88,6 +91,7 @@ export function useListKeys(active: boolean) {
           break;
         }
         case 'reload':
+          forgetOpened();
           void queryClient.refetchQueries({ type: 'active' });
           break;
         case 'help':
@@ -98,5 +102,5 @@ export function useListKeys(active: boolean) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [on, active, queryClient]);
+  }, [on, active, queryClient, forgetOpened]);
 }

@@ -7,6 +7,7 @@ import {
   removeFromSet,
   saveSets,
   visibleInFeed,
+  keepOpened,
   type ItemSets,
 } from '@/features/news/item-sets';
 
@@ -104,5 +105,25 @@ describe('visibleInFeed', () => {
     expect(visibleInFeed(items, sets, readOnOpen).map((i) => i.id)).toEqual(['a', 'opened', 'gone']);
     sets = addToSet(removeFromSet(sets, 'read', 'opened'), 'hidden', 'opened');
     expect(visibleInFeed(items, sets, readOnOpen).map((i) => i.id)).toEqual(['a', 'gone']);
+  });
+});
+
+describe('keepOpened', () => {
+  const list = (...ids: string[]) => ids.map((id) => ({ id }));
+  const ids = (items: { id: string }[]) => items.map((i) => i.id);
+
+  it('puts an item read by opening back where it was when the server leaves it out', () => {
+    const sets = addToSet(emptySets(), 'read', 'b');
+    const before = list('a', 'b', 'c', 'd');
+    expect(ids(keepOpened(before, list('a', 'c', 'd'), new Set(['b']), sets))).toEqual(['a', 'b', 'c', 'd']);
+    expect(ids(keepOpened(list('b', 'c'), list('c', 'e'), new Set(['b']), sets)), 'at the start').toEqual(['b', 'c', 'e']);
+  });
+
+  it('leaves out what was not read by opening, and what was hidden since', () => {
+    let sets = addToSet(emptySets(), 'read', 'b');
+    const before = list('a', 'b', 'c');
+    expect(ids(keepOpened(before, list('a', 'c'), new Set(), sets))).toEqual(['a', 'c']);
+    sets = addToSet(removeFromSet(sets, 'read', 'b'), 'hidden', 'b');
+    expect(ids(keepOpened(before, list('a', 'c'), new Set(['b']), sets))).toEqual(['a', 'c']);
   });
 });

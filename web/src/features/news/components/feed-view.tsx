@@ -11,12 +11,14 @@ import { CardList } from '@/features/news/components/card-list';
 import { ListEnd } from '@/features/news/components/list-end';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
 import { TakeawaysDialog } from '@/features/news/components/takeaways-dialog';
-import { visibleInFeed } from '@/features/news/item-sets';
+import { keepOpened, visibleInFeed } from '@/features/news/item-sets';
 import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 
 /** docs/product.md §2: the feed's skeleton shows this many placeholder cards. */
 export const FEED_SKELETON_CARDS = 5;
+
+const sameIds = (a: readonly NewsItem[], b: readonly NewsItem[]) => a.length === b.length && a.every((item, i) => item.id === b[i].id);
 
 /**
  * The feed: every item of every page the server gave, minus the ones marked hidden or read
@@ -29,6 +31,11 @@ export function FeedView() {
   const { sets, readOnOpen } = useItemSets();
   const news = useNews();
   const [takeawaysFor, setTakeawaysFor] = useState<NewsItem | null>(null);
+  // What the list showed last: stories read by opening stay in it across reads in the background
+  // (kept with React's "adjust state on new input" pattern, so no paint shows them gone).
+  const [before, setBefore] = useState<NewsItem[]>([]);
+  const shown = news.data ? keepOpened(before, visibleInFeed(loadedItems(news.data.pages), sets, readOnOpen), readOnOpen, sets) : [];
+  if (news.data && !sameIds(shown, before)) setBefore(shown);
 
   if (news.isPending) {
     return (
@@ -47,7 +54,6 @@ export function FeedView() {
     );
   }
 
-  const shown = visibleInFeed(loadedItems(news.data.pages), sets, readOnOpen);
   const end = feedEnd(news.data.pages);
 
   if (shown.length === 0 && end !== 'more') {

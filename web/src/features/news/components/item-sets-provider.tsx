@@ -52,6 +52,8 @@ interface ItemSetsValue {
   readOnOpen: ReadonlySet<string>;
   /** Tells the server the reader opened an item from `view`; it decides whether that reads it. */
   open(id: string, view: AppView): void;
+  /** The reader reloads: items read by opening leave the lists with the next answer. */
+  forgetOpened(): void;
 }
 
 const ItemSetsContext = createContext<ItemSetsValue | null>(null);
@@ -190,6 +192,8 @@ export function ItemSetsProvider({ children }: { children: ReactNode }) {
     [userId, queryClient],
   );
 
+  const forgetOpened = useCallback(() => setReadOnOpen(new Set()), []);
+
   const pendingCount = userId ? queue.filter((m) => m.userId === userId).length : 0;
   const value = useMemo<ItemSetsValue>(
     () => ({
@@ -197,12 +201,13 @@ export function ItemSetsProvider({ children }: { children: ReactNode }) {
       change,
       readOnOpen,
       open,
+      forgetOpened,
       pendingCount,
       serverItems: { favorites: favorites.data ?? [], hidden: hidden.data ?? [], read: read.data ?? [] },
       serverErrors: { favorites: favorites.error, hidden: hidden.error, read: read.error },
       serverLoading: { favorites: favorites.isLoading, hidden: hidden.isLoading, read: read.isLoading },
     }),
-    [sets, change, readOnOpen, open, pendingCount, favorites.data, hidden.data, read.data, favorites.error, hidden.error, read.error, favorites.isLoading, hidden.isLoading, read.isLoading],
+    [sets, change, readOnOpen, open, forgetOpened, pendingCount, favorites.data, hidden.data, read.data, favorites.error, hidden.error, read.error, favorites.isLoading, hidden.isLoading, read.isLoading],
   );
 
   return <ItemSetsContext.Provider value={value}>{children}</ItemSetsContext.Provider>;
