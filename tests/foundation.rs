@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::util::{Daemon, assert_error, ids};
+use radar_store::{FREE_LIMIT, SUBSCRIBER_PAGE};
 
 const SUBSCRIBER: &str = "sub@example.com";
 
@@ -87,8 +88,8 @@ async fn anonymous_and_free_callers_get_five_items_and_no_cursor() {
     let d = demo_daemon(&dir.path().join("data"));
     let (status, anon) = d.get("/api/news", None).await;
     assert_eq!(status, 200);
-    assert_eq!(anon["items"].as_array().unwrap().len(), 5);
-    assert_eq!(anon["limit"], 5);
+    assert_eq!(anon["items"].as_array().unwrap().len(), FREE_LIMIT);
+    assert_eq!(anon["limit"], FREE_LIMIT);
     assert_eq!(anon["hasMore"], true);
     assert!(anon["nextCursor"].is_null());
 
@@ -100,7 +101,7 @@ async fn anonymous_and_free_callers_get_five_items_and_no_cursor() {
     // A free caller cannot page on by making up a cursor.
     let sub = d.sign_up(SUBSCRIBER, "secret-password").await;
     let (_, first) = d.get("/api/news", Some(&sub)).await;
-    assert_eq!(first["items"].as_array().unwrap().len(), 20);
+    assert_eq!(first["items"].as_array().unwrap().len(), SUBSCRIBER_PAGE);
     let cursor = first["nextCursor"]
         .as_str()
         .expect("subscribers get a cursor");

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 
 use crate::util::{Daemon, answer, assert_error};
+use radar_store::{FREE_LIMIT, SUBSCRIBER_PAGE};
 
 /// A browser-like client that does not follow redirects.
 fn no_redirects() -> reqwest::Client {
@@ -57,7 +58,7 @@ async fn test_checkout_from_session_to_active_subscription() {
     let d = Daemon::start_with(&dir.path().join("data"), &["--no-demo"], &[]);
     let ann = d.sign_up("ann@example.com", "secret-password").await;
     let bob = d.sign_up("bob@example.com", "secret-password").await;
-    assert_eq!(d.get("/api/news", Some(&ann)).await.1["limit"], 5);
+    assert_eq!(d.get("/api/news", Some(&ann)).await.1["limit"], FREE_LIMIT);
 
     let (status, created) = d
         .call("POST", "/api/create-checkout-session", Some(&ann), None)
@@ -161,8 +162,11 @@ async fn test_checkout_from_session_to_active_subscription() {
     assert_eq!(user["has_active_subscription"], true);
     assert_eq!(user["user_metadata"]["subscription"], meta["subscription"]);
     assert_eq!(auth_user(&d, &bob).await["has_active_subscription"], false);
-    // The caps follow: a subscriber reads pages of 20.
-    assert_eq!(d.get("/api/news", Some(&ann)).await.1["limit"], 20);
+    // The caps follow: a subscriber reads pages of SUBSCRIBER_PAGE.
+    assert_eq!(
+        d.get("/api/news", Some(&ann)).await.1["limit"],
+        SUBSCRIBER_PAGE
+    );
     assert_eq!(
         verify(&d, &ann, &session).await["success"],
         true,

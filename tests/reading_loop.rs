@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::util::{Daemon, assert_error, ids, radar};
+use radar_store::{FREE_LIMIT, SUBSCRIBER_PAGE};
 
 fn demo_daemon(data: &std::path::Path) -> Daemon {
     Daemon::start_with(data, &[], &[])
@@ -34,7 +35,7 @@ async fn a_free_readers_feed_refills_to_five_after_marks() {
     let t = d.sign_up("free@example.com", "secret-password").await;
     let (_, first) = d.get("/api/news", Some(&t)).await;
     let first_ids = ids(&first["items"]);
-    assert_eq!(first_ids.len(), 5);
+    assert_eq!(first_ids.len(), FREE_LIMIT);
     assert_eq!(
         (&first["total"], &first["subscriber"], &first["nextCursor"]),
         (&json!(5), &json!(false), &Value::Null)
@@ -54,7 +55,7 @@ async fn a_free_readers_feed_refills_to_five_after_marks() {
         "more exist: the client offers Subscribe Now"
     );
     assert_eq!(after["nextCursor"], Value::Null);
-    assert_eq!(after["total"], 5);
+    assert_eq!(after["total"], FREE_LIMIT);
 }
 
 #[tokio::test]
@@ -67,7 +68,7 @@ async fn a_subscriber_who_reads_a_whole_page_gets_the_next_twenty() {
     assert_eq!(first["subscriber"], true);
     assert_eq!(first["total"], 64, "every demo item is reachable");
     let page = ids(&first["items"]);
-    assert_eq!(page.len(), 20);
+    assert_eq!(page.len(), SUBSCRIBER_PAGE);
     for id in &page {
         mark(&d, &t, "read", id).await;
     }
@@ -113,7 +114,7 @@ async fn subscription_changes_show_in_the_next_answer_without_a_new_token() {
     subscribers(&d, "grant", "flip@example.com");
     let (_, granted) = d.get("/api/news", Some(&t)).await;
     assert_eq!(granted["subscriber"], true, "same token, new answer");
-    assert_eq!(ids(&granted["items"]).len(), 20);
+    assert_eq!(ids(&granted["items"]).len(), SUBSCRIBER_PAGE);
     let item = ids(&granted["items"])[0].clone();
     let (status, _) = d
         .get(&format!("/api/news/{item}/takeaways"), Some(&t))
@@ -125,7 +126,7 @@ async fn subscription_changes_show_in_the_next_answer_without_a_new_token() {
     subscribers(&d, "revoke", "flip@example.com");
     let (_, revoked) = d.get("/api/news", Some(&t)).await;
     assert_eq!(revoked["subscriber"], false);
-    assert_eq!(ids(&revoked["items"]).len(), 5);
+    assert_eq!(ids(&revoked["items"]).len(), FREE_LIMIT);
     let cursor = granted["nextCursor"].as_str().unwrap();
     let code = assert_error(
         &d.get(&format!("/api/news?cursor={cursor}"), Some(&t)).await,

@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use crate::admin::{cli, cli_with};
 use crate::util::{Daemon, assert_error, ids};
+use radar_store::{FREE_LIMIT, SUBSCRIBER_PAGE};
 
 const SUBSCRIBER: &str = "sub@example.com";
 
@@ -154,7 +155,8 @@ async fn syntax_caps_hidden_items_and_the_public_api() {
     assert_eq!(h["title"]["ranges"], json!([[0, 12]]));
     assert_eq!(page["items"][0]["title"], h["title"]["text"]);
 
-    // Caps: a free reader gets the best 5 and no cursor; a subscriber pages of 20.
+    // Caps: a free reader gets the best FREE_LIMIT and no cursor; a subscriber pages of
+    // SUBSCRIBER_PAGE.
     let (status, page) = d.get(&path("benchmark"), Some(&free)).await;
     assert_eq!(status, 200);
     assert_eq!(
@@ -164,7 +166,7 @@ async fn syntax_caps_hidden_items_and_the_public_api() {
             &page["nextCursor"],
             &page["limit"]
         ),
-        (5, &json!(true), &Value::Null, &json!(5))
+        (FREE_LIMIT, &json!(true), &Value::Null, &json!(FREE_LIMIT))
     );
     let got = d
         .get(
@@ -174,7 +176,7 @@ async fn syntax_caps_hidden_items_and_the_public_api() {
         .await;
     assert_error(&got, 403);
     let (_, first) = d.get(&path("benchmark"), Some(&sub)).await;
-    assert_eq!(ids(&first["items"]).len(), 20);
+    assert_eq!(ids(&first["items"]).len(), SUBSCRIBER_PAGE);
     let cursor = first["nextCursor"].as_str().unwrap();
     let (_, second) = d
         .get(
@@ -203,7 +205,7 @@ async fn syntax_caps_hidden_items_and_the_public_api() {
     assert_eq!(status, 200);
     let (_, again) = d.get(&path("benchmark"), Some(&sub)).await;
     assert!(!ids(&again["items"]).contains(&top));
-    assert_eq!(ids(&again["items"]).len(), 20);
+    assert_eq!(ids(&again["items"]).len(), SUBSCRIBER_PAGE);
     assert_eq!(found(&d, &free, "benchmark").await[0], top);
 
     // The public API: q= with the same pagination, total counting every match.

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::admin::cli_with;
 use crate::util::{Daemon, radar, radar_bin};
+use radar_store::{FREE_LIMIT, SUBSCRIBER_PAGE};
 
 /// How long a screen may take to show what a test waits for.
 const WAIT: Duration = Duration::from_secs(10);
@@ -207,7 +208,7 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     let token = daemon.sign_up("reader@example.com", "correct horse").await;
     let (_, feed) = daemon.get("/api/news", None).await;
     let t = titles(&feed);
-    assert_eq!(t.len(), 5);
+    assert_eq!(t.len(), FREE_LIMIT);
     let config = dir.path().join("config");
     let tui = Tmux::start(&daemon.base, &config);
 
@@ -324,7 +325,9 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     std::thread::sleep(DROPS_STEP);
     tui.keys(&["j"]);
     tui.wait_for("Premium Content");
-    let screen = tui.wait_for("You've reached the free limit of 5 stories.");
+    let screen = tui.wait_for(&format!(
+        "You've reached the free limit of {FREE_LIMIT} stories."
+    ));
     assert!(
         screen.contains("Premium members get unlimited drops"),
         "{screen}"
@@ -367,7 +370,7 @@ async fn subscriber_reads_more_and_past_five_drops() {
     );
     let token = daemon.sign_up("vip@example.com", "correct horse").await;
     let (_, first) = daemon.get("/api/news", Some(&token)).await;
-    assert_eq!(first["limit"], 20);
+    assert_eq!(first["limit"], SUBSCRIBER_PAGE);
     let cursor = first["nextCursor"]
         .as_str()
         .expect("a subscriber gets a cursor");
@@ -1182,7 +1185,7 @@ async fn search_uses_the_server_and_n_steps_through_results() {
 
     // A word: the server's best five for a free reader, and its paywall line.
     let found = search_titles(&daemon, &free, "quokka").await;
-    assert_eq!(found.len(), 5);
+    assert_eq!(found.len(), FREE_LIMIT);
     tui.keys(&["/"]);
     tui.type_text("quokka");
     tui.keys(&["Enter"]);
@@ -1253,7 +1256,7 @@ async fn search_uses_the_server_and_n_steps_through_results() {
 
     // A subscriber pages on: n past the twentieth result fetches the next page.
     let found = search_titles(&daemon, &vip, "quokka").await;
-    assert_eq!(found.len(), 20);
+    assert_eq!(found.len(), SUBSCRIBER_PAGE);
     let config = dir.path().join("config-vip");
     let tui = Tmux::start(&daemon.base, &config);
     tui.wait_for("Not signed in");

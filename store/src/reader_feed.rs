@@ -142,7 +142,11 @@ impl Store {
         // cut-off.
         let since_ms = self.read_before_ms(viewer).await?;
         if since_ms.is_some() || cursor.is_some() {
-            return Ok(self.raw_page(viewer, cursor, since_ms).await?.to_json().into());
+            return Ok(self
+                .raw_page(viewer, cursor, since_ms)
+                .await?
+                .to_json()
+                .into());
         }
         let backend = self.backend();
         let items = backend.items_version().await?;
@@ -176,7 +180,11 @@ impl Store {
             subscriber: false,
         };
         debug_assert!(!viewer.subscriber);
-        let page: Arc<[u8]> = self.raw_page(&anonymous, None, None).await?.to_json().into();
+        let page: Arc<[u8]> = self
+            .raw_page(&anonymous, None, None)
+            .await?
+            .to_json()
+            .into();
         // Items that changed while it was built moved the version on: it is kept under
         // the old one, and the next caller builds it again.
         self.pages().keep_shared_first(items, page.clone());

@@ -21,7 +21,7 @@ use radar_store::{ImportStatus, NewItem, Store};
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
-use fetch::Fetched;
+use fetch::{FetchError, Fetched};
 use schedule::{HostBudget, HostLimits, Outcome};
 
 /// Settings of the content pipeline (flattened into `radar serve`).
@@ -261,49 +261,27 @@ pub async fn fetch_feed(
     host: Option<schedule::HostPermit>,
     if_running: IfRunning,
 ) -> FetchReport {
-    let mut report = FetchReport {
+    let report = FetchReport {
         feed_id: feed_id.to_string(),
         ..Default::default()
     };
     let feed = match store.feed(feed_id).await {
         Ok(Some(f)) => f,
-        Ok(None) => {
-            return FetchReport {
-                status: "error".into(),
-                error: Some("no such feed".into()),
-                ..report
-            };
-        }
-        Err(e) => {
-            return FetchReport {
-                status: "error".into(),
-                error: Some(e.to_string()),
-                ..report
-            };
-        }
+        Ok(None) => return report.failed("no such feed".into()),
+        Err(e) => return report.failed(e.to_string()),
     };
-    report.url = feed.url.clone();
-    let guard = loop {
-        match in_flight.claim(feed_id) {
-            Claim::Mine(guard) => break guard,
-            Claim::Running(_) if if_running == IfRunning::Skip => {
-                return FetchReport {
-                    status: "busy".into(),
-                    error: Some("already being fetched".into()),
-                    ..report
-                };
-            }
-            Claim::Running(mut running) => {
-                if let Ok(done) = running.wait_for(Option::is_some).await
-                    && let Some(done) = done.clone()
-                {
-                    return FetchReport {
-                        joined: true,
-                        ..done
-                    };
-                }
-                // That fetch was abandoned without a report: claim the feed again.
-            }
+    let mut report = FetchReport {
+        url: feed.url.clone(),
+        ..report
+    };
+    let guard = match claim(in_flight, feed_id, if_running).await {
+        Ok(guard) => guard,
+        Err(Some(joined)) => return joined,
+        Err(None) => {
+            return FetchReport {
+                status: "busy".into(),
+                ..report.failed("already being fetched".into())
+            };
         }
     };
     let _host = match host {
@@ -315,44 +293,109 @@ pub async fn fetch_feed(
                 .await
         }
     };
-    let mut max_age = None;
-    let outcome = match fetch::fetch(http, &feed, timeout, polling.clock.now()).await {
-        Ok(Fetched::NotModified { max_age: m }) => {
+    let (outcome, max_age) =
+        fetch_and_store(store, http, &feed, timeout, polling, &mut report).await;
+    record(store, feed_id, &outcome, max_age, polling).await;
+    if let Err(e) = outcome {
+        report.status = "error".into();
+        report.error = Some(e.message);
+    }
+    guard.finish(&report);
+    report
+}
+
+/// What a fetch brought to record on the feed: the validators to send next time, the
+/// document's title and the number of new items (all `None` for a 304).
+type Fetch = (
+    Option<(Option<String>, Option<String>)>,
+    Option<String>,
+    Option<usize>,
+);
+
+/// Claims `feed_id` for one fetch. `Err(None)`: it is being fetched and `if_running` says
+/// skip (answer `busy`); `Err(Some(report))`: the running fetch's report, waited for.
+async fn claim(
+    in_flight: &InFlight,
+    feed_id: &str,
+    if_running: IfRunning,
+) -> Result<InFlightGuard, Option<FetchReport>> {
+    loop {
+        match in_flight.claim(feed_id) {
+            Claim::Mine(guard) => return Ok(guard),
+            Claim::Running(_) if if_running == IfRunning::Skip => return Err(None),
+            Claim::Running(mut running) => {
+                if let Ok(done) = running.wait_for(Option::is_some).await
+                    && let Some(done) = done.clone()
+                {
+                    return Err(Some(FetchReport {
+                        joined: true,
+                        ..done
+                    }));
+                }
+                // That fetch was abandoned without a report: claim the feed again.
+            }
+        }
+    }
+}
+
+/// Fetches `feed` and stores the document's entries, filling `report`'s status and
+/// counts; answers what to record and the answer's Cache-Control max-age.
+async fn fetch_and_store(
+    store: &Store,
+    http: &reqwest::Client,
+    feed: &radar_store::Feed,
+    timeout: Duration,
+    polling: &Polling,
+    report: &mut FetchReport,
+) -> (Result<Fetch, FetchError>, Option<Duration>) {
+    match fetch::fetch(http, feed, timeout, polling.clock.now()).await {
+        Ok(Fetched::NotModified { max_age }) => {
             report.status = "not_modified".into();
-            max_age = m;
-            Ok((None, None, None))
+            (Ok((None, None, None)), max_age)
         }
         Ok(Fetched::Document {
-            max_age: m,
+            max_age,
             body,
             content_type,
             etag,
             last_modified,
         }) => {
-            max_age = m;
             let stored =
                 store_document(store, &feed.id, &feed.url, &body, content_type.as_deref()).await;
-            match stored {
+            let outcome = match stored {
                 Ok((counts, title)) => {
                     let added = counts.added;
-                    report = FetchReport {
+                    *report = FetchReport {
                         status: "ok".into(),
-                        ..counts.with_ids(report)
+                        ..counts.with_ids(std::mem::take(report))
                     };
                     Ok((Some((etag, last_modified)), title, Some(added)))
                 }
                 Err(e) => Err(e.into()),
-            }
+            };
+            (outcome, max_age)
         }
-        Err(e) => Err(e),
-    };
+        Err(e) => (Err(e), None),
+    }
+}
+
+/// Records a fetch's outcome on the feed: when, the validators, the error and failures,
+/// and the next due time with why. A failure to record is logged: the next fetch records
+/// again.
+async fn record(
+    store: &Store,
+    feed_id: &str,
+    outcome: &Result<Fetch, FetchError>,
+    max_age: Option<Duration>,
+    polling: &Polling,
+) {
     let now = polling.clock.now();
     // Drawn once, outside the update (it may run again).
     let unit: f64 = rand::random();
     let recorded = store
         .update_feed(feed_id, |f| {
             f.last_fetched_at = Some(now);
-            match &outcome {
+            let (wait, why) = match outcome {
                 Ok((validators, title, added)) => {
                     if let Some((etag, lm)) = validators {
                         f.etag.clone_from(etag);
@@ -364,10 +407,7 @@ pub async fn fetch_feed(
                     f.items_added += added.unwrap_or(0) as u64;
                     f.last_error = None;
                     f.failures = 0;
-                    let (wait, why) =
-                        schedule::wait_after(Outcome::Fresh { max_age }, polling.interval, 0);
-                    f.next_due = Some(schedule::next_due(now, wait, unit));
-                    f.next_due_reason = Some(why.as_str().into());
+                    schedule::wait_after(Outcome::Fresh { max_age }, polling.interval, 0)
                 }
                 Err(e) => {
                     f.last_error = Some(e.message.clone());
@@ -379,22 +419,16 @@ pub async fn fetch_feed(
                     } else {
                         Outcome::Failed
                     };
-                    let (wait, why) = schedule::wait_after(failed, polling.interval, f.failures);
-                    f.next_due = Some(schedule::next_due(now, wait, unit));
-                    f.next_due_reason = Some(why.as_str().into());
+                    schedule::wait_after(failed, polling.interval, f.failures)
                 }
-            }
+            };
+            f.next_due = Some(schedule::next_due(now, wait, unit));
+            f.next_due_reason = Some(why.as_str().into());
         })
         .await;
-    if let Err(e) = outcome {
-        report.status = "error".into();
-        report.error = Some(e.message);
-    }
     if let Err(e) = recorded {
         tracing::warn!(feed = feed_id, error = %e, "cannot record the fetch");
     }
-    guard.finish(&report);
-    report
 }
 
 /// Parses a document (`content_type` is the answer's header, for its charset) and stores
@@ -436,6 +470,15 @@ async fn store_document(
 }
 
 impl FetchReport {
+    /// This report as a failure saying `error`.
+    fn failed(self, error: String) -> FetchReport {
+        FetchReport {
+            status: "error".into(),
+            error: Some(error),
+            ..self
+        }
+    }
+
     fn with_ids(self, ids: FetchReport) -> FetchReport {
         FetchReport {
             feed_id: ids.feed_id,
