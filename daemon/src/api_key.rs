@@ -11,7 +11,7 @@ use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
 /// The API key routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_api_key))
         .routes(routes!(post_api_key_rotate))
@@ -20,7 +20,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The caller's API key, created on first request.
 #[utoipa::path(get, path = "/api/key", tag = "api key", responses(
     (status = 200, body = ApiKeyBody), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_api_key(State(s): State<AppState>, caller: AuthUser) -> Result<Json<ApiKeyBody>> {
+pub(crate) async fn get_api_key(
+    State(s): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<ApiKeyBody>> {
     Ok(Json(ApiKeyBody {
         api_key: s.store.api_key(&caller.user.id).await?,
     }))
@@ -29,7 +32,7 @@ pub async fn get_api_key(State(s): State<AppState>, caller: AuthUser) -> Result<
 /// Replaces the caller's API key with a new one.
 #[utoipa::path(post, path = "/api/key/rotate", tag = "api key", responses(
     (status = 200, body = ApiKeyBody), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn post_api_key_rotate(
+pub(crate) async fn post_api_key_rotate(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<ApiKeyBody>> {

@@ -11,14 +11,14 @@ use crate::extract::Json;
 use crate::state::AppState;
 
 /// The config routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_config))
 }
 
 /// Public settings for clients.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ClientConfig {
+pub(crate) struct ClientConfig {
     /// The public anonymous key, sent as `apikey` to `/auth/v1`.
     pub anon_key: String,
     /// Whether subscriptions are open; when closed, the waitlist is the offered path.
@@ -29,12 +29,12 @@ pub struct ClientConfig {
 
 /// Public settings for clients.
 #[utoipa::path(get, path = "/api/config", responses((status = 200, body = ClientConfig)))]
-pub async fn get_config(State(state): State<AppState>) -> Json<ClientConfig> {
+pub(crate) async fn get_config(State(state): State<AppState>) -> Json<ClientConfig> {
     Json(client_config(&state))
 }
 
 /// The settings `GET /api/config` answers, which `index.html` also carries inline.
-pub fn client_config(state: &AppState) -> ClientConfig {
+pub(crate) fn client_config(state: &AppState) -> ClientConfig {
     let p = &state.config.payments;
     ClientConfig {
         anon_key: state.tokens.anon_key.clone(),

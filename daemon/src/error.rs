@@ -18,9 +18,9 @@ pub struct ApiError {
 }
 
 /// The daemon's result type.
-pub type Result<T, E = ApiError> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = ApiError> = std::result::Result<T, E>;
 
-pub use radar_api::ErrorBody;
+pub(crate) use radar_api::ErrorBody;
 
 impl ApiError {
     /// An error with any status and code.
@@ -129,7 +129,7 @@ impl std::error::Error for ApiError {}
 
 /// Seconds a client waits before asking again while the database cannot be reached: a
 /// restart or fail-over takes a few.
-pub const UNREACHABLE_RETRY_AFTER: u64 = 2;
+pub(crate) const UNREACHABLE_RETRY_AFTER: u64 = 2;
 
 impl From<radar_store::Error> for ApiError {
     fn from(e: radar_store::Error) -> Self {

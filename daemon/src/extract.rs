@@ -10,23 +10,20 @@ use axum::response::{IntoResponse, Response};
 use radar_store::User;
 
 use crate::auth::error::AuthError;
-use crate::auth::tokens::Claims;
 use crate::error::ApiError;
 use crate::state::AppState;
 
 /// A signed-in caller; a request without valid credentials is refused with 401.
 #[derive(Debug, Clone)]
-pub struct AuthUser {
+pub(crate) struct AuthUser {
     /// The account, shared with the store's cache of parsed accounts.
     pub user: std::sync::Arc<User>,
-    /// The access token's claims.
-    pub claims: std::sync::Arc<Claims>,
 }
 
 /// A caller who may be anonymous. A bad or expired token is still an error: a client
 /// that believes it is signed in must learn that it is not.
 #[derive(Debug, Clone)]
-pub struct MaybeAuthUser(pub Option<AuthUser>);
+pub(crate) struct MaybeAuthUser(pub Option<AuthUser>);
 
 impl FromRequestParts<AppState> for MaybeAuthUser {
     type Rejection = ApiError;
@@ -39,7 +36,10 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
 impl MaybeAuthUser {
     /// The caller a request's headers name, so that the answers served without the
     /// router (see [`crate::front`]) read callers exactly as the handlers do.
-    pub async fn from_headers(headers: &HeaderMap, state: &AppState) -> Result<Self, ApiError> {
+    pub(crate) async fn from_headers(
+        headers: &HeaderMap,
+        state: &AppState,
+    ) -> Result<Self, ApiError> {
         let Some(header) = headers.get(AUTHORIZATION) else {
             return Ok(Self(None));
         };
@@ -70,7 +70,7 @@ impl MaybeAuthUser {
             .user_shared(&claims.sub)
             .await?
             .ok_or_else(expired)?;
-        Ok(Self(Some(AuthUser { user, claims })))
+        Ok(Self(Some(AuthUser { user })))
     }
 }
 
@@ -88,7 +88,7 @@ impl FromRequestParts<AppState> for AuthUser {
 /// `axum::Json` with our error shape on a bad body.
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
 #[from_request(via(axum::Json), rejection(ApiError))]
-pub struct Json<T>(pub T);
+pub(crate) struct Json<T>(pub T);
 
 impl<T: serde::Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
@@ -99,7 +99,7 @@ impl<T: serde::Serialize> IntoResponse for Json<T> {
 /// A JSON answer whose bytes were written already (a feed page assembled from the
 /// stored items); the handler's annotation still names the schema it follows.
 #[derive(Debug, Clone)]
-pub struct RawJson(pub std::sync::Arc<[u8]>);
+pub(crate) struct RawJson(pub std::sync::Arc<[u8]>);
 
 impl IntoResponse for RawJson {
     fn into_response(self) -> Response {
@@ -117,17 +117,17 @@ impl IntoResponse for RawJson {
 /// `axum::extract::Query` with our error shape on a bad query string.
 #[derive(Debug, Clone, Copy, Default, FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
-pub struct Query<T>(pub T);
+pub(crate) struct Query<T>(pub T);
 
 /// `axum::extract::Path` with our error shape on a bad path parameter.
 #[derive(Debug, Clone, Copy, Default, FromRequestParts)]
 #[from_request(via(axum::extract::Path), rejection(ApiError))]
-pub struct Path<T>(pub T);
+pub(crate) struct Path<T>(pub T);
 
 /// `Json` for `/auth/v1`: a bad body is answered in the auth protocol's error shape.
 #[derive(Debug, Clone, Copy, Default, FromRequest)]
 #[from_request(via(axum::Json), rejection(AuthError))]
-pub struct AuthJson<T>(pub T);
+pub(crate) struct AuthJson<T>(pub T);
 
 impl<T: serde::Serialize> IntoResponse for AuthJson<T> {
     fn into_response(self) -> Response {
@@ -138,11 +138,11 @@ impl<T: serde::Serialize> IntoResponse for AuthJson<T> {
 /// `Query` for `/auth/v1`, with the auth protocol's error shape.
 #[derive(Debug, Clone, Copy, Default, FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(AuthError))]
-pub struct AuthQuery<T>(pub T);
+pub(crate) struct AuthQuery<T>(pub T);
 
 /// A raw request body (signed webhooks), refused in our error shape when too large.
 #[derive(Debug, Clone, Default)]
-pub struct RawBody(pub axum::body::Bytes);
+pub(crate) struct RawBody(pub axum::body::Bytes);
 
 impl<S: Send + Sync> FromRequest<S> for RawBody {
     type Rejection = ApiError;

@@ -47,7 +47,7 @@ use crate::state::AppState;
 
 /// The application, as each kind of request needs it.
 #[derive(Clone)]
-pub struct Front {
+pub(crate) struct Front {
     state: AppState,
     /// Without CORS or compression.
     plain: Router,
@@ -71,7 +71,7 @@ enum Path {
 
 impl Front {
     /// The front of [`crate::app`]`(state)`.
-    pub fn new(state: AppState) -> Self {
+    pub(crate) fn new(state: AppState) -> Self {
         let app = crate::app(state.clone());
         let compression = CompressionLayer::new().compress_when(compressible());
         Self {
@@ -88,7 +88,7 @@ impl Front {
     }
 
     /// Answers one request from `peer` (`None` outside the connection loop).
-    pub fn answer<B>(
+    pub(crate) fn answer<B>(
         &self,
         mut req: axum::http::Request<B>,
         peer: Option<SocketAddr>,

@@ -14,7 +14,7 @@ use crate::extract::Json;
 use crate::state::AppState;
 
 /// The health routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_live))
         .routes(routes!(get_ready))
@@ -22,7 +22,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// A health answer.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Health {
+pub(crate) struct Health {
     /// `ok`.
     pub status: &'static str,
     /// Where the data is: `sled` or `postgres`.
@@ -32,7 +32,7 @@ pub struct Health {
 /// The process answers HTTP.
 #[utoipa::path(get, path = "/api/health/live", tag = "health",
     responses((status = 200, body = Health, description = "The process is up")))]
-pub async fn get_live(State(state): State<AppState>) -> Json<Health> {
+pub(crate) async fn get_live(State(state): State<AppState>) -> Json<Health> {
     Json(Health {
         status: "ok",
         store: state.store.engine(),
@@ -46,7 +46,7 @@ pub async fn get_live(State(state): State<AppState>) -> Json<Health> {
         (status = 503, body = crate::error::ErrorBody,
          description = "The database cannot be reached; Retry-After says when to ask again"),
     ))]
-pub async fn get_ready(State(state): State<AppState>) -> crate::Result<Json<Health>> {
+pub(crate) async fn get_ready(State(state): State<AppState>) -> crate::Result<Json<Health>> {
     state.store.check_ready().await?;
     Ok(Json(Health {
         status: "ok",

@@ -5,32 +5,32 @@
 //! shape the answer. Rules live in `radar_store`.
 
 pub mod admin;
-pub mod api_key;
-pub mod auth;
-pub mod client_config;
-pub mod compression;
+pub(crate) mod api_key;
+pub(crate) mod auth;
+pub(crate) mod client_config;
+pub(crate) mod compression;
 pub mod config;
-pub mod connections;
-pub mod error;
-pub mod extract;
-pub mod front;
-pub mod health;
+pub(crate) mod connections;
+pub(crate) mod error;
+pub(crate) mod extract;
+pub(crate) mod front;
+pub(crate) mod health;
 pub mod ingest;
-pub mod mail;
-pub mod marks;
+pub(crate) mod mail;
+pub(crate) mod marks;
 pub mod memory;
-pub mod news;
-pub mod openapi;
-pub mod payments;
-pub mod profile;
-pub mod public_api;
-pub mod search;
-pub mod state;
+pub(crate) mod news;
+pub(crate) mod openapi;
+pub(crate) mod payments;
+pub(crate) mod profile;
+pub(crate) mod public_api;
+pub(crate) mod search;
+pub(crate) mod state;
 pub mod summarize;
-pub mod user_metadata;
-pub mod waitlist;
-pub mod web;
-pub mod weekly;
+pub(crate) mod user_metadata;
+pub(crate) mod waitlist;
+pub(crate) mod web;
+pub(crate) mod weekly;
 
 use std::sync::Arc;
 
@@ -43,8 +43,8 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 pub use config::Config;
-pub use error::{ApiError, Result};
-pub use state::AppState;
+pub(crate) use error::{ApiError, Result};
+pub(crate) use state::AppState;
 
 /// Every documented route: the reader's API, payments, the public news API and the auth
 /// service. Each resource's router declares a route and its OpenAPI entry together.

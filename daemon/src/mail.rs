@@ -31,7 +31,7 @@ impl std::fmt::Debug for Mailer {
 
 /// Checks an SMTP URL (for the command line): `smtp` or `smtps`, and plain unencrypted
 /// `smtp` only to this machine.
-pub fn parse_smtp_url(raw: &str) -> Result<url::Url, String> {
+pub(crate) fn parse_smtp_url(raw: &str) -> Result<url::Url, String> {
     let url = url::Url::parse(raw).map_err(|e| format!("not a URL: {e}"))?;
     let tls = url
         .query_pairs()
@@ -64,7 +64,7 @@ pub fn parse_smtp_url(raw: &str) -> Result<url::Url, String> {
 }
 
 /// Checks a sender such as `Radar <noreply@example.com>` (for the command line).
-pub fn parse_mailbox(raw: &str) -> Result<String, String> {
+pub(crate) fn parse_mailbox(raw: &str) -> Result<String, String> {
     raw.parse::<Mailbox>()
         .map(|_| raw.to_string())
         .map_err(|e| format!("not a mail address: {e}"))

@@ -12,7 +12,7 @@ use crate::extract::{AuthUser, Json, Path};
 use crate::state::AppState;
 
 /// The mark routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_favorites))
         .routes(routes!(post_favorite, delete_favorite))
@@ -57,7 +57,7 @@ async fn change(
 
 /// The caller's favourites, most recently added first.
 #[utoipa::path(get, path = "/api/favorites", responses((status = 200, body = [NewsItem]), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_favorites(
+pub(crate) async fn get_favorites(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<Vec<NewsItem>>> {
@@ -66,7 +66,7 @@ pub async fn get_favorites(
 
 /// Favourites an item (and takes it out of Trash and Read).
 #[utoipa::path(post, path = "/api/favorites/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn post_favorite(
+pub(crate) async fn post_favorite(
     State(s): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -76,7 +76,7 @@ pub async fn post_favorite(
 
 /// Unfavourites an item.
 #[utoipa::path(delete, path = "/api/favorites/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn delete_favorite(
+pub(crate) async fn delete_favorite(
     State(s): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -86,7 +86,7 @@ pub async fn delete_favorite(
 
 /// The caller's Trash, most recently hidden first.
 #[utoipa::path(get, path = "/api/hidden", responses((status = 200, body = [NewsItem]), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_hidden(
+pub(crate) async fn get_hidden(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<Vec<NewsItem>>> {
@@ -95,7 +95,7 @@ pub async fn get_hidden(
 
 /// Moves an item to Trash (and out of Favs and Read).
 #[utoipa::path(post, path = "/api/hidden/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn post_hidden(
+pub(crate) async fn post_hidden(
     State(s): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -105,7 +105,7 @@ pub async fn post_hidden(
 
 /// Restores an item from Trash.
 #[utoipa::path(delete, path = "/api/hidden/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn delete_hidden(
+pub(crate) async fn delete_hidden(
     State(s): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -115,13 +115,16 @@ pub async fn delete_hidden(
 
 /// The caller's read items, most recently read first.
 #[utoipa::path(get, path = "/api/read", responses((status = 200, body = [NewsItem]), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_read(State(s): State<AppState>, caller: AuthUser) -> Result<Json<Vec<NewsItem>>> {
+pub(crate) async fn get_read(
+    State(s): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<Vec<NewsItem>>> {
     list(&s, &caller, Mark::Read).await
 }
 
 /// Marks an item read (and takes it out of Favs and Trash).
 #[utoipa::path(post, path = "/api/read/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn post_read(
+pub(crate) async fn post_read(
     State(s): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -131,7 +134,7 @@ pub async fn post_read(
 
 /// Marks an item unread.
 #[utoipa::path(delete, path = "/api/read/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn delete_read(
+pub(crate) async fn delete_read(
     State(s): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -141,7 +144,7 @@ pub async fn delete_read(
 
 /// Whether the caller has read an item.
 #[utoipa::path(get, path = "/api/read/check/{news_id}", responses((status = 200, body = ReadCheck), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn get_read_check(
+pub(crate) async fn get_read_check(
     State(s): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -157,7 +160,7 @@ pub async fn get_read_check(
 /// Records that the caller shared an item.
 #[utoipa::path(post, path = "/api/shared/{news_id}", request_body = ShareBody, responses(
     (status = 200, body = ShareResult), (status = 400, body = crate::error::ErrorBody), (status = 404, body = crate::error::ErrorBody)))]
-pub async fn post_shared(
+pub(crate) async fn post_shared(
     State(s): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -171,7 +174,7 @@ pub async fn post_shared(
 
 /// The caller's shared items, newest share first.
 #[utoipa::path(get, path = "/api/shared", responses((status = 200, body = [SharedItem]), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_shared(
+pub(crate) async fn get_shared(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<Vec<SharedItem>>> {

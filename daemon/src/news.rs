@@ -16,7 +16,7 @@ use crate::extract::{AuthUser, Json, MaybeAuthUser, Path, Query, RawJson};
 use crate::state::AppState;
 
 /// The news routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_news))
         .routes(routes!(get_news_item))
@@ -29,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Query of `GET /api/news`.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
-pub struct NewsQuery {
+pub(crate) struct NewsQuery {
     /// `nextCursor` of the previous page (subscribers only).
     pub cursor: Option<String>,
 }
@@ -54,7 +54,7 @@ fn viewer(state: &AppState, caller: Option<&AuthUser>) -> Viewer {
     (status = 401, body = crate::error::ErrorBody, description = "Invalid or expired token"),
     (status = 403, body = crate::error::ErrorBody, description = "A cursor from a caller who is not a subscriber (`subscription_required`)"),
 ))]
-pub async fn get_news(
+pub(crate) async fn get_news(
     State(state): State<AppState>,
     MaybeAuthUser(caller): MaybeAuthUser,
     Query(q): Query<NewsQuery>,
@@ -63,7 +63,7 @@ pub async fn get_news(
 }
 
 /// The caller's feed page after `cursor`, as `GET /api/news` answers it.
-pub async fn feed(
+pub(crate) async fn feed(
     state: &AppState,
     caller: Option<&AuthUser>,
     cursor: Option<&str>,
@@ -80,7 +80,7 @@ pub async fn feed(
     (status = 403, body = crate::error::ErrorBody, description = "Beyond a free caller's allowance (`subscription_required`)"),
     (status = 404, body = crate::error::ErrorBody, description = "No such item"),
 ))]
-pub async fn get_news_item(
+pub(crate) async fn get_news_item(
     State(state): State<AppState>,
     MaybeAuthUser(caller): MaybeAuthUser,
     Path(id): Path<String>,
@@ -96,7 +96,7 @@ pub async fn get_news_item(
     (status = 403, body = crate::error::ErrorBody, description = "Not a subscriber (`subscription_required`)"),
     (status = 404, body = crate::error::ErrorBody, description = "No such item"),
 ))]
-pub async fn get_takeaways(
+pub(crate) async fn get_takeaways(
     State(state): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -113,7 +113,7 @@ pub async fn get_takeaways(
     (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
     (status = 404, body = crate::error::ErrorBody, description = "No such item"),
 ))]
-pub async fn post_open(
+pub(crate) async fn post_open(
     State(state): State<AppState>,
     caller: AuthUser,
     Path(id): Path<String>,
@@ -135,7 +135,7 @@ pub async fn post_open(
     (status = 200, body = UnreadCount),
     (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
 ))]
-pub async fn get_unread(
+pub(crate) async fn get_unread(
     State(state): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<UnreadCount>> {
@@ -153,7 +153,7 @@ pub async fn get_unread(
     (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with olderThan all, day or week"),
     (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
 ))]
-pub async fn post_read_before(
+pub(crate) async fn post_read_before(
     State(state): State<AppState>,
     caller: AuthUser,
     Json(body): Json<MarkOlderBody>,
@@ -176,7 +176,7 @@ pub async fn post_read_before(
     (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with readBefore a date or null"),
     (status = 401, body = crate::error::ErrorBody, description = "Not signed in"),
 ))]
-pub async fn put_read_before(
+pub(crate) async fn put_read_before(
     State(state): State<AppState>,
     caller: AuthUser,
     Json(body): Json<ReadBeforeBody>,

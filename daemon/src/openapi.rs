@@ -31,17 +31,19 @@ use crate::state::AppState;
     title = "Radar API",
     description = "The JSON API of Radar, an AI-news reader: the reader's calls (docs/product.md §7), payments, the public news API and the auth service."
 ))]
-pub struct ApiDoc;
+pub(crate) struct ApiDoc;
 
-/// The whole document: every route of [`crate::api_router`], with security stated.
-pub fn document() -> Document {
+/// The whole document: every route of [`crate::api_router`], with security stated (the
+/// served copy is made where the routes are mounted; tests check this one).
+#[cfg(test)]
+pub(crate) fn document() -> Document {
     let (_, doc) = crate::api_router().split_for_parts();
     finish(doc)
 }
 
 /// States each operation's security scheme, and the answers every operation of its
 /// kind can give besides its own (see [`Statuses`]).
-pub fn finish(mut doc: Document) -> Document {
+pub(crate) fn finish(mut doc: Document) -> Document {
     Security.modify(&mut doc);
     Statuses.modify(&mut doc);
     doc
@@ -205,14 +207,14 @@ impl Modify for Statuses {
 
 /// The OpenAPI route. The document it serves is built once by the application and
 /// reaches the handler as an extension.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_openapi))
 }
 
 /// This document.
 #[utoipa::path(get, path = "/api/openapi.json", tag = "meta", responses(
     (status = 200, content_type = "application/json", description = "An OpenAPI 3.1 document")))]
-pub async fn get_openapi(Extension(doc): Extension<Arc<Document>>) -> Json<Document> {
+pub(crate) async fn get_openapi(Extension(doc): Extension<Arc<Document>>) -> Json<Document> {
     Json(doc.as_ref().clone())
 }
 

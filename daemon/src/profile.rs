@@ -16,14 +16,17 @@ use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
 /// The profile routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_profile, patch_profile))
 }
 
 /// The caller's profile; empty until they save one.
 #[utoipa::path(get, path = "/api/user/profile", tag = "profile", responses(
     (status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_profile(State(s): State<AppState>, caller: AuthUser) -> Result<Json<ProfileBody>> {
+pub(crate) async fn get_profile(
+    State(s): State<AppState>,
+    caller: AuthUser,
+) -> Result<Json<ProfileBody>> {
     Ok(body_of(s.store.profile(&caller.user.id).await?))
 }
 
@@ -42,7 +45,7 @@ fn body_of(profile: Profile) -> Json<ProfileBody> {
     (status = 401, body = crate::error::ErrorBody),
     (status = 413, body = crate::error::ErrorBody, description = "Resume longer than 20,000 characters"),
 ))]
-pub async fn patch_profile(
+pub(crate) async fn patch_profile(
     State(s): State<AppState>,
     caller: AuthUser,
     Json(body): Json<serde_json::Value>,

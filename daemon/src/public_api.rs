@@ -52,19 +52,19 @@ pub struct ApiConfig {
 }
 
 /// Default page size.
-pub const DEFAULT_LIMIT: u64 = 20;
+pub(crate) const DEFAULT_LIMIT: u64 = 20;
 /// Largest page size.
-pub const MAX_LIMIT: u64 = 100;
+pub(crate) const MAX_LIMIT: u64 = 100;
 
 /// The public API routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_public_news))
 }
 
 /// A caller authenticated by `X-API-Key`: the key's owner, shared with the store's cache
 /// of parsed accounts.
 #[derive(Debug, Clone)]
-pub struct ApiKeyUser(pub std::sync::Arc<User>);
+pub(crate) struct ApiKeyUser(pub std::sync::Arc<User>);
 
 impl FromRequestParts<AppState> for ApiKeyUser {
     type Rejection = ApiError;
@@ -78,7 +78,10 @@ impl ApiKeyUser {
     /// The key's owner as the request's headers name it (see [`MaybeAuthUser::from_headers`]).
     ///
     /// [`MaybeAuthUser::from_headers`]: crate::extract::MaybeAuthUser::from_headers
-    pub async fn from_headers(headers: &HeaderMap, state: &AppState) -> Result<Self, ApiError> {
+    pub(crate) async fn from_headers(
+        headers: &HeaderMap,
+        state: &AppState,
+    ) -> Result<Self, ApiError> {
         let key = headers
             .get("x-api-key")
             .and_then(|k| k.to_str().ok())
@@ -100,7 +103,7 @@ impl ApiKeyUser {
 /// The validated query of `GET /api/v1/news`.
 #[derive(Debug, Clone, PartialEq, Eq, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct PublicQuery {
+pub(crate) struct PublicQuery {
     /// Page number, from 1 (default 1).
     #[param(required = false, minimum = 1, default = 1)]
     pub page: u64,
@@ -125,7 +128,7 @@ fn invalid(message: String) -> ApiError {
 
 impl PublicQuery {
     /// Parses and validates a raw query string; errors name the parameter.
-    pub fn parse(raw: Option<&str>) -> Result<Self> {
+    pub(crate) fn parse(raw: Option<&str>) -> Result<Self> {
         let mut q = Self {
             page: 1,
             limit: DEFAULT_LIMIT,
@@ -233,7 +236,7 @@ fn rate_headers(headers: &mut HeaderMap, q: &QuotaUse) {
     (status = 401, body = crate::error::ErrorBody, description = "Missing or unknown API key"),
     (status = 429, body = crate::error::ErrorBody, description = "Daily quota used up; see Retry-After"),
 ))]
-pub async fn get_public_news(
+pub(crate) async fn get_public_news(
     State(s): State<AppState>,
     ApiKeyUser(owner): ApiKeyUser,
     RawQuery(raw): RawQuery,
@@ -242,7 +245,7 @@ pub async fn get_public_news(
 }
 
 /// The answer of `GET /api/v1/news` for a key's owner and a raw query, quota counted.
-pub async fn public_news(s: &AppState, owner: &User, raw: Option<&str>) -> Response {
+pub(crate) async fn public_news(s: &AppState, owner: &User, raw: Option<&str>) -> Response {
     let quota = if s.store.is_subscriber(owner) {
         s.config.api.api_premium_quota
     } else {

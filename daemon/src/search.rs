@@ -14,14 +14,14 @@ use crate::extract::{AuthUser, Json, Query};
 use crate::state::AppState;
 
 /// The search routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_search))
 }
 
 /// Query of `GET /api/search`.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
-pub struct SearchParams {
+pub(crate) struct SearchParams {
     /// What to look for: words, "phrases", -exclusions, `source:NAME`,
     /// `after:YYYY-MM-DD`, `before:YYYY-MM-DD` (at most 500 characters).
     pub q: Option<String>,
@@ -30,7 +30,7 @@ pub struct SearchParams {
 }
 
 /// A malformed query: 400 `invalid_query`, saying what is wrong.
-pub fn invalid_query(e: radar_store::QueryError) -> ApiError {
+pub(crate) fn invalid_query(e: radar_store::QueryError) -> ApiError {
     ApiError::bad_request("invalid_query", e.to_string())
 }
 
@@ -42,7 +42,7 @@ pub fn invalid_query(e: radar_store::QueryError) -> ApiError {
     (status = 401, body = crate::error::ErrorBody, description = "Not signed in, or an invalid or expired token"),
     (status = 403, body = crate::error::ErrorBody, description = "A cursor from a free account"),
 ))]
-pub async fn get_search(
+pub(crate) async fn get_search(
     State(state): State<AppState>,
     AuthUser { user, .. }: AuthUser,
     Query(params): Query<SearchParams>,

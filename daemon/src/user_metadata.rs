@@ -15,14 +15,14 @@ use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
 /// The user metadata route.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_user_metadata))
 }
 
 /// The caller's subscription state.
 #[utoipa::path(get, path = "/api/user/metadata", tag = "subscription", responses(
     (status = 200, body = UserMetadata), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_user_metadata(
+pub(crate) async fn get_user_metadata(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<UserMetadata>> {

@@ -10,7 +10,7 @@ use crate::extract::{AuthUser, Json};
 use crate::state::AppState;
 
 /// The waitlist routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_waitlist_status))
         .routes(routes!(post_waitlist_join))
@@ -19,7 +19,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Whether the caller is on the waitlist, and since when.
 #[utoipa::path(get, path = "/api/waitlist/status", tag = "waitlist", responses(
     (status = 200, body = WaitlistStatus), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_waitlist_status(
+pub(crate) async fn get_waitlist_status(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<WaitlistStatus>> {
@@ -29,7 +29,7 @@ pub async fn get_waitlist_status(
 /// Puts the caller on the waitlist; joining again keeps the first date. Answers the status.
 #[utoipa::path(post, path = "/api/waitlist/join", tag = "waitlist", responses(
     (status = 200, body = WaitlistStatus), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn post_waitlist_join(
+pub(crate) async fn post_waitlist_join(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<WaitlistStatus>> {

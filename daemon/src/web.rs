@@ -63,7 +63,7 @@ fn is_app_route(path: &str) -> bool {
 }
 
 /// Serves static files and the app's routes; unknown `/api` and `/auth` paths get JSON 404.
-pub fn router() -> Router<AppState> {
+pub(crate) fn router() -> Router<AppState> {
     Router::new().fallback(serve_app)
 }
 
@@ -84,7 +84,7 @@ fn with_config(index: &[u8], config: &impl serde::Serialize) -> Vec<u8> {
 /// Marks an answer whose body is final as it is (a file of the build, or `index.html`
 /// compressed at start): the compression layer passes it through untouched.
 #[derive(Debug, Clone, Copy)]
-pub struct Prepared;
+pub(crate) struct Prepared;
 
 /// A content coding the daemon has copies in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

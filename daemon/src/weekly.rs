@@ -13,7 +13,7 @@ use crate::extract::{AuthUser, Json, Path};
 use crate::state::AppState;
 
 /// The weekly summary routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_weekly_archive))
         .routes(routes!(get_weekly_summary))
@@ -22,7 +22,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Every weekly summary, newest week first.
 #[utoipa::path(get, path = "/api/weekly-summary/archive", tag = "weekly summary", responses(
     (status = 200, body = [WeeklySummary]), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn get_weekly_archive(
+pub(crate) async fn get_weekly_archive(
     State(s): State<AppState>,
     _caller: AuthUser,
 ) -> Result<Json<Vec<WeeklySummary>>> {
@@ -35,7 +35,7 @@ pub async fn get_weekly_archive(
     (status = 401, body = crate::error::ErrorBody),
     (status = 404, body = crate::error::ErrorBody),
 ))]
-pub async fn get_weekly_summary(
+pub(crate) async fn get_weekly_summary(
     State(s): State<AppState>,
     _caller: AuthUser,
     Path(id): Path<String>,

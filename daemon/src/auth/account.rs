@@ -17,7 +17,7 @@ use crate::state::AppState;
 
 /// Body of `POST /signup`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct SignupBody {
+pub(crate) struct SignupBody {
     email: Option<String>,
     /// Phone sign-ups are not offered: one without an e-mail is refused as GoTrue
     /// refuses it when they are off.
@@ -35,7 +35,7 @@ pub struct SignupBody {
 /// lower-cased; every `/auth/v1` route that takes an e-mail goes through here.
 /// Every problem is 400 `validation_failed`, as GoTrue's `validateEmail` answers a
 /// malformed address; the message says which rule it broke.
-pub fn email_of(raw: Option<&str>) -> AuthResult<String> {
+pub(crate) fn email_of(raw: Option<&str>) -> AuthResult<String> {
     check_email(raw.unwrap_or_default())
         .map_err(|problem| AuthError::bad_request("validation_failed", problem.message()))
 }
@@ -49,7 +49,7 @@ fn already_registered() -> AuthError {
 #[utoipa::path(post, path = "/signup", tag = "auth", params(super::recovery::RedirectQuery), request_body = SignupBody, responses(
     (status = 200, body = radar_api::auth::AuthSession, description = "A session, or the new user when e-mail confirmation is on"),
     (status = 400, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
-pub async fn post_signup(
+pub(crate) async fn post_signup(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
     _key: ApiKey,
@@ -156,7 +156,7 @@ async fn registered_address(
 /// `GET /user`: the signed-in user.
 #[utoipa::path(get, path = "/user", tag = "auth", responses(
     (status = 200, body = AuthUser), (status = 401, body = radar_api::auth::AuthErrorBody), (status = 403, body = radar_api::auth::AuthErrorBody)))]
-pub async fn get_user(
+pub(crate) async fn get_user(
     State(state): State<AppState>,
     _key: ApiKey,
     caller: Caller,
@@ -166,7 +166,7 @@ pub async fn get_user(
 
 /// Body of `PUT /user`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct UpdateUserBody {
+pub(crate) struct UpdateUserBody {
     /// A new address: mails the links that confirm the change (see [`super::email_change`]).
     email: Option<String>,
     password: Option<String>,
@@ -189,7 +189,7 @@ pub struct UpdateUserBody {
 #[utoipa::path(put, path = "/user", tag = "auth", params(super::recovery::RedirectQuery), request_body = UpdateUserBody, responses(
     (status = 200, body = AuthUser), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody),
     (status = 403, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
-pub async fn put_user(
+pub(crate) async fn put_user(
     State(state): State<AppState>,
     _key: ApiKey,
     caller: Caller,

@@ -17,7 +17,7 @@ use crate::state::AppState;
 /// The request carries the install's anonymous key as `apikey` (header or query), as
 /// every client of the protocol does.
 #[derive(Debug, Clone, Copy)]
-pub struct ApiKey;
+pub(crate) struct ApiKey;
 
 impl FromRequestParts<AppState> for ApiKey {
     type Rejection = AuthError;
@@ -50,7 +50,7 @@ impl FromRequestParts<AppState> for ApiKey {
 /// `--trust-forwarded-for` (behind a reverse proxy) the last `X-Forwarded-For` entry,
 /// which is the one the proxy added.
 #[derive(Debug, Clone, Copy)]
-pub struct ClientIp(pub IpAddr);
+pub(crate) struct ClientIp(pub IpAddr);
 
 impl FromRequestParts<AppState> for ClientIp {
     type Rejection = AuthError;
@@ -78,7 +78,7 @@ impl FromRequestParts<AppState> for ClientIp {
 
 /// A signed-in caller: a valid access token whose session is live.
 #[derive(Debug, Clone)]
-pub struct Caller {
+pub(crate) struct Caller {
     /// The account, shared with the store's cache of parsed accounts.
     pub user: std::sync::Arc<User>,
     /// The access token's claims.

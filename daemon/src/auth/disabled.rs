@@ -11,7 +11,7 @@ use super::error::AuthError;
 use crate::extract::AuthJson as Json;
 
 /// `POST /signup` with neither e-mail nor phone: auth-js's `signInAnonymously()`.
-pub fn anonymous_sign_ins() -> AuthError {
+pub(crate) fn anonymous_sign_ins() -> AuthError {
     AuthError::unprocessable(
         "anonymous_provider_disabled",
         "Anonymous sign-ins are disabled",
@@ -19,19 +19,19 @@ pub fn anonymous_sign_ins() -> AuthError {
 }
 
 /// `POST /signup` with a phone number and no e-mail.
-pub fn phone_signups() -> AuthError {
+pub(crate) fn phone_signups() -> AuthError {
     AuthError::bad_request("phone_provider_disabled", "Phone signups are disabled")
 }
 
 /// `POST /token?grant_type=password` with a phone number: 422, as GoTrue token.go
 /// answers it with phones off.
-pub fn phone_logins() -> AuthError {
+pub(crate) fn phone_logins() -> AuthError {
     AuthError::unprocessable("phone_provider_disabled", "Phone logins are disabled")
 }
 
 /// Body of `POST /otp`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct OtpBody {
+pub(crate) struct OtpBody {
     /// A magic link or e-mailed code to this address.
     email: Option<String>,
     /// A text-message code to this number.
@@ -45,7 +45,7 @@ pub struct OtpBody {
 #[utoipa::path(post, path = "/otp", tag = "auth", request_body = OtpBody, responses(
     (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody),
     (status = 422, body = radar_api::auth::AuthErrorBody, description = "Magic links and one-time codes are off")))]
-pub async fn post_otp(_key: ApiKey, Json(body): Json<OtpBody>) -> AuthError {
+pub(crate) async fn post_otp(_key: ApiKey, Json(body): Json<OtpBody>) -> AuthError {
     match (body.email, body.phone) {
         (Some(_), Some(_)) => AuthError::bad_request(
             "validation_failed",
@@ -65,13 +65,13 @@ pub async fn post_otp(_key: ApiKey, Json(body): Json<OtpBody>) -> AuthError {
 }
 
 /// `POST /token?grant_type=web3`: auth-js's `signInWithWeb3()`.
-pub fn web3() -> AuthError {
+pub(crate) fn web3() -> AuthError {
     AuthError::unprocessable("web3_provider_disabled", "Web3 provider is disabled")
 }
 
 /// Body of `POST /factors`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct EnrollBody {
+pub(crate) struct EnrollBody {
     /// `totp`, `phone` or `webauthn`.
     factor_type: Option<String>,
 }
@@ -81,7 +81,7 @@ pub struct EnrollBody {
 #[utoipa::path(post, path = "/factors", tag = "auth", request_body = EnrollBody, responses(
     (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody),
     (status = 403, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody, description = "MFA is disabled")))]
-pub async fn post_factors(
+pub(crate) async fn post_factors(
     _key: ApiKey,
     _caller: Caller,
     Json(body): Json<EnrollBody>,
@@ -105,7 +105,7 @@ pub async fn post_factors(
 #[utoipa::path(get, path = "/user/identities/authorize", tag = "auth", responses(
     (status = 401, body = radar_api::auth::AuthErrorBody), (status = 403, body = radar_api::auth::AuthErrorBody),
     (status = 404, body = radar_api::auth::AuthErrorBody, description = "Manual linking is disabled")))]
-pub async fn get_identities_authorize(_key: ApiKey, _caller: Caller) -> AuthError {
+pub(crate) async fn get_identities_authorize(_key: ApiKey, _caller: Caller) -> AuthError {
     AuthError::new(
         StatusCode::NOT_FOUND,
         "manual_linking_disabled",
@@ -118,7 +118,7 @@ pub async fn get_identities_authorize(_key: ApiKey, _caller: Caller) -> AuthErro
 #[utoipa::path(post, path = "/sso", tag = "auth", responses(
     (status = 401, body = radar_api::auth::AuthErrorBody),
     (status = 404, body = radar_api::auth::AuthErrorBody, description = "SAML 2.0 is disabled")))]
-pub async fn post_sso(_key: ApiKey) -> AuthError {
+pub(crate) async fn post_sso(_key: ApiKey) -> AuthError {
     AuthError::new(
         StatusCode::NOT_FOUND,
         "saml_provider_disabled",

@@ -16,11 +16,11 @@ use super::recovery::{link_to, mail_minutes};
 use crate::state::AppState;
 
 /// GoTrue's `singleConfirmationAccepted` (verify.go).
-pub const FIRST_OF_TWO: &str =
+pub(crate) const FIRST_OF_TWO: &str =
     "Confirmation link accepted. Please proceed to confirm link sent to the other email";
 
 /// 422 `email_exists` (GoTrue's `DuplicateEmailMsg`).
-pub fn email_exists() -> AuthError {
+pub(crate) fn email_exists() -> AuthError {
     AuthError::unprocessable(
         "email_exists",
         "A user with this email address has already been registered",
@@ -29,7 +29,7 @@ pub fn email_exists() -> AuthError {
 
 /// Issues the links of a change of `user`'s address to `new_email` and mails them;
 /// answers the user with `new_email` set.
-pub async fn start(
+pub(crate) async fn start(
     state: &AppState,
     user: &User,
     new_email: &str,
@@ -82,7 +82,7 @@ pub async fn start(
 
 /// Mails the old address that the change happened (GoTrue's e-mail changed
 /// notification). A failure is logged, not answered: the change has happened.
-pub async fn notify_old_address(state: &AppState, old_email: &str, user: &User) {
+pub(crate) async fn notify_old_address(state: &AppState, old_email: &str, user: &User) {
     let text = format!(
         "The e-mail address of your Radar account changed from {old_email} to {new}.\n\n\
          If it was not you, reply to this message at once.\n",
@@ -109,7 +109,7 @@ async fn send(state: &AppState, to: &str, subject: &str, text: &str) -> AuthResu
 }
 
 /// What following an e-mail change link answers, apart from the session.
-pub enum Followed {
+pub(crate) enum Followed {
     /// The first of two links: the other is still to follow.
     FirstOfTwo,
     /// The address changed: sign in (or issue a code for `pkce`).
@@ -117,7 +117,7 @@ pub enum Followed {
 }
 
 /// Spends an e-mail change link's token; the errors are GoTrue's.
-pub async fn follow(state: &AppState, token: &str) -> AuthResult<Followed> {
+pub(crate) async fn follow(state: &AppState, token: &str) -> AuthResult<Followed> {
     match state.store.confirm_email_change(token).await? {
         EmailChangeStep::Pending => Ok(Followed::FirstOfTwo),
         EmailChangeStep::Changed {

@@ -19,11 +19,11 @@ use radar_api::auth::{AuthErrorBody, AuthErrorCode, AuthWeakPassword};
 use crate::error::ApiError;
 
 /// The request and response header naming the API version of the error form.
-pub const API_VERSION_HEADER: HeaderName = HeaderName::from_static("x-supabase-api-version");
+pub(crate) const API_VERSION_HEADER: HeaderName = HeaderName::from_static("x-supabase-api-version");
 /// The newest API version Radar speaks.
-pub const API_VERSION: HeaderValue = HeaderValue::from_static("2024-01-01");
+pub(crate) const API_VERSION: HeaderValue = HeaderValue::from_static("2024-01-01");
 /// The response header with an error's code, in both forms.
-pub const ERROR_CODE_HEADER: HeaderName = HeaderName::from_static("x-sb-error-code");
+pub(crate) const ERROR_CODE_HEADER: HeaderName = HeaderName::from_static("x-sb-error-code");
 
 /// An error of the auth service.
 #[derive(Debug)]
@@ -35,7 +35,7 @@ pub struct AuthError {
 }
 
 /// The auth service's result type.
-pub type AuthResult<T> = std::result::Result<T, AuthError>;
+pub(crate) type AuthResult<T> = std::result::Result<T, AuthError>;
 
 impl AuthError {
     /// An error with any status and code.
@@ -142,7 +142,7 @@ impl IntoResponse for AuthError {
 /// Whether a request's `X-Supabase-Api-Version` asks for the 2024-01-01 error form:
 /// a date (`YYYY-MM-DD`) on or after it. Anything else is the initial version, as
 /// GoTrue's `DetermineClosestAPIVersion` reads it.
-pub fn wants_2024_errors(value: Option<&HeaderValue>) -> bool {
+pub(crate) fn wants_2024_errors(value: Option<&HeaderValue>) -> bool {
     value
         .and_then(|v| v.to_str().ok())
         .and_then(|v| chrono::NaiveDate::parse_from_str(v.trim(), "%Y-%m-%d").ok())
@@ -151,7 +151,7 @@ pub fn wants_2024_errors(value: Option<&HeaderValue>) -> bool {
 
 /// The `/auth/v1` layer that writes errors in the form the request's API version asks
 /// for (see the module docs); answers that are not errors pass untouched.
-pub async fn versioned_errors(req: Request, next: Next) -> Response {
+pub(crate) async fn versioned_errors(req: Request, next: Next) -> Response {
     let newer = wants_2024_errors(req.headers().get(API_VERSION_HEADER));
     let mut res = next.run(req).await;
     if !newer {

@@ -51,7 +51,7 @@ impl RateLimiter {
 }
 
 /// A wait in whole seconds, rounded up, at least one.
-pub fn whole_seconds(wait: Duration) -> u64 {
+pub(crate) fn whole_seconds(wait: Duration) -> u64 {
     wait.as_secs_f64().ceil().max(1.0) as u64
 }
 

@@ -57,20 +57,20 @@
 //!   same password again is 422 `same_password`. `subscription` and `has_active_subscription` in `data` are
 //!   ignored: the server owns them.
 
-pub mod account;
-pub mod caller;
-pub mod disabled;
-pub mod email_change;
-pub mod error;
-pub mod limiter;
-pub mod pace;
-pub mod password;
-pub mod reauthenticate;
-pub mod recovery;
-pub mod redirect;
-pub mod session;
-pub mod tokens;
-pub mod user_shape;
+pub(crate) mod account;
+pub(crate) mod caller;
+pub(crate) mod disabled;
+pub(crate) mod email_change;
+pub(crate) mod error;
+pub(crate) mod limiter;
+pub(crate) mod pace;
+pub(crate) mod password;
+pub(crate) mod reauthenticate;
+pub(crate) mod recovery;
+pub(crate) mod redirect;
+pub(crate) mod session;
+pub(crate) mod tokens;
+pub(crate) mod user_shape;
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -185,7 +185,7 @@ pub struct AuthConfig {
 
 /// The `/auth/v1` routes (nested there by the application), with the protocol's own
 /// answers for unknown paths and methods.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     let (routes, doc) = OpenApiRouter::new()
         .routes(routes!(account::post_signup))
         .routes(routes!(session::post_token))
@@ -221,7 +221,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// The auth service's base URL: `{site_url}/auth/v1`.
-pub fn auth_url(state: &AppState) -> String {
+pub(crate) fn auth_url(state: &AppState) -> String {
     format!("{}/auth/v1", state.site_url.as_str().trim_end_matches('/'))
 }
 
@@ -229,7 +229,12 @@ pub fn auth_url(state: &AppState) -> String {
 /// allowance) against the per-e-mail and per-IP limits; 429 past them. `email` is the
 /// checked, lower-cased address. The IP is the TCP peer's unless `--trust-forwarded-for`
 /// says a proxy sets X-Forwarded-For.
-pub async fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> AuthResult<()> {
+pub(crate) async fn limit(
+    state: &AppState,
+    action: &str,
+    email: &str,
+    ip: IpAddr,
+) -> AuthResult<()> {
     let counted = state
         .limiter
         .hit(&state.store, action, email, ip)
@@ -251,7 +256,7 @@ pub async fn limit(state: &AppState, action: &str, email: &str, ip: IpAddr) -> A
 /// Counts a request for a mailed link of `kind` (`signup`, `recovery`) to `email`
 /// against the send frequency limit (see [`pace`]): 429 `over_email_send_rate_limit`
 /// with GoTrue's message inside it.
-pub async fn pace_mail(state: &AppState, kind: &str, email: &str) -> AuthResult<()> {
+pub(crate) async fn pace_mail(state: &AppState, kind: &str, email: &str) -> AuthResult<()> {
     let counted = state
         .send_pace
         .hit(&state.store, kind, email)
@@ -269,7 +274,7 @@ pub async fn pace_mail(state: &AppState, kind: &str, email: &str) -> AuthResult<
 
 /// Response headers browser clients on other origins may read: the auth protocol's, and
 /// the public news API's quota headers.
-pub const CORS_EXPOSED: [HeaderName; 6] = [
+pub(crate) const CORS_EXPOSED: [HeaderName; 6] = [
     API_VERSION_HEADER,
     ERROR_CODE_HEADER,
     HeaderName::from_static("x-ratelimit-limit"),
@@ -282,7 +287,7 @@ pub const CORS_EXPOSED: [HeaderName; 6] = [
 /// the auth client's preflight and lets it read the API version header. A request
 /// without `Origin` skips the layer and gets [`cors_headers_without_origin`] instead
 /// (see [`crate::front`]).
-pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
+pub(crate) fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
     let origins: Vec<HeaderValue> = std::iter::once(site_url)
         .chain(config.cors_origin.iter())
         .filter_map(|u| HeaderValue::from_str(&u.origin().ascii_serialization()).ok())
@@ -312,7 +317,7 @@ pub fn cors_layer(config: &AuthConfig, site_url: &url::Url) -> CorsLayer {
 
 /// What [`cors_layer`] adds to the answer of a request other than a preflight that
 /// names no `Origin`: the same for every such request, so made once.
-pub fn cors_headers_without_origin() -> Vec<(HeaderName, HeaderValue)> {
+pub(crate) fn cors_headers_without_origin() -> Vec<(HeaderName, HeaderValue)> {
     let join = |names: &[HeaderName]| {
         let joined = names
             .iter()
@@ -341,7 +346,7 @@ pub fn cors_headers_without_origin() -> Vec<(HeaderName, HeaderValue)> {
 
 /// `GET /settings`: which sign-in methods are on (e-mail on, Google and the rest off).
 #[utoipa::path(get, path = "/settings", tag = "auth", responses((status = 200, description = "Which sign-in methods are on")))]
-pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Value> {
+pub(crate) async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Value> {
     // GoTrue's `ProviderSettings` (internal/api/settings.go): every provider it names,
     // all off but e-mail.
     let off = [
@@ -387,7 +392,7 @@ pub async fn get_settings(State(state): State<AppState>) -> Json<serde_json::Val
 
 /// `GET /health`.
 #[utoipa::path(get, path = "/health", tag = "auth", responses((status = 200, description = "The service is up")))]
-pub async fn get_health() -> Json<serde_json::Value> {
+pub(crate) async fn get_health() -> Json<serde_json::Value> {
     Json(serde_json::json!({
         "name": "GoTrue",
         "version": concat!("radar-", env!("CARGO_PKG_VERSION")),
@@ -397,7 +402,7 @@ pub async fn get_health() -> Json<serde_json::Value> {
 
 /// `GET /authorize`: third-party sign-in (Google and others) is off (docs/product.md §1).
 #[utoipa::path(get, path = "/authorize", tag = "auth", responses((status = 400, body = radar_api::auth::AuthErrorBody, description = "Third-party sign-in is disabled")))]
-pub async fn get_authorize() -> AuthError {
+pub(crate) async fn get_authorize() -> AuthError {
     AuthError::bad_request(
         "provider_disabled",
         "Google sign in is temporarily disabled",

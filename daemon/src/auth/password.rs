@@ -21,9 +21,6 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::{AuthError, AuthResult};
 
-/// Memory one argon2id computation holds (argon2's default cost, m = 19,456 KiB).
-pub const HASH_MEMORY_BYTES: u64 = 19_456 * 1024;
-
 /// How many password hashes may run and wait.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PasswordConfig {
@@ -152,17 +149,17 @@ fn busy(retry_after: u64) -> AuthError {
 }
 
 /// The shortest password accepted, in characters.
-pub const MIN_LENGTH: usize = 6;
+pub(crate) const MIN_LENGTH: usize = 6;
 
 /// The longest new password, in bytes: GoTrue's `MaxPasswordLength` (bcrypt's limit,
 /// which GoTrue keeps for every store). It applies to new passwords only, so accounts
 /// whose password is longer keep signing in.
-pub const MAX_NEW_PASSWORD_BYTES: usize = 72;
+pub(crate) const MAX_NEW_PASSWORD_BYTES: usize = 72;
 
 /// Refuses new passwords that break the rule: too short in the protocol's
 /// `weak_password` form; over [`MAX_NEW_PASSWORD_BYTES`] 400 `validation_failed`, as
 /// GoTrue's password.go.
-pub fn check_strength(password: &str) -> AuthResult<()> {
+pub(crate) fn check_strength(password: &str) -> AuthResult<()> {
     if password.len() > MAX_NEW_PASSWORD_BYTES {
         return Err(AuthError::bad_request(
             "validation_failed",
@@ -181,7 +178,7 @@ pub fn check_strength(password: &str) -> AuthResult<()> {
 
 /// An argon2id PHC string for a password, on the blocking pool without a bound: for
 /// the admin commands, which the operator runs one at a time.
-pub async fn hash(password: String) -> AuthResult<String> {
+pub(crate) async fn hash(password: String) -> AuthResult<String> {
     tokio::task::spawn_blocking(move || hash_now(&password))
         .await
         .map_err(AuthError::internal)?

@@ -18,7 +18,7 @@ use crate::state::AppState;
 #[utoipa::path(get, path = "/reauthenticate", tag = "auth", responses(
     (status = 200, description = "`{}`; the code is mailed"), (status = 401, body = radar_api::auth::AuthErrorBody),
     (status = 403, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
-pub async fn get_reauthenticate(
+pub(crate) async fn get_reauthenticate(
     State(state): State<AppState>,
     _key: ApiKey,
     caller: Caller,
@@ -56,7 +56,7 @@ pub async fn get_reauthenticate(
 
 /// Whether a password change by `user` in the session of `claims` may go ahead with
 /// `nonce` (spent when it is used).
-pub async fn check_nonce(
+pub(crate) async fn check_nonce(
     state: &AppState,
     user: &User,
     claims: &Claims,

@@ -32,12 +32,12 @@ use crate::state::AppState;
 /// `?redirect_to=`.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct RedirectQuery {
+pub(crate) struct RedirectQuery {
     /// Where the e-mailed link should land.
     pub redirect_to: Option<String>,
 }
 
-pub use super::redirect::allowed_redirect;
+pub(crate) use super::redirect::allowed_redirect;
 
 /// The link `type` of a one-time token of `kind` (and the purpose of its PKCE code).
 fn kind_name(kind: OneTimeKind) -> &'static str {
@@ -60,7 +60,12 @@ fn pkce_method(kind: OneTimeKind) -> &'static str {
 }
 
 /// The `GET /verify` link for a one-time `token` of link type `kind`.
-pub fn link_to(state: &AppState, token: &str, kind: &str, redirect_to: Option<&str>) -> String {
+pub(crate) fn link_to(
+    state: &AppState,
+    token: &str,
+    kind: &str,
+    redirect_to: Option<&str>,
+) -> String {
     let redirect = allowed_redirect(state, redirect_to);
     let query = url::form_urlencoded::Serializer::new(String::new())
         .append_pair("token", token)
@@ -71,13 +76,13 @@ pub fn link_to(state: &AppState, token: &str, kind: &str, redirect_to: Option<&s
 }
 
 /// How long mailed links work, in minutes, for the mails' texts.
-pub fn mail_minutes(state: &AppState) -> i64 {
+pub(crate) fn mail_minutes(state: &AppState) -> i64 {
     (state.config.auth.otp_expiry / 60).max(1)
 }
 
 /// The challenge to keep with a mailed link; none for the implicit flow (no PKCE
 /// fields). Malformed fields are refused with GoTrue's messages.
-pub fn pkce_challenge(params: &AuthCodeChallenge) -> AuthResult<Option<PkceChallenge>> {
+pub(crate) fn pkce_challenge(params: &AuthCodeChallenge) -> AuthResult<Option<PkceChallenge>> {
     let challenge = params.code_challenge.as_deref().unwrap_or_default();
     let method = params.code_challenge_method.as_deref().unwrap_or_default();
     let invalid = |msg: String| AuthError::bad_request("validation_failed", msg);
@@ -111,7 +116,7 @@ pub fn pkce_challenge(params: &AuthCodeChallenge) -> AuthResult<Option<PkceChall
 
 /// Issues a one-time token for `user` and mails the link: a `pkce_` one when the client
 /// sent a code challenge.
-pub async fn send_link(
+pub(crate) async fn send_link(
     state: &AppState,
     user: &User,
     kind: OneTimeKind,
@@ -155,7 +160,7 @@ pub async fn send_link(
 
 /// Body of `POST /recover`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct RecoverBody {
+pub(crate) struct RecoverBody {
     email: Option<String>,
     #[serde(flatten)]
     pkce: AuthCodeChallenge,
@@ -164,7 +169,7 @@ pub struct RecoverBody {
 /// `POST /recover`: mails a password-reset link to a registered address; `{}` always.
 #[utoipa::path(post, path = "/recover", tag = "auth", params(RedirectQuery), request_body = RecoverBody, responses(
     (status = 200, description = "`{}`, whether or not the address is registered"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
-pub async fn post_recover(
+pub(crate) async fn post_recover(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
     _key: ApiKey,
@@ -196,7 +201,7 @@ pub async fn post_recover(
 
 /// Body of `POST /resend`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct ResendBody {
+pub(crate) struct ResendBody {
     #[serde(rename = "type")]
     kind: Option<String>,
     email: Option<String>,
@@ -210,7 +215,7 @@ pub struct ResendBody {
 /// as `/recover`.
 #[utoipa::path(post, path = "/resend", tag = "auth", params(RedirectQuery), request_body = ResendBody, responses(
     (status = 200, description = "`{}`, whether or not the address is registered"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 429, body = radar_api::auth::AuthErrorBody)))]
-pub async fn post_resend(
+pub(crate) async fn post_resend(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
     _key: ApiKey,
@@ -268,7 +273,7 @@ pub async fn post_resend(
 /// `GET /verify` query.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct VerifyQuery {
+pub(crate) struct VerifyQuery {
     /// The mailed link's one-time token (`pkce_...` for a PKCE link).
     token: Option<String>,
     /// `recovery`, `signup` or `email`.
@@ -342,7 +347,7 @@ async fn follow(state: &AppState, token: &str, kinds: &[OneTimeKind]) -> AuthRes
 #[utoipa::path(get, path = "/verify", tag = "auth", params(VerifyQuery), responses(
     (status = 303, description = "To the redirect target, with the session in the fragment (implicit flow), `?code=` (PKCE) or the error"),
     (status = 400, body = radar_api::auth::AuthErrorBody, description = "No type or no token")))]
-pub async fn get_verify(
+pub(crate) async fn get_verify(
     State(state): State<AppState>,
     Query(q): Query<VerifyQuery>,
 ) -> AuthResult<Response> {
@@ -428,7 +433,7 @@ pub async fn get_verify(
 
 /// Body of `POST /verify` (auth-js `verifyOtp({type, token_hash})`).
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
-pub struct VerifyBody {
+pub(crate) struct VerifyBody {
     #[serde(rename = "type")]
     kind: Option<String>,
     /// The link's token.
@@ -442,7 +447,7 @@ pub struct VerifyBody {
 #[utoipa::path(post, path = "/verify", tag = "auth", request_body = VerifyBody, responses(
     (status = 200, body = AuthSession, description = "A session, or the first of an e-mail change's two links accepted"), (status = 400, body = radar_api::auth::AuthErrorBody),
     (status = 403, body = radar_api::auth::AuthErrorBody), (status = 422, body = radar_api::auth::AuthErrorBody)))]
-pub async fn post_verify(
+pub(crate) async fn post_verify(
     State(state): State<AppState>,
     _key: ApiKey,
     Json(body): Json<VerifyBody>,

@@ -21,7 +21,7 @@ use std::net::IpAddr;
 use crate::state::AppState;
 
 /// Checks an allow-list entry at start-up: non-empty, without spaces.
-pub fn parse_pattern(raw: &str) -> Result<String, String> {
+pub(crate) fn parse_pattern(raw: &str) -> Result<String, String> {
     let p = raw.trim();
     if p.is_empty() {
         return Err("an empty redirect allow-list entry".into());
@@ -33,7 +33,7 @@ pub fn parse_pattern(raw: &str) -> Result<String, String> {
 }
 
 /// The redirect target to use for `requested`: it when allowed, else the site URL.
-pub fn allowed_redirect(state: &AppState, requested: Option<&str>) -> url::Url {
+pub(crate) fn allowed_redirect(state: &AppState, requested: Option<&str>) -> url::Url {
     let auth = &state.config.auth;
     let site = state.site_url.as_ref();
     requested

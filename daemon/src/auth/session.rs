@@ -18,7 +18,7 @@ use crate::extract::{AuthJson as Json, AuthQuery as Query};
 use crate::state::AppState;
 
 /// The answer to a successful sign-in: a new access token for the grant's session.
-pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
+pub(crate) fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
     let now = Utc::now().timestamp();
     let expires_in = state.config.auth.jwt_expiry;
     let user = super::user_shape::auth_user(&state.store, &grant.user);
@@ -54,7 +54,7 @@ pub fn session_answer(state: &AppState, grant: &SessionGrant) -> AuthSession {
 /// `?grant_type=`.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct GrantQuery {
+pub(crate) struct GrantQuery {
     /// `password`, `refresh_token` or `pkce` (`web3` answers 422 `web3_provider_disabled`;
     /// anything else, or none, 400 `invalid_credentials`).
     grant_type: Option<String>,
@@ -62,7 +62,7 @@ pub struct GrantQuery {
 
 /// The body of any grant.
 #[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
-pub struct TokenBody {
+pub(crate) struct TokenBody {
     email: Option<String>,
     /// A phone sign-in, which Radar does not offer (`phone_provider_disabled`).
     phone: Option<String>,
@@ -81,7 +81,7 @@ pub struct TokenBody {
     (status = 404, body = radar_api::auth::AuthErrorBody, description = "`grant_type=pkce`: an unknown or spent code (`flow_state_not_found`)"),
     (status = 422, body = radar_api::auth::AuthErrorBody, description = "`grant_type=pkce`: the code expired (`flow_state_expired`); `grant_type=web3` (`web3_provider_disabled`)"),
     (status = 429, body = radar_api::auth::AuthErrorBody)))]
-pub async fn post_token(
+pub(crate) async fn post_token(
     State(state): State<AppState>,
     ClientIp(peer): ClientIp,
     _key: ApiKey,
@@ -232,7 +232,7 @@ async fn refresh(state: &AppState, body: TokenBody) -> AuthResult<Json<AuthSessi
 /// `?scope=global|local|others`.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct LogoutQuery {
+pub(crate) struct LogoutQuery {
     /// `global` (every session of the user, the default), `local` (this one) or `others`.
     scope: Option<String>,
 }
@@ -241,7 +241,7 @@ pub struct LogoutQuery {
 /// (`global`, the default) or every other one (`others`).
 #[utoipa::path(post, path = "/logout", tag = "auth", params(LogoutQuery), responses(
     (status = 204, description = "Signed out"), (status = 400, body = radar_api::auth::AuthErrorBody), (status = 401, body = radar_api::auth::AuthErrorBody)))]
-pub async fn post_logout(
+pub(crate) async fn post_logout(
     State(state): State<AppState>,
     _key: ApiKey,
     caller: Caller,

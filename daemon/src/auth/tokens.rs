@@ -14,7 +14,7 @@ use radar_api::auth::AuthAppMetadata;
 use serde::{Deserialize, Serialize};
 
 /// The audience of user access tokens.
-pub const AUDIENCE: &str = "authenticated";
+pub(crate) const AUDIENCE: &str = "authenticated";
 
 /// Claims of a user's access token.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 use radar_store::{Store, User};
 
 /// The user object of the auth protocol, with Radar's subscription fields.
-pub fn auth_user(store: &Store, user: &User) -> radar_api::auth::AuthUser {
+pub(crate) fn auth_user(store: &Store, user: &User) -> radar_api::auth::AuthUser {
     let mut meta = user.user_metadata.clone();
     // The same subscription object as `GET /api/user/metadata`, so clients agree.
     meta.insert(

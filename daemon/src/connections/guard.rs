@@ -29,7 +29,7 @@ use crate::error::ApiError;
 
 /// Applies [`Guard`] to a service.
 #[derive(Debug, Clone, Copy)]
-pub struct GuardLayer {
+pub(crate) struct GuardLayer {
     /// `--max-body`.
     pub max_body: usize,
     /// `--body-timeout`.
@@ -49,7 +49,7 @@ impl<S> tower::Layer<S> for GuardLayer {
 
 /// See the [module](self).
 #[derive(Debug, Clone)]
-pub struct Guard<S> {
+pub(crate) struct Guard<S> {
     inner: S,
     limits: GuardLayer,
 }

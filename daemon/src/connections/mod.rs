@@ -25,7 +25,7 @@ mod drain;
 mod guard;
 mod peers;
 
-pub use guard::GuardLayer;
+pub(crate) use guard::GuardLayer;
 pub(crate) use guard::declares_body;
 
 use std::future::Future;
@@ -90,7 +90,7 @@ const REFUSAL_LINGER: Duration = Duration::from_secs(1);
 const CAP_WARNING_EVERY: Duration = Duration::from_secs(10);
 
 /// Serves `app` on `listener` until `shutdown` resolves, then drains: see [`drain`].
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     app: Front,
     config: &ConnectionConfig,

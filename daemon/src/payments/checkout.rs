@@ -17,12 +17,12 @@ use crate::extract::Path;
 use crate::state::AppState;
 
 /// The test checkout page routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(get_checkout_page, post_checkout_pay))
 }
 
 /// Creates a test checkout session for a user; answers the page's URL.
-pub async fn create(s: &AppState, user: &User) -> Result<String> {
+pub(crate) async fn create(s: &AppState, user: &User) -> Result<String> {
     let id = format!("cs_test_{}", hex::encode(rand::random::<[u8; 16]>()));
     s.store.create_checkout(&id, &user.id, "test").await?;
     let url = s
@@ -59,7 +59,7 @@ fn is_session_id(id: &str) -> bool {
     (status = 200, content_type = "text/html", description = "The checkout page with a Pay button"),
     (status = 404, content_type = "text/html", description = "Unknown session"),
 ))]
-pub async fn get_checkout_page(
+pub(crate) async fn get_checkout_page(
     State(s): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response> {
@@ -94,7 +94,7 @@ fn success_path(id: &str) -> String {
     (status = 303, description = "Paid; Location is /subscribe/success?session_id=..."),
     (status = 404, content_type = "text/html", description = "Unknown session"),
 ))]
-pub async fn post_checkout_pay(
+pub(crate) async fn post_checkout_pay(
     State(s): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response> {

@@ -17,8 +17,8 @@
 //! waitlist is the offered path and the Stripe checkout refuses with 403
 //! `subscriptions_closed`; the test checkout stays available.
 
-pub mod checkout;
-pub mod stripe;
+pub(crate) mod checkout;
+pub(crate) mod stripe;
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -32,7 +32,7 @@ use crate::state::AppState;
 /// Checkouts one account may start in 24 hours; each is a stored record (and, with
 /// Stripe, a call to Stripe), so an account cannot grow the store or spend the
 /// provider's rate limit without bound.
-pub const MAX_CHECKOUTS_PER_DAY: usize = 20;
+pub(crate) const MAX_CHECKOUTS_PER_DAY: usize = 20;
 
 /// Which payment provider serves checkouts.
 #[derive(
@@ -119,7 +119,7 @@ impl PaymentsConfig {
 }
 
 /// The payment routes.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create_checkout_session))
         .routes(routes!(verify_subscription))
@@ -136,7 +136,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     (status = 429, body = crate::error::ErrorBody, description = "20 checkouts started in the last 24 hours"),
     (status = 502, body = crate::error::ErrorBody, description = "The payment provider failed"),
 ))]
-pub async fn create_checkout_session(
+pub(crate) async fn create_checkout_session(
     State(s): State<AppState>,
     caller: AuthUser,
 ) -> Result<Json<CheckoutUrl>> {
@@ -186,7 +186,7 @@ pub async fn create_checkout_session(
     (status = 401, body = crate::error::ErrorBody),
     (status = 502, body = crate::error::ErrorBody, description = "The payment provider failed"),
 ))]
-pub async fn verify_subscription(
+pub(crate) async fn verify_subscription(
     State(s): State<AppState>,
     caller: AuthUser,
     Json(body): Json<serde_json::Value>,

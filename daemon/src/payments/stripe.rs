@@ -24,13 +24,13 @@ use crate::extract::{Json, RawBody};
 use crate::state::AppState;
 
 /// The webhook route.
-pub fn router() -> OpenApiRouter<AppState> {
+pub(crate) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_stripe_webhook))
 }
 
 /// The part of a Stripe Checkout Session the daemon reads.
 #[derive(Debug, Clone, Deserialize)]
-pub struct StripeSession {
+pub(crate) struct StripeSession {
     /// `cs_...`
     pub id: String,
     /// Hosted checkout page (present on creation).
@@ -94,7 +94,7 @@ async fn read_session(res: reqwest::Response) -> Result<StripeSession> {
 }
 
 /// Creates a Stripe Checkout Session for a user; answers Stripe's hosted page URL.
-pub async fn create(s: &AppState, user: &User) -> Result<String> {
+pub(crate) async fn create(s: &AppState, user: &User) -> Result<String> {
     let p = &s.config.payments;
     let secret = p
         .stripe_secret_key
@@ -146,7 +146,7 @@ pub async fn create(s: &AppState, user: &User) -> Result<String> {
 
 /// Asks Stripe whether a session is paid and records it; answers a failure message
 /// when it is not.
-pub async fn settle(s: &AppState, session: &CheckoutSession) -> Result<Option<String>> {
+pub(crate) async fn settle(s: &AppState, session: &CheckoutSession) -> Result<Option<String>> {
     let secret = s
         .config
         .payments
@@ -182,7 +182,7 @@ pub async fn settle(s: &AppState, session: &CheckoutSession) -> Result<Option<St
 
 /// Checks a `Stripe-Signature` header against the raw body: a `v1` HMAC-SHA256 of
 /// `"{t}.{body}"` under `secret`, with `t` within `tolerance` seconds of `now`.
-pub fn verify_signature(
+pub(crate) fn verify_signature(
     header: &str,
     body: &[u8],
     secret: &str,
@@ -231,7 +231,7 @@ struct EventData {
 
 /// Acknowledgement of a webhook delivery.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct WebhookAck {
+pub(crate) struct WebhookAck {
     /// Always true on a 200 answer.
     pub received: bool,
 }
@@ -245,7 +245,7 @@ pub struct WebhookAck {
         (status = 400, body = crate::error::ErrorBody, description = "Missing or bad signature, or not an event"),
         (status = 404, body = crate::error::ErrorBody, description = "Webhooks are not configured"),
 ))]
-pub async fn post_stripe_webhook(
+pub(crate) async fn post_stripe_webhook(
     State(s): State<AppState>,
     headers: HeaderMap,
     RawBody(body): RawBody,

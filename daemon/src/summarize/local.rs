@@ -417,171 +417,15 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
             .cmp(&b.published_date)
             .then_with(|| a.id.cmp(&b.id))
     });
-
-    let mut seen = HashSet::new();
-    let mut sents: Vec<Sentence> = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let text = strip_citations(&format!("{}\n\n{}", item.summary, item.content));
-        for (p, s) in text.split("\n\n").flat_map(sentences).enumerate() {
-            let n = s.chars().count();
-            if !(MIN_SENTENCE..=MAX_SENTENCE).contains(&n) || !seen.insert(s.to_lowercase()) {
-                continue;
-            }
-            let mut terms = HashMap::new();
-            for w in words(&s) {
-                *terms.entry(w).or_insert(0.0) += 1.0;
-            }
-            if !terms.is_empty() {
-                sents.push(Sentence {
-                    text: s,
-                    item: i,
-                    position: p,
-                    terms,
-                });
-            }
-        }
-    }
-
-    // TF-IDF weights, unit length.
-    let n = sents.len().max(1) as f64;
-    let mut df: HashMap<&str, f64> = HashMap::new();
-    for s in &sents {
-        for t in s.terms.keys() {
-            *df.entry(t.as_str()).or_insert(0.0) += 1.0;
-        }
-    }
-    let idf: HashMap<String, f64> = df
-        .iter()
-        .map(|(t, d)| (t.to_string(), (n / d).ln() + 1.0))
-        .collect();
-    let vectors: Vec<BTreeMap<&str, f64>> = sents
-        .iter()
-        .map(|s| {
-            let mut v: BTreeMap<&str, f64> = s
-                .terms
-                .iter()
-                .map(|(t, tf)| (t.as_str(), tf * idf[t]))
-                .collect();
-            let norm = v
-                .values()
-                .map(|x| x * x)
-                .sum::<f64>()
-                .sqrt()
-                .max(f64::MIN_POSITIVE);
-            for x in v.values_mut() {
-                *x /= norm;
-            }
-            v
-        })
-        .collect();
-    let mut centroid: BTreeMap<&str, f64> = BTreeMap::new();
-    for v in &vectors {
-        for (t, x) in v {
-            *centroid.entry(t).or_insert(0.0) += x / n;
-        }
-    }
-    let cnorm = centroid
-        .values()
-        .map(|x| x * x)
-        .sum::<f64>()
-        .sqrt()
-        .max(f64::MIN_POSITIVE);
-    let score: Vec<f64> = vectors
-        .iter()
-        .map(|v| {
-            v.iter()
-                .map(|(t, x)| x * centroid.get(t).unwrap_or(&0.0))
-                .sum::<f64>()
-                / cnorm
-        })
-        .collect();
-
-    // Each item is represented by its most central sentence, a lead sentence slightly
-    // preferred (leads carry the news); the item ranks by that sentence's score. Its
-    // runner-up stands in for it where that first sentence is already used.
-    const LEAD_BONUS: f64 = 0.15;
-    let value = |j: usize| {
-        score[j]
-            + if sents[j].position == 0 {
-                LEAD_BONUS
-            } else {
-                0.0
-            }
-    };
-    let mut best: Vec<Option<usize>> = vec![None; items.len()];
-    let mut second: Vec<Option<usize>> = vec![None; items.len()];
-    for (i, sentence) in sents.iter().enumerate() {
-        let item = sentence.item;
-        // Strictly greater keeps the earlier sentence on ties: deterministic.
-        if best[item].is_none_or(|b| value(i) > value(b)) {
-            second[item] = best[item];
-            best[item] = Some(i);
-        } else if second[item].is_none_or(|b| value(i) > value(b)) {
-            second[item] = Some(i);
-        }
-    }
+    let sents = sentences_of(&items);
+    let weighed = Weighed::new(&sents);
+    let (best, second) = weighed.best_per_item(items.len());
     // The overall ranking of sentences, for the summary's lead.
-    let by_score = |a: &usize, b: &usize| {
-        score[*b]
-            .partial_cmp(&score[*a])
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(sents[*a].item.cmp(&sents[*b].item))
-            .then(sents[*a].position.cmp(&sents[*b].position))
-    };
     let mut ranked: Vec<usize> = best.iter().flatten().copied().collect();
-    ranked.sort_by(by_score);
+    ranked.sort_by(|a, b| weighed.by_score(*a, *b));
     let lead = ranked.first().copied();
 
-    let cosine = |a: usize, b: usize| -> f64 {
-        vectors[a]
-            .iter()
-            .map(|(t, x)| x * vectors[b].get(t).unwrap_or(&0.0))
-            .sum()
-    };
-    let retells_lead = |i: usize| lead.is_some_and(|l| cosine(i, l) >= SAME_STORY);
-
-    // Stories by topic, each with what represents it in its section. The lead's best
-    // sentence opens the summary, so the lead story shows its runner-up sentence, or its
-    // headline when that sentence only says the same again; other stories that retell
-    // the lead are left out.
-    let mut per_topic: Vec<Vec<(usize, Shown)>> = vec![Vec::new(); TOPICS.len() + 1];
-    for (item, b) in best.iter().enumerate() {
-        let Some(b) = *b else { continue };
-        let shown = if Some(b) == lead {
-            match second[item] {
-                Some(r) if !retells_lead(r) => Shown::Sentence(r),
-                _ => Shown::Headline,
-            }
-        } else if retells_lead(b) {
-            continue;
-        } else {
-            Shown::Sentence(b)
-        };
-        per_topic[topic_of(items[item])].push((b, shown));
-    }
-    let mut content = Vec::new();
-    for (t, stories) in per_topic.iter_mut().enumerate() {
-        if stories.is_empty() {
-            continue;
-        }
-        let name = TOPICS.get(t).map_or(OTHER, |(name, _)| name);
-        // The most central stories of the topic, ranked by their best sentence.
-        stories.sort_by(|a, b| by_score(&a.0, &b.0));
-        let mut picked: Vec<(usize, Shown)> = stories.iter().take(PER_TOPIC).copied().collect();
-        // Within a paragraph, the stories read in date order.
-        picked.sort_by_key(|&(b, _)| sents[b].item);
-        let text: Vec<String> = picked
-            .iter()
-            .map(|&(b, shown)| {
-                let item = items[sents[b].item];
-                match shown {
-                    Shown::Sentence(i) => cited(&sents[i].text, item),
-                    Shown::Headline => cited(&headline(&item.title), item),
-                }
-            })
-            .collect();
-        content.push(format!("{name}: {}", text.join(" ")));
-    }
+    let mut content = sections(&items, &weighed, &best, &second, lead);
     if content.is_empty() && lead.is_none() {
         // Items too short for sentence extraction: list their titles.
         content = items
@@ -615,6 +459,207 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
         summary,
         content,
     }
+}
+
+/// Every usable sentence of the items' summaries and contents, once each (the same
+/// sentence in two items counts once), with its terms.
+fn sentences_of(items: &[&NewsItem]) -> Vec<Sentence> {
+    let mut seen = HashSet::new();
+    let mut sents: Vec<Sentence> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let text = strip_citations(&format!("{}\n\n{}", item.summary, item.content));
+        for (p, s) in text.split("\n\n").flat_map(sentences).enumerate() {
+            let n = s.chars().count();
+            if !(MIN_SENTENCE..=MAX_SENTENCE).contains(&n) || !seen.insert(s.to_lowercase()) {
+                continue;
+            }
+            let mut terms = HashMap::new();
+            for w in words(&s) {
+                *terms.entry(w).or_insert(0.0) += 1.0;
+            }
+            if !terms.is_empty() {
+                sents.push(Sentence {
+                    text: s,
+                    item: i,
+                    position: p,
+                    terms,
+                });
+            }
+        }
+    }
+    sents
+}
+
+/// The sentences as TF-IDF vectors of unit length, each scored by its closeness to the
+/// week's centroid.
+struct Weighed<'a> {
+    sents: &'a [Sentence],
+    vectors: Vec<BTreeMap<&'a str, f64>>,
+    score: Vec<f64>,
+}
+
+/// How much a lead sentence is preferred: leads carry the news.
+const LEAD_BONUS: f64 = 0.15;
+
+impl<'a> Weighed<'a> {
+    fn new(sents: &'a [Sentence]) -> Self {
+        let n = sents.len().max(1) as f64;
+        let mut df: HashMap<&str, f64> = HashMap::new();
+        for s in sents {
+            for t in s.terms.keys() {
+                *df.entry(t.as_str()).or_insert(0.0) += 1.0;
+            }
+        }
+        let idf: HashMap<String, f64> = df
+            .iter()
+            .map(|(t, d)| (t.to_string(), (n / d).ln() + 1.0))
+            .collect();
+        let vectors: Vec<BTreeMap<&str, f64>> = sents
+            .iter()
+            .map(|s| {
+                let mut v: BTreeMap<&str, f64> = s
+                    .terms
+                    .iter()
+                    .map(|(t, tf)| (t.as_str(), tf * idf[t]))
+                    .collect();
+                let norm = v
+                    .values()
+                    .map(|x| x * x)
+                    .sum::<f64>()
+                    .sqrt()
+                    .max(f64::MIN_POSITIVE);
+                for x in v.values_mut() {
+                    *x /= norm;
+                }
+                v
+            })
+            .collect();
+        let mut centroid: BTreeMap<&str, f64> = BTreeMap::new();
+        for v in &vectors {
+            for (t, x) in v {
+                *centroid.entry(t).or_insert(0.0) += x / n;
+            }
+        }
+        let cnorm = centroid
+            .values()
+            .map(|x| x * x)
+            .sum::<f64>()
+            .sqrt()
+            .max(f64::MIN_POSITIVE);
+        let score: Vec<f64> = vectors
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .map(|(t, x)| x * centroid.get(t).unwrap_or(&0.0))
+                    .sum::<f64>()
+                    / cnorm
+            })
+            .collect();
+        Weighed {
+            sents,
+            vectors,
+            score,
+        }
+    }
+
+    /// A sentence's score with the lead's bonus.
+    fn value(&self, j: usize) -> f64 {
+        self.score[j]
+            + if self.sents[j].position == 0 {
+                LEAD_BONUS
+            } else {
+                0.0
+            }
+    }
+
+    /// Best score first; ties by item, then place in it.
+    fn by_score(&self, a: usize, b: usize) -> std::cmp::Ordering {
+        self.score[b]
+            .partial_cmp(&self.score[a])
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(self.sents[a].item.cmp(&self.sents[b].item))
+            .then(self.sents[a].position.cmp(&self.sents[b].position))
+    }
+
+    fn cosine(&self, a: usize, b: usize) -> f64 {
+        self.vectors[a]
+            .iter()
+            .map(|(t, x)| x * self.vectors[b].get(t).unwrap_or(&0.0))
+            .sum()
+    }
+
+    /// Each item is represented by its most central sentence, a lead sentence slightly
+    /// preferred; the item ranks by that sentence's score. Its runner-up stands in for it
+    /// where that first sentence is already used. Answers both per item.
+    fn best_per_item(&self, items: usize) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
+        let mut best: Vec<Option<usize>> = vec![None; items];
+        let mut second: Vec<Option<usize>> = vec![None; items];
+        for (i, sentence) in self.sents.iter().enumerate() {
+            let item = sentence.item;
+            // Strictly greater keeps the earlier sentence on ties: deterministic.
+            if best[item].is_none_or(|b| self.value(i) > self.value(b)) {
+                second[item] = best[item];
+                best[item] = Some(i);
+            } else if second[item].is_none_or(|b| self.value(i) > self.value(b)) {
+                second[item] = Some(i);
+            }
+        }
+        (best, second)
+    }
+}
+
+/// The summary's paragraphs: stories by topic, each with what represents it. The lead's
+/// best sentence opens the summary, so the lead story shows its runner-up sentence, or its
+/// headline when that sentence only says the same again; other stories that retell the
+/// lead are left out.
+fn sections(
+    items: &[&NewsItem],
+    weighed: &Weighed<'_>,
+    best: &[Option<usize>],
+    second: &[Option<usize>],
+    lead: Option<usize>,
+) -> Vec<String> {
+    let sents = weighed.sents;
+    let retells_lead = |i: usize| lead.is_some_and(|l| weighed.cosine(i, l) >= SAME_STORY);
+    let mut per_topic: Vec<Vec<(usize, Shown)>> = vec![Vec::new(); TOPICS.len() + 1];
+    for (item, b) in best.iter().enumerate() {
+        let Some(b) = *b else { continue };
+        let shown = if Some(b) == lead {
+            match second[item] {
+                Some(r) if !retells_lead(r) => Shown::Sentence(r),
+                _ => Shown::Headline,
+            }
+        } else if retells_lead(b) {
+            continue;
+        } else {
+            Shown::Sentence(b)
+        };
+        per_topic[topic_of(items[item])].push((b, shown));
+    }
+    let mut content = Vec::new();
+    for (t, stories) in per_topic.iter_mut().enumerate() {
+        if stories.is_empty() {
+            continue;
+        }
+        let name = TOPICS.get(t).map_or(OTHER, |(name, _)| name);
+        // The most central stories of the topic, ranked by their best sentence.
+        stories.sort_by(|a, b| weighed.by_score(a.0, b.0));
+        let mut picked: Vec<(usize, Shown)> = stories.iter().take(PER_TOPIC).copied().collect();
+        // Within a paragraph, the stories read in date order.
+        picked.sort_by_key(|&(b, _)| sents[b].item);
+        let text: Vec<String> = picked
+            .iter()
+            .map(|&(b, shown)| {
+                let item = items[sents[b].item];
+                match shown {
+                    Shown::Sentence(i) => cited(&sents[i].text, item),
+                    Shown::Headline => cited(&headline(&item.title), item),
+                }
+            })
+            .collect();
+        content.push(format!("{name}: {}", text.join(" ")));
+    }
+    content
 }
 
 #[cfg(test)]
