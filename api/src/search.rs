@@ -50,7 +50,8 @@ pub struct SearchHit {
 }
 
 /// `GET /api/search`: one page of results, best first. `hasMore` and `nextCursor` work as
-/// in the feed: free readers get the best 5 and no cursor, subscribers pages of 20.
+/// in the feed: free readers get the best few (the free allowance, `limit`) and no cursor,
+/// subscribers pages of `limit`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchPage {

@@ -45,9 +45,10 @@ fn viewer(state: &AppState, caller: Option<&AuthUser>) -> Viewer {
     }
 }
 
-/// The caller's feed: newest first, without items they hid or read; 5 items for
-/// anonymous and free callers, pages of 20 for subscribers. The answer says how to go on
-/// (see `FeedPage`), so clients need not know either number.
+/// The caller's feed: newest first, without items they hid or read; the free allowance
+/// for anonymous and free callers, pages for subscribers (the answer's `limit` says how
+/// many). The answer says how to go on (see `FeedPage`), so clients need not know either
+/// number.
 #[utoipa::path(get, path = "/api/news", tag = "news", params(NewsQuery), responses(
     (status = 200, body = FeedPage),
     (status = 400, body = crate::error::ErrorBody, description = "Malformed query or cursor"),

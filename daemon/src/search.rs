@@ -35,7 +35,8 @@ pub(crate) fn invalid_query(e: radar_store::QueryError) -> ApiError {
 }
 
 /// Searches every item: best match first, newer first among equals, without the items
-/// the reader hid; the best 5 for free readers, pages of 20 for subscribers.
+/// the reader hid; the best few for free readers (the free allowance), pages for
+/// subscribers (the answer's `limit` says how many).
 #[utoipa::path(get, path = "/api/search", params(SearchParams), responses(
     (status = 200, body = SearchPage),
     (status = 400, body = crate::error::ErrorBody, description = "A malformed query (`invalid_query`: the message says what is wrong and how to write it) or cursor"),

@@ -184,9 +184,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's feed: newest first, without items they hid or read; 5 items for
-         *     anonymous and free callers, pages of 20 for subscribers. The answer says how to go on
-         *     (see `FeedPage`), so clients need not know either number.
+         * The caller's feed: newest first, without items they hid or read; the free allowance
+         *     for anonymous and free callers, pages for subscribers (the answer's `limit` says how
+         *     many). The answer says how to go on (see `FeedPage`), so clients need not know either
+         *     number.
          */
         get: operations["get_news"];
         put?: never;
@@ -355,7 +356,8 @@ export interface paths {
         };
         /**
          * Searches every item: best match first, newer first among equals, without the items
-         *     the reader hid; the best 5 for free readers, pages of 20 for subscribers.
+         *     the reader hid; the best few for free readers (the free allowance), pages for
+         *     subscribers (the answer's `limit` says how many).
          */
         get: operations["get_search"];
         put?: never;
@@ -1390,7 +1392,8 @@ export interface components {
         };
         /**
          * @description `GET /api/search`: one page of results, best first. `hasMore` and `nextCursor` work as
-         *     in the feed: free readers get the best 5 and no cursor, subscribers pages of 20.
+         *     in the feed: free readers get the best few (the free allowance, `limit`) and no cursor,
+         *     subscribers pages of `limit`.
          */
         SearchPage: {
             /** @description Whether more results remain after these. */

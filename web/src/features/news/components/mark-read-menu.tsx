@@ -56,7 +56,7 @@ export function MarkReadMenu() {
     }
   };
 
-  // A visitor's feed is the newest five: nothing of theirs to mark.
+  // A visitor's feed is the newest few (the free allowance): nothing of theirs to mark.
   if (!user) return null;
   return (
     <Menu.Root modal={false} open={open} onOpenChange={setOpen}>
