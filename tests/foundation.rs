@@ -137,7 +137,11 @@ async fn hidden_and_read_items_leave_that_users_feed_only() {
 
     let (_, after) = d.get("/api/news", Some(&alice)).await;
     let after = ids(&after["items"]);
-    assert_eq!(after.len(), 5, "the cap still fills with older items");
+    assert_eq!(
+        after.len(),
+        FREE_LIMIT,
+        "the cap still fills with older items"
+    );
     assert!(!after.contains(hide) && !after.contains(read));
     assert_eq!(after[..3], before[2..]);
 
@@ -250,7 +254,7 @@ async fn bad_requests_get_json_errors() {
     let (_, empty) = d.get("/api/news", None).await;
     assert_eq!(
         empty,
-        json!({"items": [], "nextCursor": null, "hasMore": false, "limit": 5,
+        json!({"items": [], "nextCursor": null, "hasMore": false, "limit": FREE_LIMIT,
                "total": 0, "subscriber": false})
     );
 

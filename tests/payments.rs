@@ -529,7 +529,7 @@ async fn stripe_webhook_activates_only_with_a_valid_signature() {
     );
     assert_eq!(
         d.get("/api/news", Some(&ann)).await.1["limit"],
-        5,
+        FREE_LIMIT,
         "back to the free cap"
     );
 }

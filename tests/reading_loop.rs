@@ -38,7 +38,7 @@ async fn a_free_readers_feed_refills_to_five_after_marks() {
     assert_eq!(first_ids.len(), FREE_LIMIT);
     assert_eq!(
         (&first["total"], &first["subscriber"], &first["nextCursor"]),
-        (&json!(5), &json!(false), &Value::Null)
+        (&json!(FREE_LIMIT), &json!(false), &Value::Null)
     );
     for id in &first_ids[..3] {
         mark(&d, &t, "read", id).await;
@@ -109,7 +109,7 @@ async fn subscription_changes_show_in_the_next_answer_without_a_new_token() {
     let (_, before) = d.get("/api/news", Some(&t)).await;
     assert_eq!(
         (before["subscriber"].clone(), before["limit"].clone()),
-        (json!(false), json!(5))
+        (json!(false), json!(FREE_LIMIT))
     );
     subscribers(&d, "grant", "flip@example.com");
     let (_, granted) = d.get("/api/news", Some(&t)).await;
@@ -366,7 +366,7 @@ async fn a_free_readers_unread_count_is_what_they_may_still_read() {
     let t = d.sign_up("free@example.com", "secret-password").await;
     assert_eq!(
         d.get("/api/unread", Some(&t)).await,
-        (200, json!({"unread": 5}))
+        (200, json!({"unread": FREE_LIMIT}))
     );
 }
 

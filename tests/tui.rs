@@ -289,7 +289,7 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     for key in ["m", "m", "m", "x", "x"] {
         let (_, feed) = daemon.get("/api/news", Some(&token)).await;
         let now = titles(&feed);
-        assert_eq!(now.len(), 5, "{feed}");
+        assert_eq!(now.len(), FREE_LIMIT, "{feed}");
         tui.wait_until("the server's five stories on screen", |s| {
             now.iter().all(|t| s.contains(t.as_str()))
         });
@@ -740,8 +740,8 @@ async fn headlines_keep_forty_columns_at_80x24_100x30_and_200x60() {
         let dated = rows.iter().filter(|r| r.contains(", 20")).count();
         let aged = rows.iter().filter(|r| r.contains(" ago")).count();
         match size.0 {
-            80 => assert_eq!((dated, aged), (0, 5), "{screen}"),
-            _ => assert_eq!((dated, aged), (5, 5), "{screen}"),
+            80 => assert_eq!((dated, aged), (0, FREE_LIMIT), "{screen}"),
+            _ => assert_eq!((dated, aged), (FREE_LIMIT, FREE_LIMIT), "{screen}"),
         }
         if size == (80, 24) {
             // The help is longer than the screen and scrolls to its end.
@@ -1189,7 +1189,7 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     tui.keys(&["/"]);
     tui.type_text("quokka");
     tui.keys(&["Enter"]);
-    let screen = tui.wait_for("5+ results for \"quokka\"");
+    let screen = tui.wait_for(&format!("{FREE_LIMIT}+ results for \"quokka\""));
     assert!(
         found.iter().all(|t| screen.contains(t.as_str())),
         "{screen}"

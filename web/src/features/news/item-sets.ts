@@ -13,17 +13,20 @@ export const STORAGE_KEYS: Record<SetKind, string> = {
 
 export type ItemSets = Record<SetKind, ReadonlySet<string>>;
 
-export const emptySets = (): ItemSets => ({ favorites: new Set(), hidden: new Set(), read: new Set() });
+/** A record with one entry per kind, in `SET_KINDS` order: what code per kind is written with. */
+export function byKind<T>(value: (kind: SetKind, index: number) => T): Record<SetKind, T> {
+  return Object.fromEntries(SET_KINDS.map((kind, i) => [kind, value(kind, i)])) as Record<SetKind, T>;
+}
+
+export const emptySets = (): ItemSets => byKind(() => new Set<string>());
 
 export function addToSet(sets: ItemSets, kind: SetKind, id: string): ItemSets {
-  const next = {} as Record<SetKind, Set<string>>;
-  for (const k of SET_KINDS) {
+  return byKind((k) => {
     const copy = new Set(sets[k]);
     if (k === kind) copy.add(id);
     else copy.delete(id);
-    next[k] = copy;
-  }
-  return next;
+    return copy;
+  });
 }
 
 export function removeFromSet(sets: ItemSets, kind: SetKind, id: string): ItemSets {
@@ -38,11 +41,7 @@ export function removeFromSet(sets: ItemSets, kind: SetKind, id: string): ItemSe
  * the server failed to save is not undone by the next load.
  */
 export function mergeServerLists(sets: ItemSets, server: Partial<Record<SetKind, readonly string[] | null>>): ItemSets {
-  const next: Record<SetKind, Set<string>> = {
-    favorites: new Set(sets.favorites),
-    hidden: new Set(sets.hidden),
-    read: new Set(sets.read),
-  };
+  const next = byKind((kind) => new Set(sets[kind]));
   for (const kind of SET_KINDS) {
     for (const id of server[kind] ?? []) {
       const elsewhere = SET_KINDS.some((other) => other !== kind && sets[other].has(id));
@@ -62,11 +61,7 @@ function readKey(storage: Storage, key: string): Set<string> {
 }
 
 export function loadSets(storage: Storage): ItemSets {
-  return {
-    favorites: readKey(storage, STORAGE_KEYS.favorites),
-    hidden: readKey(storage, STORAGE_KEYS.hidden),
-    read: readKey(storage, STORAGE_KEYS.read),
-  };
+  return byKind((kind) => readKey(storage, STORAGE_KEYS[kind]));
 }
 
 export function saveSets(storage: Storage, sets: ItemSets) {

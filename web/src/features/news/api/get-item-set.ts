@@ -1,8 +1,8 @@
 // GET /api/favorites, /api/hidden, /api/read: the same shape for the three sets, and the
 // "401 gives nothing" handling of docs/product.md §7.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQueries, type UseQueryResult } from '@tanstack/react-query';
 import { requestTolerant } from '@/lib/api-client';
-import type { SetKind } from '@/features/news/item-sets';
+import { byKind, SET_KINDS, type SetKind } from '@/features/news/item-sets';
 import type { NewsItem } from '@/lib/api/types';
 
 export const SET_PATHS: Record<SetKind, string> = {
@@ -22,6 +22,21 @@ export const itemSetQueryOptions = (kind: SetKind, userId: string | null | undef
     enabled: Boolean(userId),
   });
 
-export function useItemSet(kind: SetKind, userId: string | null | undefined) {
-  return useQuery(itemSetQueryOptions(kind, userId));
+/** Every kind's list as the server has it, with its error and loading state. */
+export interface ServerSets {
+  data: Record<SetKind, NewsItem[] | null | undefined>;
+  error: Record<SetKind, Error | null>;
+  loading: Record<SetKind, boolean>;
+}
+
+// At module level, so TanStack Query keeps the combined answer while no list changes.
+const combine = (results: UseQueryResult<NewsItem[] | null>[]): ServerSets => ({
+  data: byKind((_, i) => results[i].data),
+  error: byKind((_, i) => results[i].error),
+  loading: byKind((_, i) => results[i].isLoading),
+});
+
+/** The reader's lists of every kind (`SET_KINDS`), read while signed in. */
+export function useServerSets(userId: string | null | undefined): ServerSets {
+  return useQueries({ queries: SET_KINDS.map((kind) => itemSetQueryOptions(kind, userId)), combine });
 }

@@ -4,12 +4,12 @@
 // unread reaches the server, the feed is read again so it is refilled to the allowance.
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { useItemSet } from '@/features/news/api/get-item-set';
+import { useServerSets } from '@/features/news/api/get-item-set';
 import { openItem } from '@/features/news/api/open-item';
 import { UNREAD_KEY } from '@/lib/unread';
 import { updateItemSet } from '@/features/news/api/update-item-set';
 import type { AppView } from '@/config/paths';
-import { addToSet, loadSets, mergeServerLists, removeFromSet, saveSets, withServerMarks, type ItemSets, type SetKind } from '@/features/news/item-sets';
+import { addToSet, byKind, loadSets, mergeServerLists, removeFromSet, saveSets, SET_KINDS, withServerMarks, type ItemSets, type SetKind } from '@/features/news/item-sets';
 import { applyPending, enqueue, hasPending, PENDING_RETRY_MS, pendingMarks, settle, type PendingMark } from '@/features/news/pending-marks';
 import { ApiError, onServerReachable } from '@/lib/api-client';
 import type { NewsItem } from '@/lib/api/types';
@@ -69,24 +69,21 @@ export function ItemSetsProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [sets, setSets] = useState<ItemSets>(() => loadSets(localStorage));
   const queue = useSyncExternalStore(pendingMarks.subscribe, pendingMarks.get, pendingMarks.get);
-  const favorites = useItemSet('favorites', userId);
-  const hidden = useItemSet('hidden', userId);
-  const read = useItemSet('read', userId);
+  const server = useServerSets(userId);
 
   // Merged during render when a server list arrives (React's "adjust state on new input"
   // pattern), so the first paint after loading already shows the merged sets; changes
   // still waiting for the server are applied on top, so a list read meanwhile cannot undo them.
   const [mergedFrom, setMergedFrom] = useState<unknown[]>([]);
-  const lists = [favorites.data, hidden.data, read.data];
+  const lists = SET_KINDS.map((kind) => server.data[kind]);
   if (lists.some((list, i) => list !== mergedFrom[i])) {
     setMergedFrom(lists);
     setSets((current) =>
       applyPending(
-        mergeServerLists(current, {
-          favorites: favorites.data?.map((i) => i.id),
-          hidden: hidden.data?.map((i) => i.id),
-          read: read.data?.map((i) => i.id),
-        }),
+        mergeServerLists(
+          current,
+          byKind((kind) => server.data[kind]?.map((i) => i.id)),
+        ),
         queue,
         userId ?? '',
       ),
@@ -203,11 +200,11 @@ export function ItemSetsProvider({ children }: { children: ReactNode }) {
       open,
       forgetOpened,
       pendingCount,
-      serverItems: { favorites: favorites.data ?? [], hidden: hidden.data ?? [], read: read.data ?? [] },
-      serverErrors: { favorites: favorites.error, hidden: hidden.error, read: read.error },
-      serverLoading: { favorites: favorites.isLoading, hidden: hidden.isLoading, read: read.isLoading },
+      serverItems: byKind((kind) => server.data[kind] ?? []),
+      serverErrors: server.error,
+      serverLoading: server.loading,
     }),
-    [sets, change, readOnOpen, open, forgetOpened, pendingCount, favorites.data, hidden.data, read.data, favorites.error, hidden.error, read.error, favorites.isLoading, hidden.isLoading, read.isLoading],
+    [sets, change, readOnOpen, open, forgetOpened, pendingCount, server],
   );
 
   return <ItemSetsContext.Provider value={value}>{children}</ItemSetsContext.Provider>;
