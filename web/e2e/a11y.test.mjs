@@ -222,9 +222,11 @@ describe('accessibility', () => {
     // J and K skip what is read: the second story, read by opening it, stays dimmed in place.
     await press('j');
     await press('Enter');
-    await page.getByRole('dialog').waitFor();
+    await page.getByTestId('reader').waitFor();
+    // Esc is heard once the dialog has taken focus (its listeners are set up by then).
+    await page.waitForFunction(() => document.activeElement?.closest('[role="dialog"]'));
     await press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('reader').waitFor({ state: 'detached' });
     await page.locator(`[data-item-id="${list[1]}"][data-read]`).waitFor();
     assert.equal(await focusedCard(), list[1]);
     await press('j');
@@ -232,6 +234,11 @@ describe('accessibility', () => {
     assert.equal(await focusedCard(), list[0], 'K skips the read story');
     await press('J');
     assert.equal(await focusedCard(), list[2], 'J skips it too');
+    // n and N step through results as j and k do, read or not.
+    await press('N');
+    assert.equal(await focusedCard(), list[1]);
+    await press('n');
+    assert.equal(await focusedCard(), list[2]);
     await press('g');
     assert.equal(await focusedCard(), list[0]);
 
