@@ -498,6 +498,15 @@ struct Weighed<'a> {
     score: Vec<f64>,
 }
 
+/// A vector's length, never zero (it divides).
+fn length(v: &BTreeMap<&str, f64>) -> f64 {
+    v.values()
+        .map(|x| x * x)
+        .sum::<f64>()
+        .sqrt()
+        .max(f64::MIN_POSITIVE)
+}
+
 /// How much a lead sentence is preferred: leads carry the news.
 const LEAD_BONUS: f64 = 0.15;
 
@@ -522,12 +531,7 @@ impl<'a> Weighed<'a> {
                     .iter()
                     .map(|(t, tf)| (t.as_str(), tf * idf[t]))
                     .collect();
-                let norm = v
-                    .values()
-                    .map(|x| x * x)
-                    .sum::<f64>()
-                    .sqrt()
-                    .max(f64::MIN_POSITIVE);
+                let norm = length(&v);
                 for x in v.values_mut() {
                     *x /= norm;
                 }
@@ -540,12 +544,7 @@ impl<'a> Weighed<'a> {
                 *centroid.entry(t).or_insert(0.0) += x / n;
             }
         }
-        let cnorm = centroid
-            .values()
-            .map(|x| x * x)
-            .sum::<f64>()
-            .sqrt()
-            .max(f64::MIN_POSITIVE);
+        let cnorm = length(&centroid);
         let score: Vec<f64> = vectors
             .iter()
             .map(|v| {

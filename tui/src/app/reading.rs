@@ -146,19 +146,21 @@ mod tests {
     use crate::testing::*;
 
     fn opened(app: &mut App, id: &str, marked_read: bool) {
-        let epoch = app.epoch;
         let marks = ItemMarks {
             read: marked_read,
             ..ItemMarks::default()
         };
-        app.update(
-            Action::ItemOpened {
-                epoch,
-                id: id.into(),
-                result: Ok(Opened { marked_read, marks }),
-            },
-            Instant::now(),
-        );
+        answer_opening(app, id, Ok(Opened { marked_read, marks }));
+    }
+
+    fn answer_opening(app: &mut App, id: &str, result: ApiResult<Opened>) {
+        let epoch = app.epoch;
+        let action = Action::ItemOpened {
+            epoch,
+            id: id.into(),
+            result,
+        };
+        app.update(action, Instant::now());
     }
 
     #[test]
@@ -218,6 +220,13 @@ mod tests {
             result,
         };
         app.update(action, Instant::now());
+    }
+
+    fn api_error(status: Option<u16>, message: &str) -> crate::api::ApiError {
+        crate::api::ApiError {
+            status,
+            message: message.into(),
+        }
     }
 
     fn status(app: &App) -> &str {
@@ -284,11 +293,7 @@ mod tests {
         let mut app = subscriber();
         app.update(ch('A'), now);
         app.take_requests();
-        let down = crate::api::ApiError {
-            status: None,
-            message: "connection refused".into(),
-        };
-        read_before_saved(&mut app, false, Err(down));
+        read_before_saved(&mut app, false, Err(api_error(None, "connection refused")));
         assert!(status(&app).starts_with("Could not mark as read"));
         assert_eq!(app.unread, Some(64), "the count stays the server's last");
         app.update(ch('U'), now);
@@ -301,18 +306,10 @@ mod tests {
         let mut app = subscriber();
         app.update(key(KeyCode::Enter), now);
         app.take_requests();
-        let epoch = app.epoch;
-        let refused = crate::api::ApiError {
-            status: Some(404),
-            message: "item not found".into(),
-        };
-        app.update(
-            Action::ItemOpened {
-                epoch,
-                id: "item-0".into(),
-                result: Err(refused),
-            },
-            now,
+        answer_opening(
+            &mut app,
+            "item-0",
+            Err(api_error(Some(404), "item not found")),
         );
         assert!(!app.marks.has(Mark::Read, "item-0"));
         assert!(app.read_on_open.is_empty());
