@@ -48,7 +48,11 @@ async fn a_free_readers_feed_refills_to_five_after_marks() {
     }
     let (_, after) = d.get("/api/news", Some(&t)).await;
     let after_ids = ids(&after["items"]);
-    assert_eq!(after_ids.len(), 5, "the allowance is refilled: {after}");
+    assert_eq!(
+        after_ids.len(),
+        FREE_LIMIT,
+        "the allowance is refilled: {after}"
+    );
     assert!(after_ids.iter().all(|id| !first_ids.contains(id)));
     assert_eq!(
         after["hasMore"], true,

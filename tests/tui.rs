@@ -309,18 +309,18 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     }
     let (_, feed) = daemon.get("/api/news", Some(&token)).await;
     let left = titles(&feed);
-    assert_eq!(left.len(), 5, "{feed}");
+    assert_eq!(left.len(), FREE_LIMIT, "{feed}");
     tui.wait_until("five fresh stories after 3 read + 2 hidden", |s| {
         left.iter().all(|t| s.contains(t.as_str()))
     });
 
-    // Drops: five stories, then the paywall.
+    // Drops: the allowance's stories, then the paywall.
     tui.keys(&["2"]);
-    tui.wait_for("1 / 5");
-    for n in 2..=5 {
+    tui.wait_for(&format!("1 / {FREE_LIMIT}"));
+    for n in 2..=FREE_LIMIT {
         std::thread::sleep(DROPS_STEP);
         tui.keys(&["Space"]);
-        tui.wait_for(&format!("{n} / 5"));
+        tui.wait_for(&format!("{n} / {FREE_LIMIT}"));
     }
     std::thread::sleep(DROPS_STEP);
     tui.keys(&["j"]);
@@ -335,14 +335,14 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
 
     // TV mode: counts down, pauses, resumes, cycles the interval.
     tui.keys(&["3"]);
-    tui.wait_for("1 of 5");
+    tui.wait_for(&format!("1 of {FREE_LIMIT}"));
     tui.wait_for("Next in");
     tui.keys(&["Space"]);
     tui.wait_for("Paused");
     std::thread::sleep(Duration::from_millis(1200));
     let screen = tui.screen();
     assert!(
-        screen.contains("Paused") && screen.contains("1 of 5"),
+        screen.contains("Paused") && screen.contains(&format!("1 of {FREE_LIMIT}")),
         "{screen}"
     );
     tui.keys(&["Space"]);
@@ -350,7 +350,7 @@ async fn free_reader_signs_in_marks_items_reads_drops_and_watches_tv() {
     tui.keys(&["t"]);
     tui.wait_for("interval 15s");
     tui.keys(&["n"]);
-    tui.wait_for("2 of 5");
+    tui.wait_for(&format!("2 of {FREE_LIMIT}"));
 
     // Sign out removes the session file; q quits cleanly.
     tui.keys(&["Escape", "1", "O"]);
@@ -1202,7 +1202,7 @@ async fn search_uses_the_server_and_n_steps_through_results() {
     tui.wait_until("the second result selected", |s| {
         selected_row(s).contains(&found[1])
     });
-    tui.wait_for("Result 2 of 5+ for \"quokka\"");
+    tui.wait_for(&format!("Result 2 of {FREE_LIMIT}+ for \"quokka\""));
     tui.keys(&["N"]);
     tui.wait_until("the first result selected", |s| {
         selected_row(s).contains(&found[0])
