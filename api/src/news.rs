@@ -332,3 +332,63 @@ pub struct Takeaways {
     /// Whether the reader's stored resume ranked the cards.
     pub personalized: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The web app's list of mark kinds (`web/src/lib/api/mark-kinds.ts`) is written from
+    /// [`Mark::ALL`], so a new kind reaches the web app's sets, storage and feed filter
+    /// without a hand-kept copy. After changing [`Mark`], run
+    /// `RADAR_UPDATE_MARKS=1 cargo test -p radar-api marks` and commit the file.
+    #[test]
+    fn the_web_apps_mark_kinds_are_current() {
+        let rows: String = Mark::ALL
+            .iter()
+            .map(|m| {
+                let name = serde_json::to_value(m).unwrap();
+                format!(
+                    "  {{ mark: '{}', segment: '{}', leavesFeed: {} }},\n",
+                    name.as_str().unwrap(),
+                    m.path_segment(),
+                    m.leaves_feed()
+                )
+            })
+            .collect();
+        let current = format!(
+            "// Written from `Mark::ALL` (api/src/news.rs) by\n\
+             // `RADAR_UPDATE_MARKS=1 cargo test -p radar-api marks`: do not edit by hand.\n\
+             import type {{ components }} from '@/lib/api/schema';\n\
+             \n\
+             /** Every mark kind, with its routes' path segment and whether it takes an item out of the feed. */\n\
+             export const MARK_KINDS = [\n{rows}] as const satisfies readonly {{ mark: keyof components['schemas']['ItemMarks']; segment: string; leavesFeed: boolean }}[];\n"
+        );
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../web/src/lib/api/mark-kinds.ts");
+        if std::env::var_os("RADAR_UPDATE_MARKS").is_some() {
+            std::fs::write(&path, &current).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == current,
+            "web/src/lib/api/mark-kinds.ts is not Mark::ALL: run \
+             `RADAR_UPDATE_MARKS=1 cargo test -p radar-api marks` and commit it"
+        );
+    }
+
+    #[test]
+    fn every_mark_has_its_own_place_and_segment() {
+        for (i, m) in Mark::ALL.into_iter().enumerate() {
+            assert_eq!(m.index(), i);
+            let mut marks = ItemMarks::default();
+            marks.set(m);
+            assert!(marks.has(m));
+            assert_eq!(Mark::ALL.iter().filter(|o| marks.has(**o)).count(), 1);
+            marks.unset(m);
+            assert_eq!(marks, ItemMarks::default());
+        }
+        let segments: std::collections::HashSet<_> =
+            Mark::ALL.iter().map(|m| m.path_segment()).collect();
+        assert_eq!(segments.len(), Mark::ALL.len());
+    }
+}

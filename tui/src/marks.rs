@@ -1,6 +1,7 @@
-//! The reader's favourite, hidden and read items, kept locally so the screen changes at
-//! once (docs/product.md §4): the three marks are mutually exclusive, the same rule the store
-//! enforces on the server. Each mark has its set of ids and the list its view shows.
+//! The reader's marked items (favourite, hidden, read), kept locally so the screen changes
+//! at once (docs/product.md §4): the marks are mutually exclusive, the same rule the store
+//! enforces on the server. Each mark of [`Mark::ALL`] has its set of ids and the list its
+//! view shows, at the mark's [`Mark::index`].
 
 use std::collections::HashSet;
 
@@ -8,22 +9,18 @@ use radar_api::{Mark, NewsItem};
 
 use crate::load::Load;
 
-/// All three marks.
-pub const MARKS: [Mark; 3] = [Mark::Favorite, Mark::Hidden, Mark::Read];
+/// Every mark, in the order of the tables below.
+pub const MARKS: [Mark; Mark::ALL.len()] = Mark::ALL;
 
 fn slot(mark: Mark) -> usize {
-    match mark {
-        Mark::Favorite => 0,
-        Mark::Hidden => 1,
-        Mark::Read => 2,
-    }
+    mark.index()
 }
 
 /// The signed-in reader's marks.
 #[derive(Debug, Default)]
 pub struct Marks {
-    sets: [HashSet<String>; 3],
-    lists: [Load<Vec<NewsItem>>; 3],
+    sets: [HashSet<String>; Mark::ALL.len()],
+    lists: [Load<Vec<NewsItem>>; Mark::ALL.len()],
 }
 
 impl Marks {
@@ -37,7 +34,7 @@ impl Marks {
         &self.lists[slot(mark)]
     }
 
-    /// Marks the item, clearing the other two marks.
+    /// Marks the item, clearing the other marks.
     pub fn set(&mut self, mark: Mark, item: &NewsItem) {
         for other in MARKS.into_iter().filter(|m| *m != mark) {
             self.clear(other, &item.id);

@@ -1,9 +1,20 @@
-// The favourite, hidden and read sets (docs/product.md §4). An item is in at most one of them: adding it
-// to one takes it out of the other two; removing it touches only that one set.
+// The reader's marked sets, one per mark kind (docs/product.md §4). An item is in at most one of
+// them: adding it to one takes it out of the others; removing it touches only that one set. The
+// kinds come from the server's own table (`MARK_KINDS`, written from Rust's `Mark::ALL`).
+import { MARK_KINDS } from '@/lib/api/mark-kinds';
+import type { components } from '@/lib/api/schema';
 
-export type SetKind = 'favorites' | 'hidden' | 'read';
+type ItemMarks = components['schemas']['ItemMarks'];
 
-export const SET_KINDS: readonly SetKind[] = ['favorites', 'hidden', 'read'];
+/** A mark kind, named by its routes' path segment (`/api/favorites`, `/api/hidden`, `/api/read`). */
+export type SetKind = (typeof MARK_KINDS)[number]['segment'];
+
+export const SET_KINDS: readonly SetKind[] = MARK_KINDS.map((k) => k.segment);
+
+/** The kinds that take an item out of the feed (hidden, read). */
+export const LEAVING_KINDS: readonly SetKind[] = MARK_KINDS.filter((k) => k.leavesFeed).map((k) => k.segment);
+
+export const isSetKind = (value: unknown): value is SetKind => SET_KINDS.some((kind) => kind === value);
 
 export const STORAGE_KEYS: Record<SetKind, string> = {
   favorites: 'userFavorites',
@@ -73,7 +84,7 @@ export function saveSets(storage: Storage, sets: ItemSets) {
  * them (`readOnOpen`), which stay where they were until the list is read again.
  */
 export function visibleInFeed<T extends { id: string }>(items: readonly T[], sets: ItemSets, readOnOpen: ReadonlySet<string> = new Set()): T[] {
-  return items.filter((item) => !sets.hidden.has(item.id) && (!sets.read.has(item.id) || readOnOpen.has(item.id)));
+  return items.filter((item) => !sets.hidden.has(item.id) && (readOnOpen.has(item.id) || !LEAVING_KINDS.some((kind) => sets[kind].has(item.id))));
 }
 
 /**
@@ -97,11 +108,11 @@ export function keepOpened<T extends { id: string }>(before: readonly T[], next:
 }
 
 /** The sets with `id` placed exactly as the server reports its marks now. */
-export function withServerMarks(sets: ItemSets, id: string, marks: Record<'favorite' | 'hidden' | 'read', boolean>): ItemSets {
-  const on: Record<SetKind, boolean> = { favorites: marks.favorite, hidden: marks.hidden, read: marks.read };
+export function withServerMarks(sets: ItemSets, id: string, marks: ItemMarks): ItemSets {
   let next = sets;
-  for (const kind of SET_KINDS) {
-    if (on[kind] !== sets[kind].has(id)) next = on[kind] ? addToSet(next, kind, id) : removeFromSet(next, kind, id);
+  for (const { mark, segment: kind } of MARK_KINDS) {
+    const on = marks[mark];
+    if (on !== sets[kind].has(id)) next = on ? addToSet(next, kind, id) : removeFromSet(next, kind, id);
   }
   return next;
 }

@@ -4,7 +4,7 @@
 // on a retry interval, and after the next answer of any call. A mark is never dropped
 // silently: only an answer that can never succeed (a 4xx other than 401) drops it, and the
 // app then shows the warning of docs/product.md §8.
-import { addToSet, removeFromSet, type ItemSets, type SetKind } from '@/features/news/item-sets';
+import { addToSet, isSetKind, removeFromSet, type ItemSets, type SetKind } from '@/features/news/item-sets';
 import type { NewsItem } from '@/lib/api/types';
 
 export const PENDING_MARKS_KEY = 'radarPendingMarks';
@@ -37,7 +37,7 @@ export function loadPending(storage: Storage): PendingMark[] {
     if (!Array.isArray(parsed)) return [];
     return parsed.filter(
       (m): m is PendingMark =>
-        m && typeof m.userId === 'string' && typeof m.id === 'string' && typeof m.on === 'boolean' && ['favorites', 'hidden', 'read'].includes(m.kind),
+        m && typeof m.userId === 'string' && typeof m.id === 'string' && typeof m.on === 'boolean' && isSetKind(m.kind),
     );
   } catch {
     return [];

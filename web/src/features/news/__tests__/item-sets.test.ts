@@ -100,11 +100,13 @@ describe('visibleInFeed', () => {
   it('keeps an item read by opening it in place, but not one hidden after', () => {
     let sets = addToSet(emptySets(), 'read', 'opened');
     sets = addToSet(sets, 'read', 'marked');
+    // Opened, then hidden: hiding wins over having been opened.
+    sets = addToSet(sets, 'hidden', 'gone');
     const items = ['a', 'opened', 'marked', 'gone'].map((id) => ({ id }));
     const readOnOpen = new Set(['opened', 'gone']);
-    expect(visibleInFeed(items, sets, readOnOpen).map((i) => i.id)).toEqual(['a', 'opened', 'gone']);
+    expect(visibleInFeed(items, sets, readOnOpen).map((i) => i.id)).toEqual(['a', 'opened']);
     sets = addToSet(removeFromSet(sets, 'read', 'opened'), 'hidden', 'opened');
-    expect(visibleInFeed(items, sets, readOnOpen).map((i) => i.id)).toEqual(['a', 'gone']);
+    expect(visibleInFeed(items, sets, readOnOpen).map((i) => i.id)).toEqual(['a']);
   });
 });
 

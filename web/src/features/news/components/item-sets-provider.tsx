@@ -9,7 +9,7 @@ import { openItem } from '@/features/news/api/open-item';
 import { UNREAD_KEY } from '@/lib/unread';
 import { updateItemSet } from '@/features/news/api/update-item-set';
 import type { AppView } from '@/config/paths';
-import { addToSet, byKind, loadSets, mergeServerLists, removeFromSet, saveSets, SET_KINDS, withServerMarks, type ItemSets, type SetKind } from '@/features/news/item-sets';
+import { addToSet, byKind, LEAVING_KINDS, loadSets, mergeServerLists, removeFromSet, saveSets, SET_KINDS, withServerMarks, type ItemSets, type SetKind } from '@/features/news/item-sets';
 import { applyPending, enqueue, hasPending, PENDING_RETRY_MS, pendingMarks, settle, type PendingMark } from '@/features/news/pending-marks';
 import { ApiError, onServerReachable } from '@/lib/api-client';
 import type { NewsItem } from '@/lib/api/types';
@@ -135,7 +135,7 @@ export function ItemSetsProvider({ children }: { children: ReactNode }) {
       // Every mark may change what is left to read (a favourite clears a read mark).
       if (saved.size > 0) void queryClient.invalidateQueries({ queryKey: UNREAD_KEY });
       // Hiding, reading, restoring or unreading changes what the server puts in the feed.
-      if (saved.has('hidden') || saved.has('read')) void queryClient.invalidateQueries({ queryKey: ['news'] });
+      if (LEAVING_KINDS.some((kind) => saved.has(kind))) void queryClient.invalidateQueries({ queryKey: ['news'] });
       // Search results leave out hidden items only: a hide or restore changes them.
       if (saved.has('hidden')) void queryClient.invalidateQueries({ queryKey: ['search'] });
     }
