@@ -117,6 +117,24 @@ pub struct ItemMarks {
 }
 
 impl ItemMarks {
+    /// No mark.
+    pub const NONE: ItemMarks = ItemMarks {
+        favorite: false,
+        hidden: false,
+        read: false,
+    };
+
+    /// Only `mark`: usable in constants, where [`ItemMarks::set`] is not.
+    pub const fn only(mark: Mark) -> ItemMarks {
+        let mut marks = ItemMarks::NONE;
+        match mark {
+            Mark::Favorite => marks.favorite = true,
+            Mark::Hidden => marks.hidden = true,
+            Mark::Read => marks.read = true,
+        }
+        marks
+    }
+
     /// Whether the item carries `mark`.
     pub fn has(&self, mark: Mark) -> bool {
         match mark {

@@ -23,21 +23,13 @@ pub struct Opening {
 /// Adds the read mark and clears nothing: taken back at once if another mark turns out
 /// to be there (see [`Store::open_item`]).
 const ADD_READ: MarkChange = MarkChange {
-    clear: ItemMarks {
-        favorite: false,
-        hidden: false,
-        read: false,
-    },
+    clear: ItemMarks::NONE,
     set: Some(Mark::Read),
 };
 
 /// Takes the read mark back.
 const TAKE_READ_BACK: MarkChange = MarkChange {
-    clear: ItemMarks {
-        favorite: false,
-        hidden: false,
-        read: true,
-    },
+    clear: ItemMarks::only(Mark::Read),
     set: None,
 };
 

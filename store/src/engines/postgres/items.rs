@@ -465,18 +465,10 @@ impl<'q> Filter<'q> {
         {
             // Items the reader marked with a mark that leaves the listing.
             let r = f.param(reader);
-            let marks: Vec<&str> = [
-                (Mark::Favorite, "m.favorite_at"),
-                (Mark::Hidden, "m.hidden_at"),
-                (Mark::Read, "m.read_at"),
-            ]
-            .into_iter()
-            .filter(|(m, _)| leaves(*m))
-            .map(|(_, column)| column)
-            .collect();
-            let any = marks
-                .iter()
-                .map(|c| format!("{c} IS NOT NULL"))
+            let any = Mark::ALL
+                .into_iter()
+                .filter(|m| leaves(*m))
+                .map(|m| format!("m.{} IS NOT NULL", super::marks::columns(m).0))
                 .collect::<Vec<_>>()
                 .join(" OR ");
             f.and(format!(

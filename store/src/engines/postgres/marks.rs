@@ -1,11 +1,53 @@
 //! Readers' marks and shares in PostgreSQL: `marks` (one row per reader and item with
 //! the time of each mark), `reader_state` (counts and version), `shares`.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
 
 use super::{JsonText, PostgresBackend, get, record, to_record};
 use crate::backend::{MarkChange, MarkCounts, MarkStore, Share};
 use crate::{Error, ItemMarks, Mark, Result};
+
+/// A mark's two columns: when the reader set it (in `marks`, with a partial index per
+/// mark) and how many items carry it (in `reader_state`). The statements below are written
+/// from this table once, so a mark kind is one line here and a migration.
+pub(super) fn columns(mark: Mark) -> (&'static str, &'static str) {
+    match mark {
+        Mark::Favorite => ("favorite_at", "favorites"),
+        Mark::Hidden => ("hidden_at", "hidden"),
+        Mark::Read => ("read_at", "read"),
+    }
+}
+
+/// `SELECT <each mark set?> FROM marks` for one reader and item.
+static ITEM_MARKS: LazyLock<String> = LazyLock::new(|| {
+    let set = Mark::ALL.map(|m| format!("{} IS NOT NULL", columns(m).0));
+    format!(
+        "SELECT {} FROM marks WHERE reader = $1 AND item = $2",
+        set.join(", ")
+    )
+});
+
+/// One statement per mark, each walking its own partial index, newest mark first.
+static MARKED_IDS: LazyLock<[String; Mark::ALL.len()]> = LazyLock::new(|| {
+    Mark::ALL.map(|m| {
+        let at = columns(m).0;
+        format!(
+            "SELECT item FROM marks WHERE reader = $1 AND {at} IS NOT NULL \
+             ORDER BY {at} DESC, item DESC"
+        )
+    })
+});
+
+/// The reader's count of each mark, in [`Mark::ALL`] order.
+static MARK_COUNTS: LazyLock<String> = LazyLock::new(|| {
+    let counts = Mark::ALL.map(|m| columns(m).1);
+    format!(
+        "SELECT {} FROM reader_state WHERE reader = $1",
+        counts.join(", ")
+    )
+});
 
 /// A mark's bit in `radar_change_marks`'s arguments and answer.
 fn bit(mark: Mark) -> i32 {
@@ -54,50 +96,25 @@ impl MarkStore for PostgresBackend {
     }
 
     async fn item_marks(&self, reader: &str, item: &str) -> Result<ItemMarks> {
-        let row = self
-            .opt(
-                "SELECT favorite_at IS NOT NULL, hidden_at IS NOT NULL, read_at IS NOT NULL \
-                 FROM marks WHERE reader = $1 AND item = $2",
-                &[&reader, &item],
-            )
-            .await?;
-        let Some(row) = row else {
-            return Ok(ItemMarks::default());
-        };
-        Ok(ItemMarks {
-            favorite: get(&row, 0)?,
-            hidden: get(&row, 1)?,
-            read: get(&row, 2)?,
-        })
+        let row = self.opt(&ITEM_MARKS, &[&reader, &item]).await?;
+        let mut marks = ItemMarks::NONE;
+        if let Some(row) = row {
+            for m in Mark::ALL {
+                if get(&row, m.index())? {
+                    marks.set(m);
+                }
+            }
+        }
+        Ok(marks)
     }
 
     async fn marked_ids(&self, reader: &str, mark: Mark) -> Result<Vec<String>> {
-        // One statement per mark, each walking its own partial index.
-        let sql = match mark {
-            Mark::Favorite => {
-                "SELECT item FROM marks WHERE reader = $1 AND favorite_at IS NOT NULL \
-                 ORDER BY favorite_at DESC, item DESC"
-            }
-            Mark::Hidden => {
-                "SELECT item FROM marks WHERE reader = $1 AND hidden_at IS NOT NULL \
-                 ORDER BY hidden_at DESC, item DESC"
-            }
-            Mark::Read => {
-                "SELECT item FROM marks WHERE reader = $1 AND read_at IS NOT NULL \
-                 ORDER BY read_at DESC, item DESC"
-            }
-        };
-        let rows = self.rows(sql, &[&reader]).await?;
+        let rows = self.rows(&MARKED_IDS[mark.index()], &[&reader]).await?;
         rows.iter().map(|row| get(row, 0)).collect()
     }
 
     async fn mark_counts(&self, reader: &str) -> Result<MarkCounts> {
-        let row = self
-            .opt(
-                "SELECT favorites, hidden, read FROM reader_state WHERE reader = $1",
-                &[&reader],
-            )
-            .await?;
+        let row = self.opt(&MARK_COUNTS, &[&reader]).await?;
         let mut counts = MarkCounts::default();
         if let Some(row) = row {
             for m in Mark::ALL {
