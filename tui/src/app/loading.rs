@@ -209,10 +209,12 @@ impl App {
             }
             Ok(items) => {
                 let view = View::of_mark(mark);
-                let selected = self.current_list_item_id(view);
+                let selected = view.and_then(|v| self.current_list_item_id(v));
                 self.marks.loaded(mark, items);
                 self.apply_pending();
-                self.keep_selection(view, selected);
+                if let Some(view) = view {
+                    self.keep_selection(view, selected);
+                }
                 self.on_success();
             }
             Err(e) if e.is_unauthorized() => self.on_unauthorized(),

@@ -111,13 +111,9 @@ impl View {
         !matches!(self, View::Drops | View::Tv)
     }
 
-    /// The view that lists `mark`.
-    pub fn of_mark(mark: Mark) -> View {
-        match mark {
-            Mark::Favorite => View::Favs,
-            Mark::Read => View::Read,
-            Mark::Hidden => View::Trash,
-        }
+    /// The view that lists `mark`, when one does: the inverse of [`View::mark`].
+    pub fn of_mark(mark: Mark) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.mark() == Some(mark))
     }
 
     fn index(self) -> usize {
