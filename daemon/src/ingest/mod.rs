@@ -274,7 +274,7 @@ pub async fn fetch_feed(
         url: feed.url.clone(),
         ..report
     };
-    let guard = match claim(in_flight, feed_id, if_running).await {
+    let guard = match claim_or_join(in_flight, feed_id, if_running).await {
         Ok(guard) => guard,
         Err(Some(joined)) => return joined,
         Err(None) => {
@@ -312,9 +312,9 @@ type Fetch = (
     Option<usize>,
 );
 
-/// Claims `feed_id` for one fetch. `Err(None)`: it is being fetched and `if_running` says
+/// Claims `feed_id` for one fetch, or joins the fetch under way. `Err(None)`: it is being fetched and `if_running` says
 /// skip (answer `busy`); `Err(Some(report))`: the running fetch's report, waited for.
-async fn claim(
+async fn claim_or_join(
     in_flight: &InFlight,
     feed_id: &str,
     if_running: IfRunning,

@@ -50,100 +50,18 @@ pub async fn run(
     mut stop: watch::Receiver<bool>,
 ) {
     let mut next_summary_check = tokio::time::Instant::now();
-    // Feeds whose task this loop started and which have not finished: the task claims
-    // the feed in the in-flight set only once it runs.
-    let launched: Arc<Mutex<HashSet<String>>> = Arc::default();
-    // This loop's name on the leases of the feeds it fetches.
-    let holder = uuid::Uuid::new_v4().to_string();
+    let poller = Poller {
+        ctx: ctx.clone(),
+        launched: Arc::default(),
+        holder: uuid::Uuid::new_v4().to_string(),
+    };
     let freed = ctx.polling.hosts.freed();
     loop {
         let mut wait = TICK.min(ctx.polling.interval);
         // Armed before looking, so a fetch ending meanwhile still wakes the loop.
         let host_freed = freed.notified();
         if poll_feeds {
-            match ctx.store.feeds().await {
-                Ok(feeds) => {
-                    let now = ctx.polling.clock.now();
-                    for feed in feeds {
-                        if let Some(until) = due_in(feed.next_due, now) {
-                            wait = wait.min(until.max(Duration::from_secs(1)));
-                            continue;
-                        }
-                        if ctx.in_flight.contains(&feed.id)
-                            || launched
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .contains(&feed.id)
-                        {
-                            continue;
-                        }
-                        let host = schedule::host_of(&feed.url);
-                        let permit = match ctx.polling.hosts.try_start(&host, now, true) {
-                            Ok(permit) => permit,
-                            Err(Some(at)) => {
-                                // The host's minute is spent: look again when it frees.
-                                let until = (at - now).to_std().unwrap_or_default();
-                                wait = wait.min(until.max(Duration::from_secs(1)));
-                                continue;
-                            }
-                            // One of the host's fetches must end first (that wakes us).
-                            Err(None) => continue,
-                        };
-                        // Another process sharing the store may be fetching it: one
-                        // lease per feed, on the wall clock, which this loop renews
-                        // while it keeps the feed and which lapses if it stops.
-                        let until = Utc::now() + fetch_lease(ctx.feed_timeout);
-                        match ctx
-                            .store
-                            .lease(&format!("feed-fetch:{}", feed.id), &holder, until)
-                            .await
-                        {
-                            Ok(true) => {}
-                            Ok(false) => continue,
-                            Err(e) => {
-                                tracing::warn!(feed = %feed.url, error = %e, "cannot lease the feed's fetch");
-                                continue;
-                            }
-                        }
-                        launched
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .insert(feed.id.clone());
-                        let ctx = ctx.clone();
-                        let launched = launched.clone();
-                        tokio::spawn(async move {
-                            let _slot = ctx.fetch_slots.clone().acquire_owned().await;
-                            let r = crate::ingest::fetch_feed(
-                                &ctx.store,
-                                &ctx.http,
-                                &ctx.in_flight,
-                                &feed.id,
-                                ctx.feed_timeout,
-                                &ctx.polling,
-                                Some(permit),
-                                crate::ingest::IfRunning::Skip,
-                            )
-                            .await;
-                            launched
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .remove(&feed.id);
-                            // The feed's next due time is recorded: look again.
-                            ctx.wake.notify_one();
-                            match r.status.as_str() {
-                                "error" => {
-                                    tracing::warn!(feed = %r.url, error = ?r.error, "feed fetch failed");
-                                }
-                                "busy" => {}
-                                _ => {
-                                    tracing::info!(feed = %r.url, added = r.added, updated = r.updated, status = %r.status, "feed fetched");
-                                }
-                            }
-                        });
-                    }
-                }
-                Err(e) => tracing::error!(error = %e, "cannot list feeds"),
-            }
+            wait = poller.start_due_feeds(wait).await;
         }
         if summary_schedule && tokio::time::Instant::now() >= next_summary_check {
             next_summary_check = tokio::time::Instant::now() + SUMMARY_CHECK;
@@ -160,6 +78,116 @@ pub async fn run(
             () = host_freed => {}
             _ = stop.changed() => return,
         }
+    }
+}
+
+/// The feed side of the loop, kept across its turns.
+struct Poller {
+    ctx: AdminCtx,
+    /// Feeds whose task this loop started and which have not finished: the task claims
+    /// the feed in the in-flight set only once it runs.
+    launched: Arc<Mutex<HashSet<String>>>,
+    /// This loop's name on the leases of the feeds it fetches.
+    holder: String,
+}
+
+impl Poller {
+    /// Starts a fetch of each feed that is due, not being fetched, within its host's
+    /// budget and leased to this loop; answers `wait`, shortened to when the next feed
+    /// is due or its host frees.
+    async fn start_due_feeds(&self, mut wait: Duration) -> Duration {
+        let feeds = match self.ctx.store.feeds().await {
+            Ok(feeds) => feeds,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot list feeds");
+                return wait;
+            }
+        };
+        let now = self.ctx.polling.clock.now();
+        for feed in feeds {
+            if let Some(until) = due_in(feed.next_due, now) {
+                wait = wait.min(until.max(Duration::from_secs(1)));
+                continue;
+            }
+            if self.ctx.in_flight.contains(&feed.id) || self.is_launched(&feed.id) {
+                continue;
+            }
+            let host = schedule::host_of(&feed.url);
+            let permit = match self.ctx.polling.hosts.try_start(&host, now, true) {
+                Ok(permit) => permit,
+                Err(Some(at)) => {
+                    // The host's minute is spent: look again when it frees.
+                    let until = (at - now).to_std().unwrap_or_default();
+                    wait = wait.min(until.max(Duration::from_secs(1)));
+                    continue;
+                }
+                // One of the host's fetches must end first (that wakes us).
+                Err(None) => continue,
+            };
+            if self.lease(&feed).await {
+                self.launch(feed.id, permit);
+            }
+        }
+        wait
+    }
+
+    fn launched(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.launched
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn is_launched(&self, feed_id: &str) -> bool {
+        self.launched().contains(feed_id)
+    }
+
+    /// Whether this loop holds the feed's fetch: another process sharing the store may
+    /// be fetching it. One lease per feed, on the wall clock, which this loop renews
+    /// while it keeps the feed and which lapses if it stops.
+    async fn lease(&self, feed: &radar_store::Feed) -> bool {
+        let until = Utc::now() + fetch_lease(self.ctx.feed_timeout);
+        let name = format!("feed-fetch:{}", feed.id);
+        match self.ctx.store.lease(&name, &self.holder, until).await {
+            Ok(held) => held,
+            Err(e) => {
+                tracing::warn!(feed = %feed.url, error = %e, "cannot lease the feed's fetch");
+                false
+            }
+        }
+    }
+
+    /// Fetches the feed in a task of its own, within the fetch slots, and wakes the loop
+    /// when it ends (its next due time is recorded then).
+    fn launch(&self, feed_id: String, permit: schedule::HostPermit) {
+        self.launched().insert(feed_id.clone());
+        let ctx = self.ctx.clone();
+        let launched = self.launched.clone();
+        tokio::spawn(async move {
+            let _slot = ctx.fetch_slots.clone().acquire_owned().await;
+            let r = crate::ingest::fetch_feed(
+                &ctx.store,
+                &ctx.http,
+                &ctx.in_flight,
+                &feed_id,
+                ctx.feed_timeout,
+                &ctx.polling,
+                Some(permit),
+                crate::ingest::IfRunning::Skip,
+            )
+            .await;
+            launched
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&feed_id);
+            ctx.wake.notify_one();
+            match r.status.as_str() {
+                "error" => tracing::warn!(feed = %r.url, error = ?r.error, "feed fetch failed"),
+                "busy" => {}
+                _ => {
+                    tracing::info!(feed = %r.url, added = r.added, updated = r.updated, status = %r.status, "feed fetched");
+                }
+            }
+        });
     }
 }
 
