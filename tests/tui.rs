@@ -978,9 +978,27 @@ async fn sessions_are_refreshed_before_they_expire() {
     tui.wait_for("1 Feed (");
     let session = server_dir(&config, &daemon.base).join("session.json");
     let first = std::fs::read_to_string(&session).unwrap();
-    std::thread::sleep(Duration::from_secs(7));
-    let later = std::fs::read_to_string(&session).unwrap();
-    assert_ne!(first, later, "the saved session was refreshed");
+    // The reader refreshes the four-second token before it expires: wait for the saved
+    // session to change, not for a fixed time.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while std::fs::read_to_string(&session).unwrap() == first {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the saved session was not refreshed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // And the first token has expired, so the favourite below can only be sent with the
+    // refreshed one.
+    let old: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let old = old["access_token"].as_str().unwrap();
+    while daemon.get("/api/favorites", Some(old)).await.0 != 401 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first token never expired"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     tui.keys(&["f"]);
     let screen = tui.wait_for("Added to Favs");
     assert!(
