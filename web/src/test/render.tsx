@@ -21,28 +21,6 @@ export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?:
   };
 }
 
-export interface FakeRoute {
-  method?: string;
-  path: string | RegExp;
-  status?: number;
-  /** The answer, or a function giving it at the time of the call (a server whose state changes). */
-  body?: unknown;
-}
-
-/** A fetch stand-in answering from a list of routes; unmatched requests get a 404. */
-export function fakeFetch(routes: FakeRoute[]) {
-  return async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input.toString();
-    const method = init?.method ?? 'GET';
-    const route = routes.find(
-      (r) => (r.method ?? 'GET') === method && (typeof r.path === 'string' ? r.path === url : r.path.test(url)),
-    );
-    if (!route) return new Response('{"error":"not_found"}', { status: 404 });
-    const body = typeof route.body === 'function' ? (route.body as () => unknown)() : route.body;
-    return new Response(JSON.stringify(body ?? {}), { status: route.status ?? 200 });
-  };
-}
-
 export function newsItem(n: number, extra: Record<string, unknown> = {}) {
   return {
     id: `item-${n}`,

@@ -1,23 +1,24 @@
 import { act, renderHook } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCheckoutSession, startCheckout } from '@/lib/checkout';
 import { useDarkMode } from '@/lib/dark-mode';
 import { useToasts } from '@/lib/toast';
+import { server } from '@/test/server';
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
-});
+const checkout = (answer: () => Response) => server.use(http.post('/api/create-checkout-session', answer));
+
+afterEach(() => vi.useRealTimers());
 
 describe('checkout', () => {
   it('fails when no url comes back', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 200 })));
+    checkout(() => HttpResponse.json({}));
     await expect(createCheckoutSession()).rejects.toThrow('Failed to create checkout session - URL not received');
   });
 
   it('goes to the url after 100 ms', async () => {
     vi.useFakeTimers();
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{"url":"/checkout/test/abc"}', { status: 200 })));
+    checkout(() => HttpResponse.json({ url: '/checkout/test/abc' }));
     const go = vi.fn();
     await startCheckout(go);
     vi.advanceTimersByTime(99);
@@ -27,7 +28,7 @@ describe('checkout', () => {
   });
 
   it('shows a Checkout Error toast on failure', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('down', { status: 502 })));
+    checkout(() => new HttpResponse('down', { status: 502 }));
     const { result } = renderHook(() => useToasts());
     await act(() => startCheckout(vi.fn()));
     expect(result.current[0]).toMatchObject({ title: 'Checkout Error', description: '502: down', variant: 'destructive' });

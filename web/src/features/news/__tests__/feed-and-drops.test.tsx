@@ -1,10 +1,12 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { delay, http, HttpResponse, type RequestHandler } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DropsView } from '@/features/news/components/drops-view';
 import { FeedView } from '@/features/news/components/feed-view';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
-import { fakeFetch, newsItem, renderWithProviders, type FakeRoute } from '@/test/render';
+import { newsItem, renderWithProviders } from '@/test/render';
+import { byQuery, lists, server } from '@/test/server';
 
 const auth = vi.hoisted(() => ({ isSubscriber: false, recheckSubscription: () => {} }));
 vi.mock('@/lib/auth', () => ({
@@ -20,10 +22,9 @@ const page = (list: unknown[], rest: { nextCursor?: string | null; hasMore?: boo
   total: rest.total ?? list.length,
   subscriber: rest.subscriber ?? auth.isSubscriber,
 });
-const emptyLists: FakeRoute[] = ['/api/favorites', '/api/hidden', '/api/read'].map((path) => ({ path, body: [] }));
-
-function serve(routes: FakeRoute[]) {
-  vi.stubGlobal('fetch', vi.fn(fakeFetch([...emptyLists, ...routes])));
+/** The feed's pages by cursor ('' for the first), empty lists, and `more` handlers. */
+function serve(pages: Record<string, unknown>, ...more: RequestHandler[]) {
+  server.use(...lists(), byQuery('/api/news', Object.fromEntries(Object.entries(pages).map(([cursor, p]) => [cursor && `cursor=${cursor}`, p]))), ...more);
 }
 
 const feed = () =>
@@ -37,12 +38,11 @@ beforeEach(() => {
   localStorage.clear();
   auth.recheckSubscription = () => {};
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('FeedView', () => {
   it('draws what the server sent and offers Subscribe Now when the allowance is reached', async () => {
     auth.isSubscriber = false;
-    serve([{ path: '/api/news', body: page(items(0, 5), { hasMore: true }) }]);
+    serve({ '': page(items(0, 5), { hasMore: true }) });
     feed();
     expect(await screen.findAllByTestId('news-card')).toHaveLength(5);
     expect(screen.getByRole('link', { name: 'Subscribe Now' })).toHaveAttribute('href', '/subscribe');
@@ -55,10 +55,10 @@ describe('FeedView', () => {
 
   it('reads on with the cursor while the server hands one', async () => {
     auth.isSubscriber = true;
-    serve([
-      { path: '/api/news', body: page(items(0, 20), { nextCursor: 'c1', hasMore: true }) },
-      { path: '/api/news?cursor=c1', body: page(items(20, 40), { nextCursor: 'c2', hasMore: true }) },
-    ]);
+    serve({
+      '': page(items(0, 20), { nextCursor: 'c1', hasMore: true }),
+      c1: page(items(20, 40), { nextCursor: 'c2', hasMore: true }),
+    });
     const user = userEvent.setup();
     feed();
     expect(await screen.findAllByTestId('news-card')).toHaveLength(20);
@@ -70,17 +70,13 @@ describe('FeedView', () => {
   it('is refilled from the server after a story is marked read', async () => {
     auth.isSubscriber = false;
     let read = false;
-    serve([
-      { path: '/api/news', body: () => page(items(read ? 1 : 0, read ? 6 : 5), { hasMore: true }) },
-      {
-        method: 'POST',
-        path: '/api/read/item-0',
-        body: () => {
-          read = true;
-          return { success: true, clientSideOnly: false, marks: { favorite: false, hidden: false, read: true } };
-        },
-      },
-    ]);
+    serve(
+      { '': () => page(items(read ? 1 : 0, read ? 6 : 5), { hasMore: true }) },
+      http.post('/api/read/item-0', () => {
+        read = true;
+        return HttpResponse.json({ success: true, clientSideOnly: false, marks: { favorite: false, hidden: false, read: true } });
+      }),
+    );
     const user = userEvent.setup();
     feed();
     const first = await screen.findByRole('link', { name: 'Story 0' });
@@ -92,18 +88,17 @@ describe('FeedView', () => {
 
   it('draws the server’s key takeaways for subscribers', async () => {
     auth.isSubscriber = true;
-    serve([
-      { path: '/api/news', body: page([newsItem(1)]) },
-      {
-        path: '/api/news/item-1/takeaways',
-        body: {
+    serve(
+      { '': page([newsItem(1)]) },
+      http.get('/api/news/item-1/takeaways', () =>
+        HttpResponse.json({
           itemId: 'item-1',
           cards: [{ title: 'From the server', tags: ['Tag'], description: 'Described.' }],
           summary: 'This story matters most for testing.',
           personalized: true,
-        },
-      },
-    ]);
+        }),
+      ),
+    );
     const user = userEvent.setup();
     feed();
     await user.click(await screen.findByRole('button', { name: 'Key takeaways' }));
@@ -118,7 +113,7 @@ describe('FeedView', () => {
     auth.isSubscriber = false;
     const recheck = vi.fn();
     auth.recheckSubscription = recheck;
-    serve([{ path: '/api/news', body: page(items(0, 20), { nextCursor: 'c1', hasMore: true, subscriber: true }) }]);
+    serve({ '': page(items(0, 20), { nextCursor: 'c1', hasMore: true, subscriber: true }) });
     feed();
     await screen.findAllByTestId('news-card');
     await vi.waitFor(() => expect(recheck).toHaveBeenCalled());
@@ -126,7 +121,7 @@ describe('FeedView', () => {
 
   it('shows five skeletons while loading', async () => {
     auth.isSubscriber = false;
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})));
+    server.use(http.all('/api/*', () => delay('infinite')));
     feed();
     expect(screen.getAllByTestId('news-skeleton')).toHaveLength(5);
   });
@@ -142,7 +137,7 @@ const drops = () =>
 describe('DropsView', () => {
   it('walks a free reader to the paywall after the last story of the allowance', async () => {
     auth.isSubscriber = false;
-    serve([{ path: '/api/news', body: page(items(0, 5), { hasMore: true }) }]);
+    serve({ '': page(items(0, 5), { hasMore: true }) });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     drops();
@@ -161,7 +156,7 @@ describe('DropsView', () => {
 
   it('ignores a second tap within 300 ms', async () => {
     auth.isSubscriber = true;
-    serve([{ path: '/api/news', body: page(items(0, 10)) }]);
+    serve({ '': page(items(0, 10)) });
     const user = userEvent.setup();
     drops();
     const story = await screen.findByRole('button', { name: 'Next story' });
@@ -172,7 +167,7 @@ describe('DropsView', () => {
 
   it('steps with j and k, and the last story does not advance', async () => {
     auth.isSubscriber = true;
-    serve([{ path: '/api/news', body: page(items(0, 2)) }]);
+    serve({ '': page(items(0, 2)) });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     drops();
     const section = await screen.findByRole('region', { name: 'Drops' });
@@ -187,10 +182,10 @@ describe('DropsView', () => {
 
   it('pages on for a subscriber reading past the first page', async () => {
     auth.isSubscriber = true;
-    serve([
-      { path: '/api/news', body: page(items(0, 4), { nextCursor: 'c1', hasMore: true, total: 8 }) },
-      { path: '/api/news?cursor=c1', body: page(items(4, 8), { total: 8 }) },
-    ]);
+    serve({
+      '': page(items(0, 4), { nextCursor: 'c1', hasMore: true, total: 8 }),
+      c1: page(items(4, 8), { total: 8 }),
+    });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     drops();
@@ -206,7 +201,7 @@ describe('DropsView', () => {
   });
 
   it('says so when there is nothing', async () => {
-    serve([{ path: '/api/news', body: page([]) }]);
+    serve({ '': page([]) });
     drops();
     expect(await screen.findByText('No news items available')).toBeInTheDocument();
   });

@@ -1,9 +1,11 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { NewsCard, type CardView } from '@/features/news/components/news-card';
-import { fakeFetch, newsItem, renderWithProviders, type FakeRoute } from '@/test/render';
+import { newsItem, renderWithProviders } from '@/test/render';
+import { lists, requests, server } from '@/test/server';
 
 vi.mock('@/lib/auth', () => ({
   useAuth: () => ({ user: { id: 'u1' }, isSubscriber: false, subscriptionKnown: true, recheckSubscription: () => {} }),
@@ -11,8 +13,8 @@ vi.mock('@/lib/auth', () => ({
 
 const item = newsItem(1);
 
-function setup(routes: FakeRoute[], view: CardView = 'feed') {
-  vi.stubGlobal('fetch', vi.fn(fakeFetch(routes)));
+function setup(handlers: RequestHandler[], view: CardView = 'feed') {
+  server.use(...handlers);
   return renderWithProviders(
     <ItemSetsProvider>
       <NewsCard item={item} view={view} />
@@ -20,29 +22,24 @@ function setup(routes: FakeRoute[], view: CardView = 'feed') {
   );
 }
 
-const lists = (favorites: unknown[] = [], hidden: unknown[] = [], read: unknown[] = []): FakeRoute[] => [
-  { path: '/api/favorites', body: favorites },
-  { path: '/api/hidden', body: hidden },
-  { path: '/api/read', body: read },
-];
+const marked = (marks: Partial<Record<'favorite' | 'hidden' | 'read', boolean>> = {}) =>
+  HttpResponse.json({ success: true, clientSideOnly: false, marks: { favorite: false, hidden: false, read: false, ...marks } });
 
 beforeEach(() => localStorage.clear());
-afterEach(() => vi.unstubAllGlobals());
 
 describe('ItemSetsProvider with a card', () => {
   it('updates at once, stores locally and saves to the server', async () => {
     const user = userEvent.setup();
-    setup([...lists(), { method: 'POST', path: '/api/favorites/item-1', body: { success: true, clientSideOnly: false } }]);
+    setup([...lists(), http.post('/api/favorites/item-1', () => marked({ favorite: true }))]);
     await user.click(screen.getByRole('button', { name: 'Favorite', pressed: false }));
     expect(screen.getByRole('button', { name: 'Favorite', pressed: true })).toHaveAttribute('aria-pressed', 'true');
     expect(JSON.parse(localStorage.getItem('userFavorites')!)).toEqual(['item-1']);
-    const calls = (fetch as unknown as ReturnType<typeof vi.fn>).mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${url}`);
-    expect(calls).toContain('POST /api/favorites/item-1');
+    await vi.waitFor(() => expect(requests().map((r) => `${r.method} ${r.path}`)).toContain('POST /api/favorites/item-1'));
   });
 
   it('marking read takes the item out of favourites', async () => {
     const user = userEvent.setup();
-    setup([...lists([item]), { method: 'POST', path: '/api/read/item-1', body: { success: true } }]);
+    setup([...lists([item]), http.post('/api/read/item-1', () => marked({ read: true }))]);
     expect(await screen.findByRole('button', { name: 'Favorite', pressed: true })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Mark as read' }));
     expect(screen.getByRole('button', { name: 'Favorite', pressed: false })).toHaveAttribute('aria-pressed', 'false');
@@ -53,7 +50,7 @@ describe('ItemSetsProvider with a card', () => {
   it('keeps the local change and warns when the server fails', async () => {
     const user = userEvent.setup();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    setup([...lists(), { method: 'POST', path: '/api/hidden/item-1', status: 500, body: { error: 'internal' } }]);
+    setup([...lists(), http.post('/api/hidden/item-1', () => HttpResponse.json({ error: 'internal' }, { status: 500 }))]);
     await user.click(screen.getByRole('button', { name: 'Hide' }));
     expect(JSON.parse(localStorage.getItem('userHiddenItems')!)).toEqual(['item-1']);
     const region = await screen.findByRole('region', { name: /notifications/i });
@@ -67,16 +64,14 @@ describe('ItemSetsProvider with a card', () => {
     const user = userEvent.setup();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     let online = false;
-    const answer = fakeFetch([...lists(), { method: 'POST', path: '/api/hidden/item-1', body: { success: true, clientSideOnly: false, marks: { favorite: false, hidden: true, read: false } } }]);
-    const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) =>
-      init?.method === 'POST' && !online ? Promise.reject(new TypeError('Failed to fetch')) : answer(input, init),
-    );
-    vi.stubGlobal('fetch', fetchMock);
-    renderWithProviders(
-      <ItemSetsProvider>
-        <NewsCard item={item} view="feed" />
-      </ItemSetsProvider>,
-    );
+    let posts = 0;
+    setup([
+      ...lists(),
+      http.post('/api/hidden/item-1', () => {
+        posts += 1;
+        return online ? marked({ hidden: true }) : HttpResponse.error();
+      }),
+    ]);
     await user.click(screen.getByRole('button', { name: 'Hide' }));
     const region = await screen.findByRole('region', { name: /notifications/i });
     expect(await within(region).findByText('Server had issues hiding this item, but your app state has been updated.', { exact: true })).toBeInTheDocument();
@@ -87,8 +82,7 @@ describe('ItemSetsProvider with a card', () => {
       window.dispatchEvent(new Event('online'));
     });
     await vi.waitFor(() => expect(localStorage.getItem('radarPendingMarks')).toBeNull());
-    const posts = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
-    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(posts).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(localStorage.getItem('userHiddenItems')!)).toEqual(['item-1']);
   });
 

@@ -1,11 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { HeaderSearch } from '@/components/layouts/header-search';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { SearchView } from '@/features/news/components/search-view';
-import { fakeFetch, newsItem, renderWithProviders, type FakeRoute } from '@/test/render';
+import { newsItem, renderWithProviders } from '@/test/render';
+import { byQuery, lists, requests, server } from '@/test/server';
 
 vi.mock('@/lib/auth', () => ({
   useAuth: () => ({ user: { id: 'u1' }, isSubscriber: false, subscriptionKnown: true, recheckSubscription: () => {} }),
@@ -35,14 +37,10 @@ const page = (items: unknown[], nextCursor: string | null, hasMore: boolean, tot
   total,
   subscriber: nextCursor !== null,
 });
-const emptyLists: FakeRoute[] = ['/api/favorites', '/api/hidden', '/api/read'].map((path) => ({ path, body: [] }));
-
-let fetchMock: ReturnType<typeof vi.fn>;
-function serve(routes: FakeRoute[]) {
-  fetchMock = vi.fn(fakeFetch([...emptyLists, ...routes]));
-  vi.stubGlobal('fetch', fetchMock);
-}
-const asked = () => fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/search'));
+/** Search answers keyed by query ('q=agents', 'q=agents&cursor=c1'), and empty lists. */
+const serve = (answers: Record<string, unknown>) => server.use(...lists(), byQuery('/api/search', answers));
+/** The queries the app sent to /api/search. */
+const asked = () => requests().filter((r) => r.path === '/api/search').map((r) => r.query);
 
 const results = (q: string) =>
   renderWithProviders(
@@ -52,11 +50,10 @@ const results = (q: string) =>
   );
 
 beforeEach(() => localStorage.clear());
-afterEach(() => vi.unstubAllGlobals());
 
 describe('SearchView', () => {
   it('draws the results as feed cards with the matched words marked, and Subscribe Now at the allowance', async () => {
-    serve([{ path: '/api/search?q=agents', body: page(hits(0, 5), null, true) }]);
+    serve({ 'q=agents': page(hits(0, 5), null, true) });
     results('agents');
     expect(screen.getByLabelText('Searching')).toHaveAttribute('aria-busy', 'true');
     const cards = await screen.findAllByTestId('news-card');
@@ -75,10 +72,10 @@ describe('SearchView', () => {
   });
 
   it('reads on with the server’s cursor and the same query', async () => {
-    serve([
-      { path: '/api/search?q=multi+agent', body: page(hits(0, 3), 'c1', true, 4) },
-      { path: '/api/search?q=multi+agent&cursor=c1', body: page(hits(3, 4), null, false, 4) },
-    ]);
+    serve({
+      'q=multi+agent': page(hits(0, 3), 'c1', true, 4),
+      'q=multi+agent&cursor=c1': page(hits(3, 4), null, false, 4),
+    });
     const user = userEvent.setup();
     results('multi agent');
     expect(await screen.findAllByTestId('news-card')).toHaveLength(3);
@@ -87,11 +84,11 @@ describe('SearchView', () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('news-card')).toHaveLength(4));
     expect(screen.queryByRole('button', { name: 'Read More' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Subscribe Now' })).toBeNull();
-    expect(asked()).toEqual(['/api/search?q=multi+agent', '/api/search?q=multi+agent&cursor=c1']);
+    expect(asked()).toEqual(['q=multi+agent', 'q=multi+agent&cursor=c1']);
   });
 
   it('says there is nothing for the query, with what to try next', async () => {
-    serve([{ path: '/api/search?q=zzxqv', body: page([], null, false) }]);
+    serve({ 'q=zzxqv': page([], null, false) });
     results('zzxqv');
     expect(await screen.findByRole('heading', { name: 'No results for “zzxqv”' })).toBeInTheDocument();
     expect(screen.getByTestId('search-hint')).toHaveTextContent('source:theverge');
@@ -100,14 +97,21 @@ describe('SearchView', () => {
 
   it('shows the server’s own message for a malformed query', async () => {
     const message = 'a quote is not closed: add a closing " after "open';
-    serve([{ path: '/api/search?q=%22open', status: 400, body: { error: 'invalid_query', message } }]);
+    server.use(
+      ...lists(),
+      http.get('/api/search', ({ request }) =>
+        new URL(request.url).searchParams.get('q') === '"open'
+          ? HttpResponse.json({ error: 'invalid_query', message }, { status: 400 })
+          : HttpResponse.json({ error: 'not_found' }, { status: 404 }),
+      ),
+    );
     results('"open');
     expect(await screen.findByTestId('search-error')).toHaveTextContent(message);
     expect(screen.getByRole('heading', { name: 'This search cannot be run' })).toBeInTheDocument();
   });
 
   it('asks nothing for an empty query', async () => {
-    serve([]);
+    serve({});
     results('  ');
     expect(await screen.findByRole('heading', { name: 'Search every story' })).toBeInTheDocument();
     expect(asked()).toEqual([]);

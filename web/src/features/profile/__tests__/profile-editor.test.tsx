@@ -1,24 +1,21 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 import { ProfileEditor } from '@/features/profile/components/profile-editor';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { renderWithProviders } from '@/test/render';
+import { server } from '@/test/server';
 
 vi.mock('@/lib/auth', () => ({ useAuth: () => ({ user: { id: 'u1', email: 'me@example.test', user_metadata: {} } }) }));
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe('ProfileEditor', () => {
   it('goes view → edit → save, and cancel restores the saved text', async () => {
     let saved = 'First resume';
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        if (init?.method === 'PATCH') saved = JSON.parse(String(init.body)).resume;
-        return fakeFetch([
-          { path: '/api/user/profile', body: { resume: saved } },
-          { method: 'PATCH', path: '/api/user/profile', body: { resume: saved } },
-        ])(url, init);
+    server.use(
+      http.get('/api/user/profile', () => HttpResponse.json({ resume: saved })),
+      http.patch('/api/user/profile', async ({ request }) => {
+        saved = ((await request.json()) as { resume: string }).resume;
+        return HttpResponse.json({ resume: saved });
       }),
     );
     const user = userEvent.setup();
@@ -42,7 +39,7 @@ describe('ProfileEditor', () => {
   });
 
   it('says so when the profile cannot be loaded', async () => {
-    vi.stubGlobal('fetch', vi.fn(fakeFetch([{ path: '/api/user/profile', status: 500, body: {} }])));
+    server.use(http.get('/api/user/profile', () => HttpResponse.json({}, { status: 500 })));
     renderWithProviders(<ProfileEditor />);
     expect(await screen.findByText('Failed to load your profile. Please try again later.')).toBeInTheDocument();
   });

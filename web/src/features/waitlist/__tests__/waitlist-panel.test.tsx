@@ -1,25 +1,22 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
 import { WaitlistPanel } from '@/features/waitlist/components/waitlist-panel';
-import { fakeFetch, renderWithProviders } from '@/test/render';
+import { renderWithProviders } from '@/test/render';
+import { server } from '@/test/server';
 
 vi.mock('@/lib/auth', () => ({ useAuth: () => ({ user: { id: 'u1', email: 'me@example.test' } }) }));
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe('WaitlistPanel', () => {
   it('joins: Get Notified, then Successfully Joined!', async () => {
     let joined = false;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        if (init?.method === 'POST') joined = true;
-        const status = { isOnWaitlist: joined, joinedAt: joined ? '2026-11-20T10:00:00Z' : null };
-        return fakeFetch([
-          { path: '/api/waitlist/status', body: status },
-          { method: 'POST', path: '/api/waitlist/join', body: status },
-        ])(url, init);
+    const status = () => HttpResponse.json({ isOnWaitlist: joined, joinedAt: joined ? '2026-11-20T10:00:00Z' : null });
+    server.use(
+      http.get('/api/waitlist/status', status),
+      http.post('/api/waitlist/join', () => {
+        joined = true;
+        return status();
       }),
     );
     const user = userEvent.setup();
@@ -33,7 +30,7 @@ describe('WaitlistPanel', () => {
 
   it('treats a failing status call as not on the waitlist', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    vi.stubGlobal('fetch', vi.fn(fakeFetch([{ path: '/api/waitlist/status', status: 500, body: {} }])));
+    server.use(http.get('/api/waitlist/status', () => HttpResponse.json({}, { status: 500 })));
     renderWithProviders(<WaitlistPanel />);
     expect(await screen.findByRole('heading', { name: 'Get Notified' })).toBeInTheDocument();
   });
