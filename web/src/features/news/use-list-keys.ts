@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CARD, CARD_LIST, cardsOf, focusAt } from '@/features/news/card-focus';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
+import { openMarkReadMenu } from '@/features/news/components/mark-read-menu';
 import { listKeyAction, useListKeysEnabled, type ListKeyAction } from '@/features/news/list-keys';
 import { toast } from '@/lib/toast';
 
@@ -81,15 +82,10 @@ export function useListKeys(active: boolean) {
         case 'click':
           if (!clickAction(action.action)) return;
           break;
-        case 'mark-feed-read': {
-          // The menu's trigger opens from the keyboard as the WAI-ARIA pattern says: ArrowDown
-          // opens it with its first item focused.
-          const trigger = document.querySelector<HTMLElement>('[data-action="mark-feed-read"]');
-          if (!trigger) return;
-          trigger.focus();
-          trigger.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, cancelable: true }));
+        case 'mark-feed-read':
+          // Opened from a key, the menu focuses its first choice (Radix does so for keyboard use).
+          if (!openMarkReadMenu()) return;
           break;
-        }
         case 'reload':
           forgetOpened();
           void queryClient.refetchQueries({ type: 'active' });

@@ -1,7 +1,7 @@
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useQueryClient } from '@tanstack/react-query';
 import { CheckCheck } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { markReadBefore, putReadBefore } from '@/features/news/api/read-before';
 import type { MarkOlderBody } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
@@ -17,6 +17,15 @@ const CHOICES: { olderThan: MarkOlderBody['olderThan']; label: string }[] = [
 ];
 
 
+/** The menus on screen, each as how to open it (there is at most one: the feed's). */
+const openers = new Set<() => void>();
+
+/** Opens "Mark feed as read" (the `A` key) when it is on screen; answers whether it was. */
+export function openMarkReadMenu(): boolean {
+  openers.forEach((open) => open());
+  return openers.size > 0;
+}
+
 const left = (unread: number) => `${unread} ${unread === 1 ? 'story' : 'stories'} left to read.`;
 
 /**
@@ -30,6 +39,14 @@ export function MarkReadMenu() {
   const [open, setOpen] = useState(false);
   const { trigger, onKeyDown, onCloseAutoFocus } = useMenuTabOut(setOpen);
   const reread = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['news'] }), queryClient.invalidateQueries({ queryKey: UNREAD_KEY })]);
+  useEffect(() => {
+    if (!user) return;
+    const opener = () => setOpen(true);
+    openers.add(opener);
+    return () => {
+      openers.delete(opener);
+    };
+  }, [user]);
   const failed = () => toast({ title: 'Could not mark as read', description: 'Check your connection and try again.', variant: 'destructive' });
 
   const choose = async (olderThan: MarkOlderBody['olderThan']) => {
