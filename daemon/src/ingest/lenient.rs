@@ -13,7 +13,7 @@
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use quick_xml::Reader;
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::{BytesRef, BytesStart, Event};
 
 use super::parse::{FeedKind, RawEntry, RawFeed, RawLink};
 
@@ -30,107 +30,131 @@ pub fn parse(text: &str) -> Option<RawFeed> {
     config.check_end_names = false;
     config.allow_unmatched_ends = true;
     config.check_comments = false;
-    let mut feed: Option<RawFeed> = None;
-    // Lower-cased local names of the open elements.
-    let mut open: Vec<String> = Vec::new();
-    // The item being read, and the depth of its element.
-    let mut item: Option<(RawEntry, usize)> = None;
-    let mut field: Option<Field> = None;
+    let mut reading = Reading::default();
     // A syntax error ends the document: what was read before it is kept.
     while let Ok(event) = reader.read_event() {
         match event {
-            Event::Start(e) => {
-                let name = local_name(&e);
-                if let Some(f) = field.as_mut() {
-                    f.text.push_str(&format!("<{name}>"));
-                } else if let Some(feed) = feed.as_mut() {
-                    field = start(&name, &e, &open, feed, &mut item);
-                } else if ROOTS.contains(&name.as_str()) {
-                    let kind = if name == "feed" {
-                        FeedKind::Atom
-                    } else {
-                        FeedKind::Rss
-                    };
-                    let mut root = RawFeed::new(kind);
-                    // CDF: <CHANNEL HREF="...">.
-                    root.link = attr(&e, "href");
-                    feed = Some(root);
-                } else {
-                    return None;
-                }
-                open.push(name);
-            }
-            Event::Empty(e) => {
-                let name = local_name(&e);
-                if let Some(f) = field.as_mut() {
-                    f.text.push_str(&format!("<{name}/>"));
-                } else if let Some(feed) = feed.as_mut() {
-                    // An empty element holds no text, but may carry a link.
-                    let _ = start(&name, &e, &open, feed, &mut item);
-                }
-            }
-            Event::Text(t) => {
-                if let Some(f) = field.as_mut() {
-                    f.text.push_str(&t.xml10_content());
-                }
-            }
-            Event::CData(c) => {
-                if let Some(f) = field.as_mut() {
-                    f.text.push_str(&c.xml10_content());
-                }
-            }
-            Event::GeneralRef(r) => {
-                if let Some(f) = field.as_mut() {
-                    match r.resolve_char_ref() {
-                        Ok(Some(c)) => f.text.push(c),
-                        _ => match &*r {
-                            "lt" => f.text.push('<'),
-                            "gt" => f.text.push('>'),
-                            "amp" => f.text.push('&'),
-                            "quot" => f.text.push('"'),
-                            "apos" => f.text.push('\''),
-                            other => f.text.push_str(&format!("&{other};")),
-                        },
-                    }
-                }
-            }
-            Event::End(e) => {
-                let name = e.local_name().as_ref().to_lowercase();
-                // An end tag nothing opened is ignored; one that closes outer elements
-                // closes the ones left open inside them too.
-                let Some(at) = open.iter().rposition(|n| *n == name) else {
-                    continue;
-                };
-                if let Some(f) = field.as_mut()
-                    && at > f.depth
-                {
-                    f.text.push_str(&format!("</{name}>"));
-                    open.truncate(at);
-                    continue;
-                }
-                if let (Some(f), Some(feed)) = (field.take(), feed.as_mut()) {
-                    f.finish(feed, &mut item);
-                }
-                if item.as_ref().is_some_and(|(_, depth)| at <= *depth)
-                    && let (Some((entry, _)), Some(feed)) = (item.take(), feed.as_mut())
-                {
-                    feed.entries.push(entry);
-                }
-                open.truncate(at);
-            }
+            Event::Start(e) => reading.open_element(&e)?,
+            Event::Empty(e) => reading.empty_element(&e),
+            Event::Text(t) => reading.text(&t.xml10_content()),
+            Event::CData(c) => reading.text(&c.xml10_content()),
+            Event::GeneralRef(r) => reading.reference(&r),
+            Event::End(e) => reading.close_element(&e.local_name().as_ref().to_lowercase()),
             Event::Eof => break,
             _ => {}
         }
     }
-    let mut feed = feed?;
-    // A document cut off inside an item keeps that item.
-    if let Some(f) = field.take() {
-        f.finish(&mut feed, &mut item);
+    reading.finish()
+}
+
+/// Where a reading is: the feed once its root element was seen, the open elements, and
+/// the item and the field being read.
+#[derive(Default)]
+struct Reading {
+    feed: Option<RawFeed>,
+    /// Lower-cased local names of the open elements.
+    open: Vec<String>,
+    /// The item being read, and the depth of its element.
+    item: Option<(RawEntry, usize)>,
+    field: Option<Field>,
+}
+
+impl Reading {
+    /// A start tag: markup inside a field, a field or item of the feed, or the feed's
+    /// root. `None` when the document's root is not a feed's.
+    fn open_element(&mut self, e: &BytesStart<'_>) -> Option<()> {
+        let name = local_name(e);
+        if let Some(f) = self.field.as_mut() {
+            f.text.push_str(&format!("<{name}>"));
+        } else if let Some(feed) = self.feed.as_mut() {
+            self.field = start(&name, e, &self.open, feed, &mut self.item);
+        } else if ROOTS.contains(&name.as_str()) {
+            let kind = if name == "feed" {
+                FeedKind::Atom
+            } else {
+                FeedKind::Rss
+            };
+            let mut root = RawFeed::new(kind);
+            // CDF: <CHANNEL HREF="...">.
+            root.link = attr(e, "href");
+            self.feed = Some(root);
+        } else {
+            return None;
+        }
+        self.open.push(name);
+        Some(())
     }
-    if let Some((entry, _)) = item {
-        feed.entries.push(entry);
+
+    /// An empty element holds no text, but may carry a link.
+    fn empty_element(&mut self, e: &BytesStart<'_>) {
+        let name = local_name(e);
+        if let Some(f) = self.field.as_mut() {
+            f.text.push_str(&format!("<{name}/>"));
+        } else if let Some(feed) = self.feed.as_mut() {
+            let _ = start(&name, e, &self.open, feed, &mut self.item);
+        }
     }
-    Some(feed)
+
+    fn text(&mut self, text: &str) {
+        if let Some(f) = self.field.as_mut() {
+            f.text.push_str(text);
+        }
+    }
+
+    /// A character reference or one of the five XML entities, resolved; another named
+    /// entity is kept for the cleaning step's HTML decoder.
+    fn reference(&mut self, r: &BytesRef<'_>) {
+        let Some(f) = self.field.as_mut() else {
+            return;
+        };
+        match r.resolve_char_ref() {
+            Ok(Some(c)) => f.text.push(c),
+            _ => match &**r {
+                "lt" => f.text.push('<'),
+                "gt" => f.text.push('>'),
+                "amp" => f.text.push('&'),
+                "quot" => f.text.push('"'),
+                "apos" => f.text.push('\''),
+                other => f.text.push_str(&format!("&{other};")),
+            },
+        }
+    }
+
+    /// An end tag. One nothing opened is ignored; one that closes outer elements closes
+    /// the ones left open inside them too.
+    fn close_element(&mut self, name: &str) {
+        let Some(at) = self.open.iter().rposition(|n| n == name) else {
+            return;
+        };
+        if let Some(f) = self.field.as_mut()
+            && at > f.depth
+        {
+            f.text.push_str(&format!("</{name}>"));
+            self.open.truncate(at);
+            return;
+        }
+        if let (Some(f), Some(feed)) = (self.field.take(), self.feed.as_mut()) {
+            f.finish(feed, &mut self.item);
+        }
+        if self.item.as_ref().is_some_and(|(_, depth)| at <= *depth)
+            && let (Some((entry, _)), Some(feed)) = (self.item.take(), self.feed.as_mut())
+        {
+            feed.entries.push(entry);
+        }
+        self.open.truncate(at);
+    }
+
+    /// The feed read; a document cut off inside an item keeps that item.
+    fn finish(mut self) -> Option<RawFeed> {
+        let mut feed = self.feed?;
+        if let Some(f) = self.field.take() {
+            f.finish(&mut feed, &mut self.item);
+        }
+        if let Some((entry, _)) = self.item {
+            feed.entries.push(entry);
+        }
+        Some(feed)
+    }
 }
 
 /// What a field element's text becomes.
