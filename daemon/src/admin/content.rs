@@ -334,6 +334,65 @@ pub(super) async fn summaries_generate(
     })
 }
 
+/// `radar items remove`.
+pub(super) async fn items_remove(ctx: &AdminCtx, id: String) -> Result<AdminResponse, AdminError> {
+    ctx.store.remove_item(&id).await.map_err(|e| {
+        super::not_found_hint(
+            e,
+            &format!("no item with id {id}; `radar items list` shows them"),
+        )
+    })?;
+    Ok(AdminResponse::Removed {
+        what: "item".into(),
+        id,
+    })
+}
+
+/// `radar feeds add`: the polling loop looks at the new feed at once.
+pub(super) async fn feeds_add(
+    ctx: &AdminCtx,
+    url: &str,
+    name: Option<String>,
+) -> Result<AdminResponse, AdminError> {
+    let feed = ctx.store.add_feed(url, name).await?;
+    ctx.wake.notify_one();
+    Ok(AdminResponse::Feed(feed))
+}
+
+/// `radar feeds remove`, by id or URL.
+pub(super) async fn feeds_remove(ctx: &AdminCtx, id: &str) -> Result<AdminResponse, AdminError> {
+    let feed = find_feed(ctx, id).await?;
+    ctx.store.remove_feed(&feed.id).await?;
+    Ok(AdminResponse::Removed {
+        what: "feed".into(),
+        id: feed.id,
+    })
+}
+
+fn no_summary(id: &str) -> String {
+    format!("no summary with id {id}; `radar summaries list` shows them")
+}
+
+/// `radar summaries show`.
+pub(super) async fn summaries_show(ctx: &AdminCtx, id: &str) -> Result<AdminResponse, AdminError> {
+    let summary = (ctx.store.summary(id).await?)
+        .ok_or_else(|| AdminError::new("not_found", no_summary(id)))?;
+    Ok(AdminResponse::Summary(summary))
+}
+
+/// `radar summaries remove`.
+pub(super) async fn summaries_remove(
+    ctx: &AdminCtx,
+    id: String,
+) -> Result<AdminResponse, AdminError> {
+    (ctx.store.remove_summary(&id).await)
+        .map_err(|e| super::not_found_hint(e, &no_summary(&id)))?;
+    Ok(AdminResponse::Removed {
+        what: "summary".into(),
+        id,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

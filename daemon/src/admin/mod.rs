@@ -426,45 +426,15 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
         R::SubscribersGrant { email, until } => people::subscribers_grant(ctx, &email, until).await,
         R::SubscribersRevoke { email } => people::subscribers_revoke(ctx, &email).await,
         R::OutboxList => Ok(AdminResponse::Outbox(ctx.store.outbox_list().await?)),
-        R::OutboxShow { id } => {
-            let mail = ctx.store.outbox_get(&id).await?.ok_or_else(|| {
-                AdminError::new(
-                    "not_found",
-                    format!("no e-mail with id {id} in the outbox; `radar outbox list` shows them"),
-                )
-            })?;
-            Ok(AdminResponse::Mail(mail))
-        }
+        R::OutboxShow { id } => people::outbox_show(ctx, &id).await,
         R::ItemsAdd { item } => content::items_add(ctx, item).await,
         R::ItemsImport { content } => content::items_import(ctx, content).await,
         R::ItemsReindex => content::items_reindex(ctx).await,
         R::ItemsList { limit } => Ok(AdminResponse::Items(ctx.store.newest_items(limit).await?)),
-        R::ItemsRemove { id } => {
-            ctx.store.remove_item(&id).await.map_err(|e| {
-                not_found_hint(
-                    e,
-                    &format!("no item with id {id}; `radar items list` shows them"),
-                )
-            })?;
-            Ok(AdminResponse::Removed {
-                what: "item".into(),
-                id,
-            })
-        }
-        R::FeedsAdd { url, name } => {
-            let feed = ctx.store.add_feed(&url, name).await?;
-            ctx.wake.notify_one();
-            Ok(AdminResponse::Feed(feed))
-        }
+        R::ItemsRemove { id } => content::items_remove(ctx, id).await,
+        R::FeedsAdd { url, name } => content::feeds_add(ctx, &url, name).await,
         R::FeedsList => Ok(AdminResponse::Feeds(ctx.store.feeds().await?)),
-        R::FeedsRemove { id } => {
-            let feed = content::find_feed(ctx, &id).await?;
-            ctx.store.remove_feed(&feed.id).await?;
-            Ok(AdminResponse::Removed {
-                what: "feed".into(),
-                id: feed.id,
-            })
-        }
+        R::FeedsRemove { id } => content::feeds_remove(ctx, &id).await,
         R::FeedsFetch { ids, timeout_secs } => content::feeds_fetch(ctx, ids, timeout_secs).await,
         R::FeedsImportOpml { content } => {
             let answer = content::feeds_import_opml(ctx, &content).await;
@@ -478,27 +448,8 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
             content::summaries_generate(ctx, week.as_deref(), force).await
         }
         R::SummariesList => Ok(AdminResponse::Summaries(ctx.store.summaries().await?)),
-        R::SummariesShow { id } => {
-            let s = ctx.store.summary(&id).await?.ok_or_else(|| {
-                AdminError::new(
-                    "not_found",
-                    format!("no summary with id {id}; `radar summaries list` shows them"),
-                )
-            })?;
-            Ok(AdminResponse::Summary(s))
-        }
-        R::SummariesRemove { id } => {
-            ctx.store.remove_summary(&id).await.map_err(|e| {
-                not_found_hint(
-                    e,
-                    &format!("no summary with id {id}; `radar summaries list` shows them"),
-                )
-            })?;
-            Ok(AdminResponse::Removed {
-                what: "summary".into(),
-                id,
-            })
-        }
+        R::SummariesShow { id } => content::summaries_show(ctx, &id).await,
+        R::SummariesRemove { id } => content::summaries_remove(ctx, id).await,
     }
 }
 
@@ -520,7 +471,7 @@ where
 }
 
 /// A store error, with a friendlier message when it is `NotFound`.
-fn not_found_hint(e: radar_store::Error, message: &str) -> AdminError {
+pub(super) fn not_found_hint(e: radar_store::Error, message: &str) -> AdminError {
     match e {
         radar_store::Error::NotFound(_) => AdminError::new("not_found", message),
         e => e.into(),

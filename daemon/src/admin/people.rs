@@ -170,3 +170,13 @@ pub(super) async fn subscribers_revoke(
     let u = ctx.store.revoke_subscription(&u.id).await?;
     Ok(AdminResponse::User(UserView::of(&ctx.store, &u)))
 }
+/// `radar outbox show`.
+pub(super) async fn outbox_show(ctx: &AdminCtx, id: &str) -> Result<AdminResponse, AdminError> {
+    let mail = ctx.store.outbox_get(id).await?.ok_or_else(|| {
+        AdminError::new(
+            "not_found",
+            format!("no e-mail with id {id} in the outbox; `radar outbox list` shows them"),
+        )
+    })?;
+    Ok(AdminResponse::Mail(mail))
+}
