@@ -83,8 +83,11 @@ type Section = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>;
 const SHAPE: &str = "a key file has sections such as [list] holding lines such as \
     hide = [\"x\", \"Delete\"]";
 
+/// A problem of a key file, with its line when it has one.
+type Problem = (Option<usize>, String);
+
 /// The key table changed by the text of a key file, or every problem with its line.
-pub fn parse(text: &str) -> Result<KeyMap, Vec<(Option<usize>, String)>> {
+pub fn parse(text: &str) -> Result<KeyMap, Vec<Problem>> {
     let line = |offset: usize| Some(text[..offset.min(text.len())].matches('\n').count() + 1);
     let file: BTreeMap<Spanned<String>, Spanned<Section>> = toml::from_str(text).map_err(|e| {
         let mut what = e.message().trim_end().to_string();
@@ -113,7 +116,7 @@ pub fn parse(text: &str) -> Result<KeyMap, Vec<(Option<usize>, String)>> {
             continue;
         };
         // Each key of the section: who has it, for "bound twice".
-        let mut owners: BTreeMap<String, (String, Option<usize>)> = BTreeMap::new();
+        let mut owners = Owners::new();
         let mut entries: Vec<_> = commands.get_ref().iter().collect();
         entries.sort_by_key(|(name, _)| name.span().start);
         for (name, keys) in entries {
@@ -121,50 +124,12 @@ pub fn parse(text: &str) -> Result<KeyMap, Vec<(Option<usize>, String)>> {
             let command =
                 Command::from_name(name.get_ref()).filter(|c| context.commands().contains(c));
             let Some(command) = command else {
-                let known: Vec<String> = context.commands().iter().map(|c| c.name()).collect();
-                let what = match Command::from_name(name.get_ref()) {
-                    Some(_) => "is not a command of",
-                    None => "is not a command; the commands of",
-                };
-                let tail = match Command::from_name(name.get_ref()) {
-                    Some(_) => format!("; its commands are {}", known.join(", ")),
-                    None => format!(" are {}", known.join(", ")),
-                };
-                problems.push((
-                    at,
-                    format!("{:?} {what} [{}]{tail}", name.get_ref(), context.name()),
-                ));
+                problems.push((at, not_a_command(context, name.get_ref())));
                 continue;
             };
-            let mut parsed: Vec<Key> = Vec::new();
-            for text in keys.get_ref() {
-                let key_at = line(text.span().start);
-                match parse_key(text.get_ref()) {
-                    Err(e) => problems.push((key_at, e)),
-                    Ok(key) => {
-                        let id = crate::keys::key_name(&key);
-                        if let Some((other, other_at)) = owners.get(&id) {
-                            let first =
-                                other_at.map(|l| format!(" (line {l})")).unwrap_or_default();
-                            let what = if other == name.get_ref() {
-                                format!("{:?} is listed twice for {other}", text.get_ref())
-                            } else {
-                                format!(
-                                    "{:?} is bound twice in [{}]: to {other}{first} and to {}",
-                                    text.get_ref(),
-                                    context.name(),
-                                    name.get_ref()
-                                )
-                            };
-                            problems.push((key_at, what));
-                        } else {
-                            owners.insert(id, (name.get_ref().clone(), key_at));
-                            parsed.push(key);
-                        }
-                    }
-                }
-            }
-            map.bind(context, command, &parsed);
+            let keys = keys_of(context, name.get_ref(), keys.get_ref(), &line, &mut owners);
+            problems.extend(keys.problems);
+            map.bind(context, command, &keys.parsed);
         }
     }
     if problems.is_empty() {
@@ -173,6 +138,76 @@ pub fn parse(text: &str) -> Result<KeyMap, Vec<(Option<usize>, String)>> {
         problems.sort_by_key(|(line, _)| *line);
         Err(problems)
     }
+}
+
+/// Each key of a section by its name: the command that has it and that command's line.
+type Owners = BTreeMap<String, (String, Option<usize>)>;
+
+/// Why `name` is not a command of `context`, and which are.
+fn not_a_command(context: Context, name: &str) -> String {
+    let known: Vec<String> = context.commands().iter().map(|c| c.name()).collect();
+    if Command::from_name(name).is_some() {
+        format!(
+            "{name:?} is not a command of [{}]; its commands are {}",
+            context.name(),
+            known.join(", ")
+        )
+    } else {
+        format!(
+            "{name:?} is not a command; the commands of [{}] are {}",
+            context.name(),
+            known.join(", ")
+        )
+    }
+}
+
+/// A command's keys as read: those taken, and the problems of the others.
+struct CommandKeys {
+    parsed: Vec<Key>,
+    problems: Vec<Problem>,
+}
+
+/// Reads the keys given to `command` in `context`, refusing a key that does not parse
+/// and one that another line of the section has already.
+fn keys_of(
+    context: Context,
+    command: &str,
+    keys: &[Spanned<String>],
+    line: &impl Fn(usize) -> Option<usize>,
+    owners: &mut Owners,
+) -> CommandKeys {
+    let mut out = CommandKeys {
+        parsed: Vec::new(),
+        problems: Vec::new(),
+    };
+    for text in keys {
+        let key_at = line(text.span().start);
+        let key = match parse_key(text.get_ref()) {
+            Ok(key) => key,
+            Err(e) => {
+                out.problems.push((key_at, e));
+                continue;
+            }
+        };
+        let id = crate::keys::key_name(&key);
+        if let Some((other, other_at)) = owners.get(&id) {
+            let first = other_at.map(|l| format!(" (line {l})")).unwrap_or_default();
+            let what = if other == command {
+                format!("{:?} is listed twice for {other}", text.get_ref())
+            } else {
+                format!(
+                    "{:?} is bound twice in [{}]: to {other}{first} and to {command}",
+                    text.get_ref(),
+                    context.name(),
+                )
+            };
+            out.problems.push((key_at, what));
+        } else {
+            owners.insert(id, (command.to_string(), key_at));
+            out.parsed.push(key);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
