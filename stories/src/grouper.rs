@@ -152,62 +152,14 @@ impl Grouper {
         if let Some(key) = &url_key
             && let Some(story) = index.story_of_url(key)?
         {
-            let (founded_at, span) = match matches.iter().find(|m| m.story == story) {
-                Some(m) => (m.founded_at, m.span),
-                None => index
-                    .stories(std::slice::from_ref(&story), 0)?
-                    .first()
-                    .map_or((arrived_at, (article.published, article.published)), |v| {
-                        (
-                            v.info.founded_at,
-                            (v.info.first_published, v.info.last_published),
-                        )
-                    }),
-            };
-            matches.retain(|m| m.story != story);
-            matches.insert(
-                0,
-                Match {
-                    story,
-                    founded_at,
-                    span,
-                    tier: Tier::SameUrl,
-                    score: 1.0,
-                },
-            );
+            let same_url = Self::same_url(index, story, &matches, article, arrived_at)?;
+            matches.retain(|m| m.story != same_url.story);
+            matches.insert(0, same_url);
         }
 
-        let (story, tier, score, merged) = if matches.is_empty() {
-            (StoryId::founded_by(article.id), Tier::New, 0.0, Vec::new())
-        } else {
-            // The best match places the item; the strong ones merge into the oldest.
-            let best = &matches[0];
-            let mut strong: Vec<&Match> = matches
-                .iter()
-                .filter(|m| m.score >= self.params.merge)
-                .collect();
-            // Stories merge only while the whole still spans at most `max_span`.
-            let (mut first, mut last) = (article.published, article.published);
-            strong.retain(|m| {
-                let (f, l) = (first.min(m.span.0), last.max(m.span.1));
-                let fits = m.story == best.story || l - f <= self.params.max_span;
-                if fits {
-                    (first, last) = (f, l);
-                }
-                fits
-            });
-            if strong.len() >= 2 && strong.iter().any(|m| m.story == best.story) {
-                strong.sort_by(|a, b| {
-                    a.founded_at
-                        .cmp(&b.founded_at)
-                        .then_with(|| a.story.cmp(&b.story))
-                });
-                let survivor = strong[0].story.clone();
-                let merged = strong[1..].iter().map(|m| m.story.clone()).collect();
-                (survivor, best.tier, best.score, merged)
-            } else {
-                (best.story.clone(), best.tier, best.score, Vec::new())
-            }
+        let (story, tier, score, merged) = match self.place(&matches, article.published) {
+            Some(placed) => placed,
+            None => (StoryId::founded_by(article.id), Tier::New, 0.0, Vec::new()),
         };
         Ok(Decision {
             story,
@@ -219,6 +171,71 @@ impl Grouper {
             buckets,
             url_key,
         })
+    }
+
+    /// The story already holding an item of the same URL, as the best of matches.
+    fn same_url<I: Index>(
+        index: &I,
+        story: StoryId,
+        matches: &[Match],
+        article: &Article<'_>,
+        arrived_at: i64,
+    ) -> Result<Match, I::Error> {
+        let (founded_at, span) = match matches.iter().find(|m| m.story == story) {
+            Some(m) => (m.founded_at, m.span),
+            None => index
+                .stories(std::slice::from_ref(&story), 0)?
+                .first()
+                .map_or((arrived_at, (article.published, article.published)), |v| {
+                    (
+                        v.info.founded_at,
+                        (v.info.first_published, v.info.last_published),
+                    )
+                }),
+        };
+        Ok(Match {
+            story,
+            founded_at,
+            span,
+            tier: Tier::SameUrl,
+            score: 1.0,
+        })
+    }
+
+    /// Where the matches (best first) place an item published at `published`: the best
+    /// story, and the strong matches merged into the oldest of them while the whole spans
+    /// at most `max_span`. `None` when nothing matched.
+    fn place(
+        &self,
+        matches: &[Match],
+        published: i64,
+    ) -> Option<(StoryId, Tier, f32, Vec<StoryId>)> {
+        let best = matches.first()?;
+        let mut strong: Vec<&Match> = matches
+            .iter()
+            .filter(|m| m.score >= self.params.merge)
+            .collect();
+        let (mut first, mut last) = (published, published);
+        strong.retain(|m| {
+            let (f, l) = (first.min(m.span.0), last.max(m.span.1));
+            let fits = m.story == best.story || l - f <= self.params.max_span;
+            if fits {
+                (first, last) = (f, l);
+            }
+            fits
+        });
+        if strong.len() >= 2 && strong.iter().any(|m| m.story == best.story) {
+            strong.sort_by(|a, b| {
+                a.founded_at
+                    .cmp(&b.founded_at)
+                    .then_with(|| a.story.cmp(&b.story))
+            });
+            let survivor = strong[0].story.clone();
+            let merged = strong[1..].iter().map(|m| m.story.clone()).collect();
+            Some((survivor, best.tier, best.score, merged))
+        } else {
+            Some((best.story.clone(), best.tier, best.score, Vec::new()))
+        }
     }
 
     /// Decides an item's story and writes the decision.
