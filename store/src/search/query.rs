@@ -189,22 +189,7 @@ impl SearchQuery {
         let mut analyzer = analyzer();
         for p in pieces {
             match p.operator {
-                None => {
-                    let mut terms = Vec::new();
-                    let mut stream = analyzer.token_stream(&p.value);
-                    while let Some(token) = stream.next() {
-                        terms.push(token.text.clone());
-                    }
-                    // Punctuation alone, or a lone "-", holds nothing to search for.
-                    if terms.is_empty() {
-                        continue;
-                    }
-                    if p.negated {
-                        query.must_not.push(Text(terms));
-                    } else {
-                        query.must.push(Text(terms));
-                    }
-                }
+                None => query.add_words(&mut analyzer, &p),
                 Some("source") => {
                     let name = p.value.trim().to_lowercase();
                     if p.negated {
@@ -213,24 +198,7 @@ impl SearchQuery {
                         query.sources.push(name);
                     }
                 }
-                Some(op) => {
-                    if p.negated {
-                        let other = if op == "after" { "before" } else { "after" };
-                        return fail(format!(
-                            "-{op}: cannot be excluded: use {other}: instead, e.g. {}",
-                            example(other)
-                        ));
-                    }
-                    let day = date(op, p.value.trim())?;
-                    let slot = if op == "after" {
-                        &mut query.after
-                    } else {
-                        &mut query.before
-                    };
-                    if slot.replace(day).is_some() {
-                        return fail(format!("{op}: is given twice: keep one"));
-                    }
-                }
+                Some(op) => query.add_date(op, &p)?,
             }
         }
         if let (Some(a), Some(b)) = (query.after, query.before)
@@ -251,6 +219,45 @@ impl SearchQuery {
             );
         }
         Ok(query)
+    }
+
+    /// Words or a "phrase", analysed as the index analyses text: required, or excluded
+    /// when negated. Punctuation alone, or a lone "-", holds nothing to search for.
+    fn add_words(&mut self, analyzer: &mut TextAnalyzer, p: &Piece) {
+        let mut terms = Vec::new();
+        let mut stream = analyzer.token_stream(&p.value);
+        while let Some(token) = stream.next() {
+            terms.push(token.text.clone());
+        }
+        if terms.is_empty() {
+            return;
+        }
+        if p.negated {
+            self.must_not.push(Text(terms));
+        } else {
+            self.must.push(Text(terms));
+        }
+    }
+
+    /// `after:` or `before:` a day, each given once and never negated.
+    fn add_date(&mut self, op: &str, p: &Piece) -> Result<(), QueryError> {
+        if p.negated {
+            let other = if op == "after" { "before" } else { "after" };
+            return fail(format!(
+                "-{op}: cannot be excluded: use {other}: instead, e.g. {}",
+                example(other)
+            ));
+        }
+        let day = date(op, p.value.trim())?;
+        let slot = if op == "after" {
+            &mut self.after
+        } else {
+            &mut self.before
+        };
+        if slot.replace(day).is_some() {
+            return fail(format!("{op}: is given twice: keep one"));
+        }
+        Ok(())
     }
 
     /// The tantivy query: every word and phrase is required in some text field (titles
