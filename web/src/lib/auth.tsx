@@ -5,7 +5,7 @@ import type { AuthClient, Session, User } from '@supabase/auth-js';
 type AuthClientType = InstanceType<typeof AuthClient>;
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { api, setTokenSource } from '@/lib/api-client';
+import { setTokenSource } from '@/lib/api/base';
 import type { ClientConfig } from '@/lib/api/types';
 import { AUTH_STORAGE_KEY, storedSession } from '@/lib/early-feed';
 import { recheckSubscription } from '@/lib/subscription';
@@ -78,6 +78,12 @@ function inlineConfig(): ClientConfig | null {
   }
 }
 
+/** GET /api/config, for a page served without it inline; the HTTP client loads for it. */
+async function fetchConfig(): Promise<ClientConfig> {
+  const { client, unwrap } = await import('@/lib/api-client');
+  return unwrap(client.GET('/api/config'));
+}
+
 // The auth client is its own chunk rather than part of the first script, downloaded only when
 // a session may exist or the reader signs in or up.
 async function createAuthClient(anonKey: string): Promise<AuthClientType> {
@@ -136,7 +142,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // One configuration and one auth client for the app's life, made on first need.
   const configRef = useRef<Promise<ClientConfig> | null>(null);
   const loadConfig = useCallback(() => {
-    configRef.current ??= (async () => inlineConfig() ?? (await api.get<ClientConfig>('/api/config')))();
+    configRef.current ??= (async () => inlineConfig() ?? (await fetchConfig()))();
     return configRef.current;
   }, []);
   const clientRef = useRef<Promise<AuthClientType> | null>(null);

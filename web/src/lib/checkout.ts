@@ -1,13 +1,12 @@
 // Starting a checkout (docs/product.md §2 header and docs/product.md §8): the daemon answers with the provider's page,
 // which the browser opens after 100 ms.
-import { api } from '@/lib/api-client';
-import type { CheckoutUrl } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 
 export const CHECKOUT_REDIRECT_MS = 100;
 
 export async function createCheckoutSession(): Promise<string> {
-  const { url } = await api.post<Partial<CheckoutUrl>>('/api/create-checkout-session');
+  const { url } = await unwrap(client.POST('/api/create-checkout-session'));
   if (!url) throw new Error('Failed to create checkout session - URL not received');
   return url;
 }

@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { isSubscriptionRequired } from '@/lib/api-client';
+import { isSubscriptionRequired } from '@/lib/api/base';
 import { recheckSubscription } from '@/lib/subscription';
 
 // docs/product.md §7: no retries, no refetch on focus or interval, data never stale. Lists change only

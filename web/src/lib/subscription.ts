@@ -3,15 +3,17 @@
 // docs/product.md §7 reads data once and never on focus or interval; this one call is the exception,
 // so that a grant, a revoke or an expiry reaches an open app without a sign-out.
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { UserMetadata } from '@/lib/api/types';
 
 /** How often an open app asks again, besides on focus, on a 403 `subscription_required` and on a feed that disagrees. */
 export const SUBSCRIPTION_RECHECK_MS = 30_000;
 
 export const USER_METADATA_KEY = ['user-metadata'] as const;
 
-export const getUserMetadata = (signal?: AbortSignal): Promise<UserMetadata> => api.get<UserMetadata>('/api/user/metadata', signal);
+/** GET /api/user/metadata. The HTTP client loads with the first call: the landing page imports this module. */
+export async function getUserMetadata(signal?: AbortSignal) {
+  const { client, unwrap } = await import('@/lib/api-client');
+  return unwrap(client.GET('/api/user/metadata', { signal }));
+}
 
 export const userMetadataQueryOptions = (userId: string | null | undefined) =>
   queryOptions({

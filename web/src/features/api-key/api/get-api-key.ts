@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { ApiKeyBody } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 
-export const getApiKey = (signal?: AbortSignal) => api.get<ApiKeyBody>('/api/key', signal);
+export const getApiKey = (signal?: AbortSignal) => unwrap(client.GET('/api/key', { signal }));
 
 export const apiKeyQueryOptions = (userId: string | null | undefined) =>
   queryOptions({ queryKey: ['api-key', userId ?? null], queryFn: ({ signal }) => getApiKey(signal), enabled: Boolean(userId) });

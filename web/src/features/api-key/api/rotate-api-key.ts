@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { ApiKeyBody } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 
-export const rotateApiKey = () => api.post<ApiKeyBody>('/api/key/rotate');
+export const rotateApiKey = () => unwrap(client.POST('/api/key/rotate'));
 
 export function useRotateApiKey() {
   const queryClient = useQueryClient();

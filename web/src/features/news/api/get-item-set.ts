@@ -1,18 +1,18 @@
 // GET /api/favorites, /api/hidden, /api/read: the same shape for the three sets, and the
 // "401 gives nothing" handling of docs/product.md §7.
 import { queryOptions, useQueries, type UseQueryResult } from '@tanstack/react-query';
-import { requestTolerant } from '@/lib/api-client';
+import { client, tolerant } from '@/lib/api-client';
 import { byKind, SET_KINDS, type SetKind } from '@/features/news/item-sets';
 import type { NewsItem } from '@/lib/api/types';
 
-export const SET_PATHS: Record<SetKind, string> = {
+export const SET_PATHS = {
   favorites: '/api/favorites',
   hidden: '/api/hidden',
   read: '/api/read',
-};
+} as const satisfies Record<SetKind, string>;
 
 export async function getItemSet(kind: SetKind, signal?: AbortSignal): Promise<NewsItem[] | null> {
-  return requestTolerant<NewsItem[]>(SET_PATHS[kind], { signal });
+  return tolerant(client.GET(SET_PATHS[kind], { signal }));
 }
 
 export const itemSetQueryOptions = (kind: SetKind, userId: string | null | undefined) =>

@@ -1,9 +1,9 @@
 // GET /api/news/{id}: one item for the in-app reader when it is not loaded already (a deep link).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { NewsItem } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 
-export const getNewsItem = (id: string, signal?: AbortSignal) => api.get<NewsItem>(`/api/news/${encodeURIComponent(id)}`, signal);
+export const getNewsItem = (id: string, signal?: AbortSignal) =>
+  unwrap(client.GET('/api/news/{news_id}', { params: { path: { news_id: id } }, signal }));
 
 export const newsItemQueryOptions = (id: string, userId: string | null | undefined) =>
   queryOptions({

@@ -2,7 +2,7 @@
 // web/openapi.json). The app shows every item of every page loaded and nothing else; it
 // never counts items or asks who is a subscriber.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { client, unwrap } from '@/lib/api-client';
 import type { FeedPage, NewsItem } from '@/lib/api/types';
 import { useFollowSubscription } from '@/lib/follow-subscription';
 import { takeEarlyFeed } from '@/lib/early-feed';
@@ -12,7 +12,7 @@ export async function getNews(cursor: string | null, signal?: AbortSignal): Prom
     const early = await takeEarlyFeed();
     if (early) return early;
   }
-  return api.get<FeedPage>(cursor ? `/api/news?cursor=${encodeURIComponent(cursor)}` : '/api/news', signal);
+  return unwrap(client.GET('/api/news', { params: { query: { cursor } }, signal }));
 }
 
 export const newsQueryOptions = () =>

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { SharedItem } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 
-export const getShared = (signal?: AbortSignal) => api.get<SharedItem[]>('/api/shared', signal);
+export const getShared = (signal?: AbortSignal) => unwrap(client.GET('/api/shared', { signal }));
 
 export const sharedQueryOptions = (userId: string | null | undefined) =>
   queryOptions({

@@ -1,9 +1,9 @@
 // GET /api/news/{id}/takeaways: the server's key takeaways for a subscriber, ranked by their resume.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { Takeaways } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 
-export const getTakeaways = (id: string, signal?: AbortSignal) => api.get<Takeaways>(`/api/news/${encodeURIComponent(id)}/takeaways`, signal);
+export const getTakeaways = (id: string, signal?: AbortSignal) =>
+  unwrap(client.GET('/api/news/{news_id}/takeaways', { params: { path: { news_id: id } }, signal }));
 
 export const takeawaysQueryOptions = (id: string, userId: string | null | undefined) =>
   queryOptions({

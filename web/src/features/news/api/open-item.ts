@@ -1,8 +1,8 @@
 // POST /api/news/{id}/open: the reader opened an item; the server decides whether that reads
 // it (an unmarked item opened from the feed, Drops or search, with mark-on-open on).
-import { api } from '@/lib/api-client';
+import { client, unwrap } from '@/lib/api-client';
 import type { AppView } from '@/config/paths';
-import type { Opened, OpenedFrom } from '@/lib/api/types';
+import type { OpenedFrom } from '@/lib/api/types';
 
 /** The list a view shows, as the server names it. */
 const FROM: Record<AppView, OpenedFrom> = {
@@ -16,4 +16,4 @@ const FROM: Record<AppView, OpenedFrom> = {
 };
 
 export const openItem = (id: string, view: AppView) =>
-  api.post<Opened>(`/api/news/${encodeURIComponent(id)}/open`, { from: FROM[view] });
+  unwrap(client.POST('/api/news/{news_id}/open', { params: { path: { news_id: id } }, body: { from: FROM[view] } }));

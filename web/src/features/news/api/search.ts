@@ -2,15 +2,13 @@
 // with the feed, the server decides how many a page holds and whether the reader may read
 // on (`nextCursor`) or has reached their allowance (`hasMore` without a cursor).
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { client, unwrap } from '@/lib/api-client';
 import type { SearchPage } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 import { useFollowSubscription } from '@/lib/follow-subscription';
 
 export function getSearch(q: string, cursor: string | null, signal?: AbortSignal): Promise<SearchPage> {
-  const params = new URLSearchParams({ q });
-  if (cursor) params.set('cursor', cursor);
-  return api.get<SearchPage>(`/api/search?${params}`, signal);
+  return unwrap(client.GET('/api/search', { params: { query: { q, cursor } }, signal }));
 }
 
 export const searchQueryOptions = (q: string, userId: string | undefined) =>

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { client, unwrap } from '@/lib/api-client';
 import type { NewsItem } from '@/lib/api/types';
 
 export const SHARE_SNIPPET_LENGTH = 100;
 
 export const shareItem = (id: string) =>
-  api.post<unknown>(`/api/shared/${encodeURIComponent(id)}`, { platform: 'linkedin' });
+  unwrap(client.POST('/api/shared/{news_id}', { params: { path: { news_id: id } }, body: { platform: 'linkedin' } }));
 
 /** The professional network's share link with the item's url, title and first 100 characters of its summary. */
 export function linkedInShareUrl(item: Pick<NewsItem, 'url' | 'title' | 'summary'>): string {

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { client, unwrap } from '@/lib/api-client';
 import type { ProfileBody } from '@/lib/api/types';
 
 export type Profile = ProfileBody;
 
-export const getProfile = (signal?: AbortSignal) => api.get<Profile>('/api/user/profile', signal);
+export const getProfile = (signal?: AbortSignal) => unwrap(client.GET('/api/user/profile', { signal }));
 
 export const profileQueryOptions = (userId: string | null | undefined) =>
   queryOptions({ queryKey: ['profile', userId ?? null], queryFn: ({ signal }) => getProfile(signal), enabled: Boolean(userId) });

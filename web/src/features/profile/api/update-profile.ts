@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { Profile } from '@/features/profile/api/get-profile';
+import { client, unwrap } from '@/lib/api-client';
 import type { ProfileChange } from '@/lib/api/types';
 
 /** Changes the fields given (the resume, the mark-on-open setting) and answers the profile. */
-export const updateProfile = (change: ProfileChange) => api.patch<Profile>('/api/user/profile', change);
+export const updateProfile = (change: ProfileChange) => unwrap(client.PATCH('/api/user/profile', { body: change }));
 
 export function useUpdateProfile() {
   const queryClient = useQueryClient();

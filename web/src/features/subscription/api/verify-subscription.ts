@@ -1,5 +1,4 @@
-import { api } from '@/lib/api-client';
-import type { VerifyResult } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 
 export const verifySubscription = (sessionId: string) =>
-  api.post<VerifyResult>('/api/verify-subscription', { sessionId });
+  unwrap(client.POST('/api/verify-subscription', { body: { sessionId } }));

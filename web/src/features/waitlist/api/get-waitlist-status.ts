@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { client, unwrap } from '@/lib/api-client';
 import type { WaitlistStatus } from '@/lib/api/types';
 
 export const NOT_ON_WAITLIST: WaitlistStatus = { isOnWaitlist: false, joinedAt: null };
@@ -7,7 +7,7 @@ export const NOT_ON_WAITLIST: WaitlistStatus = { isOnWaitlist: false, joinedAt: 
 /** docs/product.md §7: an error reading the status counts as not on the waitlist. */
 export async function getWaitlistStatus(signal?: AbortSignal): Promise<WaitlistStatus> {
   try {
-    return await api.get<WaitlistStatus>('/api/waitlist/status', signal);
+    return await unwrap(client.GET('/api/waitlist/status', { signal }));
   } catch (error) {
     console.warn('Reading the waitlist status failed', error);
     return NOT_ON_WAITLIST;

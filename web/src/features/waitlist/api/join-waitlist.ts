@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { WaitlistStatus } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 import { toast } from '@/lib/toast';
 
-export const joinWaitlist = () => api.post<WaitlistStatus>('/api/waitlist/join');
+export const joinWaitlist = () => unwrap(client.POST('/api/waitlist/join'));
 
 export function useJoinWaitlist() {
   const queryClient = useQueryClient();

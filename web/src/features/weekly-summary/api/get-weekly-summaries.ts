@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
-import type { WeeklySummary } from '@/lib/api/types';
+import { client, unwrap } from '@/lib/api-client';
 
-export const getWeeklySummaries = (signal?: AbortSignal) => api.get<WeeklySummary[]>('/api/weekly-summary/archive', signal);
+export const getWeeklySummaries = (signal?: AbortSignal) => unwrap(client.GET('/api/weekly-summary/archive', { signal }));
 
 export const weeklySummariesQueryOptions = (userId: string | null | undefined) =>
   queryOptions({

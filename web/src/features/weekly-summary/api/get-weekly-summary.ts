@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, api } from '@/lib/api-client';
-import type { WeeklySummary } from '@/lib/api/types';
+import { ApiError, client, unwrap } from '@/lib/api-client';
 
 export const getWeeklySummary = (id: string, signal?: AbortSignal) =>
-  api.get<WeeklySummary>(`/api/weekly-summary/${encodeURIComponent(id)}`, signal);
+  unwrap(client.GET('/api/weekly-summary/{id}', { params: { path: { id } }, signal }));
 
 /** docs/product.md §7: this one call retries up to 3 times, except on 403 (and on 404, which cannot heal). */
 export function retryWeeklySummary(failureCount: number, error: Error): boolean {
