@@ -94,6 +94,26 @@ pub struct Args {
 /// How often time moves on screen (TV countdown, status expiry).
 const TICK: Duration = Duration::from_millis(250);
 
+/// Puts back the marks that were waiting for the server when the reader last stopped;
+/// answers the warning to show when their file could not be read. Such a file is kept
+/// aside, not overwritten by the next mark: nothing is lost silently.
+fn restore_pending(app: &mut App, file: &pending::PendingFile) -> Option<String> {
+    match file.load() {
+        Ok(pending) => {
+            app.pending = pending;
+            None
+        }
+        Err(e) => {
+            let aside = file.path().with_extension("json.damaged");
+            let _ = std::fs::rename(file.path(), &aside);
+            Some(strings::pending_unreadable(
+                &aside.display().to_string(),
+                &e.to_string(),
+            ))
+        }
+    }
+}
+
 /// Runs the reader until the user quits.
 pub async fn run(args: Args) -> anyhow::Result<()> {
     let server = url::Url::parse(&args.server).ok();
@@ -123,22 +143,9 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let mut app = App::new(&args.server, saved, theme::Theme::from_env());
     app.keys = keys;
     app.recheck_every = Duration::from_secs(args.recheck_secs);
-    let unreadable = match pending_file.as_ref().map(|f| (f, f.load())) {
-        Some((_, Ok(pending))) => {
-            app.pending = pending;
-            None
-        }
-        Some((f, Err(e))) => {
-            // Kept aside, not overwritten by the next mark: nothing is lost silently.
-            let aside = f.path().with_extension("json.damaged");
-            let _ = std::fs::rename(f.path(), &aside);
-            Some(strings::pending_unreadable(
-                &aside.display().to_string(),
-                &e.to_string(),
-            ))
-        }
-        None => None,
-    };
+    let unreadable = pending_file
+        .as_ref()
+        .and_then(|f| restore_pending(&mut app, f));
     app.start();
     if let Some(text) = unreadable {
         app.warn(text, Instant::now());
@@ -185,4 +192,24 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unreadable_file_of_waiting_marks_is_kept_aside_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let origin = session::Origin::of("http://127.0.0.1:8080").unwrap();
+        let file = pending::PendingFile::of(dir.path(), &origin);
+        std::fs::create_dir_all(file.path().parent().unwrap()).unwrap();
+        std::fs::write(file.path(), "{ not json").unwrap();
+        let mut app = App::new("http://127.0.0.1:8080", None, theme::Theme { color: false });
+        let warning = restore_pending(&mut app, &file).expect("a warning");
+        let aside = file.path().with_extension("json.damaged");
+        assert!(warning.contains(&aside.display().to_string()), "{warning}");
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), "{ not json");
+        assert!(!file.path().exists());
+    }
 }
