@@ -1,18 +1,15 @@
-// GET /api/favorites, /api/hidden, /api/read: the same shape for the three sets, and the
+// GET /api/favorites, /api/hidden, /api/read: the same shape for every set, and the
 // "401 gives nothing" handling of docs/product.md §7.
 import { queryOptions, useQueries, type UseQueryResult } from '@tanstack/react-query';
 import { client, tolerant } from '@/lib/api-client';
 import { byKind, SET_KINDS, type SetKind } from '@/features/news/item-sets';
 import type { NewsItem } from '@/lib/api/types';
 
-export const SET_PATHS = {
-  favorites: '/api/favorites',
-  hidden: '/api/hidden',
-  read: '/api/read',
-} as const satisfies Record<SetKind, string>;
+/** Each kind's list is at `/api/{segment}` (the mark's path segment, from `MARK_KINDS`). */
+export const setPath = (kind: SetKind) => `/api/${kind}` as const;
 
 export async function getItemSet(kind: SetKind, signal?: AbortSignal): Promise<NewsItem[] | null> {
-  return tolerant(client.GET(SET_PATHS[kind], { signal }));
+  return tolerant(client.GET(setPath(kind), { signal }));
 }
 
 export const itemSetQueryOptions = (kind: SetKind, userId: string | null | undefined) =>

@@ -5,11 +5,7 @@ import type { SetKind } from '@/features/news/item-sets';
 import type { MarkResult } from '@/lib/api/types';
 
 /** Where one item is put in, or taken out of, each kind's list. */
-const MARK_PATHS = {
-  favorites: '/api/favorites/{news_id}',
-  hidden: '/api/hidden/{news_id}',
-  read: '/api/read/{news_id}',
-} as const satisfies Record<SetKind, string>;
+const markPath = (kind: SetKind) => `/api/${kind}/{news_id}` as const;
 
 export interface SetChange {
   kind: SetKind;
@@ -18,7 +14,7 @@ export interface SetChange {
 }
 
 export function updateItemSet({ kind, id, on }: SetChange): Promise<MarkResult> {
-  const path = MARK_PATHS[kind];
+  const path = markPath(kind);
   const init = { params: { path: { news_id: id } } };
   return unwrap(on ? client.POST(path, init) : client.DELETE(path, init));
 }
