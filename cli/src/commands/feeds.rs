@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use radar_daemon::admin::{AdminRequest, AdminResponse};
+use radar_daemon::ingest::FetchReport;
 
 use crate::admin_client;
 use crate::output::{Table, cut, json, maybe, out};
@@ -127,72 +128,12 @@ fn next_check(f: &radar_store::Feed) -> String {
 fn print(answer: AdminResponse) -> anyhow::Result<()> {
     match answer {
         AdminResponse::Feed(f) => out!("added feed {} ({})", f.id, f.url)?,
-        AdminResponse::Feeds(feeds) => {
-            let mut t = Table::new(&[
-                "ID",
-                "NAME",
-                "LAST CHECKED",
-                "NEXT CHECK",
-                "ITEMS",
-                "STATUS",
-                "URL",
-            ]);
-            for f in feeds {
-                let status = match (&f.last_error, f.last_fetched_at) {
-                    (Some(e), _) => format!("error ({} in a row): {}", f.failures, cut(e, 60)),
-                    (None, Some(_)) => "ok".into(),
-                    (None, None) => "not fetched yet".into(),
-                };
-                let next = next_check(&f);
-                t.row(vec![
-                    f.id,
-                    cut(f.name.as_deref().unwrap_or("-"), 30),
-                    maybe(f.last_fetched_at),
-                    next,
-                    f.items_added.to_string(),
-                    status,
-                    f.url,
-                ]);
-            }
-            t.print("no feeds; add one with `radar feeds add URL`")?;
-        }
+        AdminResponse::Feeds(feeds) => print_feeds(feeds)?,
         AdminResponse::Removed { id, .. } => out!("removed feed {id} (its items stay)")?,
         AdminResponse::Fetch(reports) if reports.is_empty() => {
             out!("no feeds to fetch; add one with `radar feeds add URL`")?;
         }
-        AdminResponse::Fetch(reports) => {
-            for r in reports {
-                // A fetch already running when this one was asked for was waited for.
-                let joined = if r.joined {
-                    " (the fetch already running)"
-                } else {
-                    ""
-                };
-                match r.status.as_str() {
-                    "ok" => out!(
-                        "{}  ok{joined}: {} added, {} updated, {} unchanged{}  {}",
-                        r.feed_id,
-                        r.added,
-                        r.updated,
-                        r.unchanged,
-                        if r.invalid > 0 {
-                            format!(", {} invalid", r.invalid)
-                        } else {
-                            String::new()
-                        },
-                        r.url
-                    )?,
-                    "not_modified" => out!("{}  not modified{joined}  {}", r.feed_id, r.url)?,
-                    "busy" => out!("{}  skipped: already being fetched  {}", r.feed_id, r.url)?,
-                    _ => out!(
-                        "{}  error{joined}: {}  {}",
-                        r.feed_id,
-                        r.error.as_deref().unwrap_or("unknown"),
-                        r.url
-                    )?,
-                }
-            }
-        }
+        AdminResponse::Fetch(reports) => reports.iter().try_for_each(print_fetch)?,
         AdminResponse::OpmlImport(r) => {
             out!(
                 "{} added, {} already subscribed, {} invalid",
@@ -209,6 +150,72 @@ fn print(answer: AdminResponse) -> anyhow::Result<()> {
         }
         AdminResponse::Opml(doc) => std::io::stdout().write_all(doc.as_bytes())?,
         other => json(&other)?,
+    }
+    Ok(())
+}
+
+/// `radar feeds list`: one row per feed, with when it was checked and will be next.
+fn print_feeds(feeds: Vec<radar_store::Feed>) -> anyhow::Result<()> {
+    let mut t = Table::new(&[
+        "ID",
+        "NAME",
+        "LAST CHECKED",
+        "NEXT CHECK",
+        "ITEMS",
+        "STATUS",
+        "URL",
+    ]);
+    for f in feeds {
+        let status = match (&f.last_error, f.last_fetched_at) {
+            (Some(e), _) => format!("error ({} in a row): {}", f.failures, cut(e, 60)),
+            (None, Some(_)) => "ok".into(),
+            (None, None) => "not fetched yet".into(),
+        };
+        let next = next_check(&f);
+        t.row(vec![
+            f.id,
+            cut(f.name.as_deref().unwrap_or("-"), 30),
+            maybe(f.last_fetched_at),
+            next,
+            f.items_added.to_string(),
+            status,
+            f.url,
+        ]);
+    }
+    t.print("no feeds; add one with `radar feeds add URL`")?;
+    Ok(())
+}
+
+/// One line of `radar feeds fetch` per feed.
+fn print_fetch(r: &FetchReport) -> anyhow::Result<()> {
+    // A fetch already running when this one was asked for was waited for.
+    let joined = if r.joined {
+        " (the fetch already running)"
+    } else {
+        ""
+    };
+    match r.status.as_str() {
+        "ok" => out!(
+            "{}  ok{joined}: {} added, {} updated, {} unchanged{}  {}",
+            r.feed_id,
+            r.added,
+            r.updated,
+            r.unchanged,
+            if r.invalid > 0 {
+                format!(", {} invalid", r.invalid)
+            } else {
+                String::new()
+            },
+            r.url
+        )?,
+        "not_modified" => out!("{}  not modified{joined}  {}", r.feed_id, r.url)?,
+        "busy" => out!("{}  skipped: already being fetched  {}", r.feed_id, r.url)?,
+        _ => out!(
+            "{}  error{joined}: {}  {}",
+            r.feed_id,
+            r.error.as_deref().unwrap_or("unknown"),
+            r.url
+        )?,
     }
     Ok(())
 }
