@@ -250,6 +250,20 @@ pub(crate) async fn post_stripe_webhook(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<Json<WebhookAck>> {
+    let event = verified_event(&s, &headers, &body)?;
+    match event.kind.as_str() {
+        "checkout.session.completed" => checkout_completed(&s, event.data.object).await?,
+        "customer.subscription.deleted" | "customer.subscription.updated" => {
+            subscription_changed(&s, &event).await?;
+        }
+        _ => {}
+    }
+    Ok(Json(WebhookAck { received: true }))
+}
+
+/// The event in `body`, once its Stripe-Signature header is found valid for this
+/// server's webhook secret.
+fn verified_event(s: &AppState, headers: &HeaderMap, body: &[u8]) -> Result<Event> {
     // A request without the signature is malformed whatever the configuration.
     let header = headers
         .get("stripe-signature")
@@ -268,7 +282,7 @@ pub(crate) async fn post_stripe_webhook(
     };
     verify_signature(
         header,
-        &body,
+        body,
         secret,
         chrono::Utc::now().timestamp(),
         p.stripe_webhook_tolerance,
@@ -279,57 +293,55 @@ pub(crate) async fn post_stripe_webhook(
             format!("The Stripe-Signature header is not valid: {why}."),
         )
     })?;
-    let event: Event = serde_json::from_slice(&body).map_err(|e| {
+    serde_json::from_slice(body).map_err(|e| {
         ApiError::bad_request(
             "invalid_body",
             format!("The body is not a Stripe event: {e}"),
         )
+    })
+}
+
+/// A paid checkout session this server created makes its reader a subscriber.
+async fn checkout_completed(s: &AppState, object: serde_json::Value) -> Result<()> {
+    let remote: StripeSession = serde_json::from_value(object).map_err(|e| {
+        ApiError::bad_request(
+            "invalid_body",
+            format!("The event holds no checkout session: {e}"),
+        )
     })?;
-    match event.kind.as_str() {
-        "checkout.session.completed" => {
-            let remote: StripeSession = serde_json::from_value(event.data.object).map_err(|e| {
-                ApiError::bad_request(
-                    "invalid_body",
-                    format!("The event holds no checkout session: {e}"),
-                )
-            })?;
-            match s.store.checkout(&remote.id).await? {
-                Some(local) if remote.is_paid() => {
-                    s.store
-                        .mark_checkout_paid(
-                            &local.id,
-                            remote.customer.as_deref().unwrap_or_default(),
-                        )
-                        .await?;
-                    s.store.activate_checkout(&local.id, &local.user_id).await?;
-                    tracing::info!(session = %local.id, "stripe checkout completed");
-                }
-                Some(_) => {
-                    tracing::info!(session = %remote.id, "stripe checkout completed without payment yet");
-                }
-                None => {
-                    tracing::warn!(session = %remote.id, "webhook for a checkout session this server did not create");
-                }
-            }
+    match s.store.checkout(&remote.id).await? {
+        Some(local) if remote.is_paid() => {
+            s.store
+                .mark_checkout_paid(&local.id, remote.customer.as_deref().unwrap_or_default())
+                .await?;
+            s.store.activate_checkout(&local.id, &local.user_id).await?;
+            tracing::info!(session = %local.id, "stripe checkout completed");
         }
-        "customer.subscription.deleted" | "customer.subscription.updated" => {
-            let status = event.data.object["status"].as_str().unwrap_or_default();
-            let ended = event.kind == "customer.subscription.deleted"
-                || matches!(status, "canceled" | "unpaid" | "incomplete_expired");
-            let customer = event.data.object["customer"].as_str().unwrap_or_default();
-            if ended && !customer.is_empty() {
-                if let Some(user) = s.store.end_customer_subscription(customer).await? {
-                    tracing::info!(user = %user.id, "stripe subscription ended");
-                } else {
-                    tracing::warn!(
-                        "stripe subscription ended for a customer this server does not know"
-                    );
-                }
-            }
+        Some(_) => {
+            tracing::info!(session = %remote.id, "stripe checkout completed without payment yet");
         }
-        _ => {}
+        None => {
+            tracing::warn!(session = %remote.id, "webhook for a checkout session this server did not create");
+        }
     }
-    Ok(Json(WebhookAck { received: true }))
+    Ok(())
+}
+
+/// A subscription deleted, or updated to a status that ends it, ends the customer's
+/// subscription here.
+async fn subscription_changed(s: &AppState, event: &Event) -> Result<()> {
+    let status = event.data.object["status"].as_str().unwrap_or_default();
+    let ended = event.kind == "customer.subscription.deleted"
+        || matches!(status, "canceled" | "unpaid" | "incomplete_expired");
+    let customer = event.data.object["customer"].as_str().unwrap_or_default();
+    if ended && !customer.is_empty() {
+        if let Some(user) = s.store.end_customer_subscription(customer).await? {
+            tracing::info!(user = %user.id, "stripe subscription ended");
+        } else {
+            tracing::warn!("stripe subscription ended for a customer this server does not know");
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
