@@ -15,8 +15,8 @@ use tokio_postgres::Client;
 use super::{Redacted, db_error};
 use crate::{Error, Result};
 
-/// Every migration, in order: (version, SQL).
-const MIGRATIONS: &[(i32, &str)] = &[(1, include_str!("migrations/0001_initial.sql"))];
+/// Every migration, in order: (version, SQL), listed from `migrations/` by `build.rs`.
+const MIGRATIONS: &[(i32, &str)] = include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
 
 /// The schema version this binary writes and reads.
 pub(super) const LATEST: i32 = MIGRATIONS[MIGRATIONS.len() - 1].0;
