@@ -73,7 +73,7 @@ mod tests {
         async fn demo_set_is_rich_enough_and_loads_once(store) {
             let n = store.load_demo_if_empty().await.unwrap();
             assert!(n >= 60, "only {n} demo items");
-            assert_eq!(store.item_count().await.unwrap() as usize, n);
+            assert_eq!(store.item_count().await.unwrap(), u64::try_from(n).unwrap());
             assert_eq!(store.load_demo_if_empty().await.unwrap(), 0);
 
             let items: Vec<DemoItem> = serde_json::from_str(DEMO_ITEMS).unwrap();

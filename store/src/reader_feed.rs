@@ -107,7 +107,9 @@ fn beyond_allowance() -> Error {
 /// its time (milliseconds, big-endian, sign bit flipped so that order is time order)
 /// and its id, in base64url.
 fn encode_cursor(p: &FeedPosition) -> String {
-    let mut raw = ((p.published_ms as u64) ^ (1 << 63)).to_be_bytes().to_vec();
+    let mut raw = (p.published_ms.cast_unsigned() ^ (1 << 63))
+        .to_be_bytes()
+        .to_vec();
     raw.extend_from_slice(p.id.as_bytes());
     URL_SAFE_NO_PAD.encode(raw)
 }
@@ -121,7 +123,7 @@ fn decode_cursor(cursor: &str) -> Result<FeedPosition> {
     }
     let time: [u8; 8] = raw[..8].try_into().map_err(|_| bad())?;
     Ok(FeedPosition {
-        published_ms: (u64::from_be_bytes(time) ^ (1 << 63)) as i64,
+        published_ms: (u64::from_be_bytes(time) ^ (1 << 63)).cast_signed(),
         id: String::from_utf8(raw[8..].to_vec()).map_err(|_| bad())?,
     })
 }

@@ -2634,9 +2634,11 @@ pub(crate) async fn the_shared_secret_is_made_once(b: Arc<dyn Backend>) {
     let made = race(8, |n| {
         let b = b.clone();
         async move {
-            b.shared_secret("raced", &move || vec![n as u8; 32])
-                .await
-                .unwrap()
+            b.shared_secret("raced", &move || {
+                vec![u8::try_from(n).expect("eight racers"); 32]
+            })
+            .await
+            .unwrap()
         }
     })
     .await;

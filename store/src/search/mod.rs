@@ -427,30 +427,34 @@ impl Store {
         if page == 0 || limit == 0 {
             return Err(Error::Invalid("page and limit start at 1".into()));
         }
-        let offset = (page - 1).saturating_mul(limit);
-        if offset.saturating_add(limit) > MAX_DEPTH as u64 {
-            return Err(Error::Invalid(format!(
+        let too_deep = || {
+            Error::Invalid(format!(
                 "page: a search serves its best {MAX_DEPTH} results, so page × limit must stay \
                  within {MAX_DEPTH}; narrow the query instead"
-            )));
+            ))
+        };
+        let offset = usize::try_from((page - 1).saturating_mul(limit)).map_err(|_| too_deep())?;
+        let limit = usize::try_from(limit).map_err(|_| too_deep())?;
+        if offset.saturating_add(limit) > MAX_DEPTH {
+            return Err(too_deep());
         }
         self.search_replica_current().await?;
         let index = self.index()?;
         let searcher = index.searcher();
         let q = query.to_query(&index.fields);
-        let total = searcher.search(&*q, &Count)? as u64;
+        let total = searcher.search(&*q, &Count)?;
         if offset >= total {
-            return Ok((Vec::new(), total));
+            return Ok((Vec::new(), total as u64));
         }
-        let mut ids = Vec::with_capacity(limit as usize);
-        for addr in ranked(&searcher, &*q, offset as usize, limit as usize)? {
+        let mut ids = Vec::with_capacity(limit);
+        for addr in ranked(&searcher, &*q, offset, limit)? {
             ids.push(self.doc_id(&searcher, addr)?);
         }
         let mut items = Vec::with_capacity(ids.len());
         for json in self.backend().items(&ids).await?.into_iter().flatten() {
             items.push(from_json(&json)?);
         }
-        Ok((items, total))
+        Ok((items, total as u64))
     }
 
     fn doc_id(&self, searcher: &Searcher, addr: DocAddress) -> Result<String> {
@@ -508,7 +512,7 @@ fn decode_cursor(cursor: &str, query: &SearchQuery) -> Result<usize> {
         ));
     }
     let pos = u64::from_be_bytes(raw[..8].try_into().expect("8 bytes"));
-    Ok((pos as usize).min(MAX_DEPTH))
+    Ok(usize::try_from(pos).map_or(MAX_DEPTH, |pos| pos.min(MAX_DEPTH)))
 }
 
 #[cfg(test)]

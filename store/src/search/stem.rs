@@ -138,6 +138,10 @@ impl Stems {
         }
         let mut hash = FxHasher::default();
         hash.write(word.as_bytes());
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a hash's low bits pick the slot"
+        )]
         let at = (hash.finish() as usize & (SLOTS - 1)) * SLOT;
         let slot = &mut self.table[at..at + SLOT];
         let (head, known) = slot.split_at_mut(3 + TAIL);
@@ -163,9 +167,12 @@ impl Stems {
         }
         let tail = &stemmed.as_bytes()[keep..];
         if tail.len() <= TAIL {
-            head[0] = len as u8;
-            head[1] = keep as u8;
-            head[2] = tail.len() as u8;
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "keep <= len <= LONGEST (23), tail <= TAIL (6)"
+            )]
+            let lengths = [len as u8, keep as u8, tail.len() as u8];
+            head[..3].copy_from_slice(&lengths);
             head[3..3 + tail.len()].copy_from_slice(tail);
             known[..len].copy_from_slice(word.as_bytes());
         }

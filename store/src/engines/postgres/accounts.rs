@@ -10,8 +10,8 @@ use std::sync::Arc;
 use deadpool_postgres::{GenericClient, Transaction};
 
 use super::{
-    JsonText, PostgresBackend, db_error, exec, exec_or, get, opt, prepare_all, record, rows,
-    to_record, unique_violation,
+    JsonText, PostgresBackend, bigint, changed, db_error, exec, exec_or, get, get_unsigned, opt,
+    prepare_all, record, rows, to_record, unique_violation,
 };
 use crate::backend::{
     AccountStore, SecretLookup, SecretRule, SecretStore, SessionStore, UserChange,
@@ -177,7 +177,7 @@ impl AccountStore for PostgresBackend {
     }
 
     async fn users_after(&self, after: Option<&str>, limit: usize) -> Result<Vec<User>> {
-        let limit = limit.min(i64::MAX as usize) as i64;
+        let limit = bigint(limit);
         let found = match after {
             Some(after) => {
                 self.rows(
@@ -201,7 +201,7 @@ impl AccountStore for PostgresBackend {
         let row = self
             .one("SELECT value FROM counters WHERE name = 'users'", &[])
             .await?;
-        Ok(get::<i64>(&row, 0)? as u64)
+        get_unsigned(&row, 0)
     }
 }
 
@@ -354,7 +354,7 @@ impl SessionStore for PostgresBackend {
         let n = self
             .exec("DELETE FROM sessions WHERE id = ANY($1)", &[&ids])
             .await?;
-        Ok(n as usize)
+        Ok(changed(n))
     }
 
     async fn update_user_ending_sessions(

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 
 use super::{
-    JsonText, PostgresBackend, db_error, exec, exec_or, get, opt, record, to_record,
+    JsonText, PostgresBackend, db_error, exec, exec_or, get_unsigned, opt, record, to_record,
     unique_violation,
 };
 use crate::backend::BillingStore;
@@ -91,7 +91,7 @@ impl BillingStore for PostgresBackend {
                 &[&user_id, &since],
             )
             .await?;
-        Ok(get::<i64>(&row, 0)? as usize)
+        get_unsigned(&row, 0)
     }
 
     async fn join_waitlist(&self, entry: &WaitlistEntry) -> Result<WaitlistEntry> {

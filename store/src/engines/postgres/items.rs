@@ -7,7 +7,10 @@ use chrono::{DateTime, Utc};
 use futures_util::future::try_join4;
 use tokio_postgres::types::ToSql;
 
-use super::{JsonText, PostgresBackend, RawJson, db_error, get, prepare_all, rows};
+use super::{
+    JsonText, PostgresBackend, RawJson, bigint, db_error, get, get_unsigned, prepare_all, rows,
+    unsigned,
+};
 use crate::backend::{
     FeedPosition, ItemChange, ItemStore, ItemWritten, Json, NewestPage, NewestQuery, StoredItem,
 };
@@ -106,7 +109,7 @@ fn order_by(columns: &str, dir: &str) -> String {
 impl ItemStore for PostgresBackend {
     async fn items_version(&self) -> Result<u64> {
         let row = self.one("SELECT version FROM items_meta", &[]).await?;
-        Ok(get::<i64>(&row, 0)? as u64)
+        get_unsigned(&row, 0)
     }
 
     async fn item(&self, id: &str) -> Result<Option<Json>> {
@@ -145,7 +148,7 @@ impl ItemStore for PostgresBackend {
 
     async fn item_count(&self) -> Result<u64> {
         let row = self.one("SELECT item_count FROM items_meta", &[]).await?;
-        Ok(get::<i64>(&row, 0)? as u64)
+        get_unsigned(&row, 0)
     }
 
     async fn item_id_by_url(&self, url: &str) -> Result<Option<String>> {
@@ -207,6 +210,7 @@ impl ItemStore for PostgresBackend {
         .await?;
         let head = tx.query_one(&lock, &[]).await.map_err(db_error)?;
         let (base, count): (i64, i64) = (get(&head, 0)?, get(&head, 1)?);
+        let first_change = unsigned::<u64>(base)? + 1;
         let (existing, _, _, _) = try_join4(
             tx.query(&existing, &[&ids]),
             tx.execute(&release, &[&held_ids, &held_urls]),
@@ -219,19 +223,19 @@ impl ItemStore for PostgresBackend {
         for row in &existing {
             new.remove(get::<&str>(row, 0)?);
         }
-        let version = base + items.len() as i64;
-        let total = count + new.len() as i64;
+        let version = base + bigint(items.len());
+        let total = count + bigint(new.len());
         tx.execute(&meta, &[&version, &total])
             .await
             .map_err(db_error)?;
         tx.commit().await.map_err(db_error)?;
 
         let mut out = Vec::with_capacity(items.len());
-        for (n, s) in items.iter().enumerate() {
+        for (change, s) in (first_change..).zip(items) {
             // An id written twice in one batch was created by its first write only.
             out.push(ItemWritten {
                 created: new.remove(s.item.id.as_str()),
-                change: (base + 1 + n as i64) as u64,
+                change,
             });
         }
         Ok(out)
@@ -283,6 +287,7 @@ impl ItemStore for PostgresBackend {
             r.push(get::<i64>(row, 3)?);
         }
         let seq = base + 1;
+        let change = unsigned(seq)?;
         try_join4(
             tx.execute(&counts, &[&who, &f, &h, &r]),
             tx.execute(&delete, &[&id]),
@@ -292,11 +297,11 @@ impl ItemStore for PostgresBackend {
         .await
         .map_err(db_error)?;
         tx.commit().await.map_err(db_error)?;
-        Ok(Some((removed, seq as u64)))
+        Ok(Some((removed, change)))
     }
 
     async fn newest(&self, query: NewestQuery<'_>) -> Result<NewestPage> {
-        let limit = query.limit.min(i32::MAX as usize) as i64 + 1;
+        let limit = bigint(query.limit).min(i64::from(i32::MAX)) + 1;
         let after = query.after.map(|p| (p.published_ms, p.id.as_str()));
         let mut filter = Filter::of(&query);
         if let Some((ms, id)) = &after {
@@ -337,7 +342,7 @@ impl ItemStore for PostgresBackend {
             .map(|row| get(row, 0))
             .transpose()?
             .unwrap_or(0);
-        Ok(count as u64)
+        unsigned(count)
     }
 
     async fn catalogue(
@@ -371,7 +376,7 @@ impl ItemStore for PostgresBackend {
                 dir
             ),
         );
-        let found = self.rows(&sql, &[&(skip as i64), &(limit as i64)]).await?;
+        let found = self.rows(&sql, &[&bigint(skip), &bigint(limit)]).await?;
         let mut out = found
             .iter()
             .map(|row| Ok(get::<RawJson>(row, 0)?.0))
@@ -397,7 +402,7 @@ impl ItemStore for PostgresBackend {
     }
 
     async fn items_after(&self, after: Option<&str>, limit: usize) -> Result<Vec<Json>> {
-        let limit = limit.min(i64::MAX as usize) as i64;
+        let limit = bigint(limit);
         let found = match after {
             Some(after) => {
                 self.rows(
@@ -421,17 +426,14 @@ impl ItemStore for PostgresBackend {
         let found = self
             .rows(
                 "SELECT seq, item_id FROM item_changes WHERE seq > $1 ORDER BY seq LIMIT $2",
-                &[
-                    &(after.min(i64::MAX as u64) as i64),
-                    &(limit.min(i64::MAX as usize) as i64),
-                ],
+                &[&bigint(after), &bigint(limit)],
             )
             .await?;
         found
             .iter()
             .map(|row| {
                 Ok(ItemChange {
-                    seq: get::<i64>(row, 0)? as u64,
+                    seq: get_unsigned(row, 0)?,
                     id: get(row, 1)?,
                 })
             })

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Days, Utc};
 
-use super::{PostgresBackend, get};
+use super::{PostgresBackend, bigint, get, get_unsigned, unsigned};
 use crate::backend::KeyStore;
 use crate::{Error, QuotaUse, Result};
 
@@ -74,17 +74,17 @@ impl KeyStore for PostgresBackend {
 
     async fn consume_quota(&self, owner: &str, limit: u64, now: DateTime<Utc>) -> Result<QuotaUse> {
         let day = now.date_naive();
-        let cap = limit.min(i64::MAX as u64) as i64;
+        let cap = bigint(limit);
         let row = self
             .one(
                 "SELECT radar_consume_quota($1, $2, $3)",
                 &[&owner, &day, &cap],
             )
             .await?;
-        let used: Option<i64> = get(&row, 0)?;
+        let used: Option<u64> = get::<Option<i64>>(&row, 0)?.map(unsigned).transpose()?;
         Ok(QuotaUse {
             limit,
-            remaining: used.map_or(0, |u| limit.saturating_sub(u as u64)),
+            remaining: used.map_or(0, |u| limit.saturating_sub(u)),
             reset_at: next_midnight(now),
             allowed: used.is_some(),
         })
@@ -98,7 +98,7 @@ impl KeyStore for PostgresBackend {
             )
             .await?;
         Ok(match row {
-            Some(row) => get::<i64>(&row, 0)? as u64,
+            Some(row) => get_unsigned(&row, 0)?,
             None => 0,
         })
     }

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
 
-use super::{JsonText, PostgresBackend, get, record, to_record};
+use super::{JsonText, PostgresBackend, get, get_unsigned, record, to_record};
 use crate::backend::{MarkChange, MarkCounts, MarkStore, Share};
 use crate::{Error, ItemMarks, Mark, Result};
 
@@ -118,7 +118,7 @@ impl MarkStore for PostgresBackend {
         let mut counts = MarkCounts::default();
         if let Some(row) = row {
             for m in Mark::ALL {
-                counts.0[m.index()] = get::<i64>(&row, m.index())? as u64;
+                counts.0[m.index()] = get_unsigned(&row, m.index())?;
             }
         }
         Ok(counts)
@@ -132,7 +132,7 @@ impl MarkStore for PostgresBackend {
             )
             .await?;
         Ok(match row {
-            Some(row) => get::<i64>(&row, 0)? as u64,
+            Some(row) => get_unsigned(&row, 0)?,
             None => 0,
         })
     }

@@ -361,6 +361,31 @@ fn get<'a, T: FromSql<'a>>(row: &'a Row, idx: usize) -> Result<T> {
         .map_err(|e| Error::Storage(format!("reading a database row: {e}")))
 }
 
+/// A column that holds a count, a version or a sequence number, as unsigned (see
+/// [`unsigned`]).
+fn get_unsigned<T: TryFrom<i64>>(row: &Row, idx: usize) -> Result<T> {
+    unsigned(get::<i64>(row, idx)?)
+}
+
+/// A `bigint` count, version or sequence number as the store's unsigned type. PostgreSQL
+/// has no unsigned integers, so these are `bigint` and never written negative; one that
+/// is, or that does not fit `T`, is an error (never a panic).
+fn unsigned<T: TryFrom<i64>>(n: i64) -> Result<T> {
+    T::try_from(n)
+        .map_err(|_| Error::Storage(format!("reading a database row: {n} is not a count")))
+}
+
+/// A count, limit or offset as a `bigint` parameter, at most `i64::MAX` (no table holds
+/// as many rows).
+fn bigint(n: impl TryInto<i64>) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
+}
+
+/// A count of rows a statement changed, at most `usize::MAX`.
+fn changed(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
 /// A record kept as JSON.
 fn record<T: serde::de::DeserializeOwned>(row: &Row, idx: usize) -> Result<T> {
     let raw: RawJson = get(row, idx)?;

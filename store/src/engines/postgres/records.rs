@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{JsonText, PostgresBackend, exec_or, record, to_record, unique_violation};
+use super::{JsonText, PostgresBackend, changed, exec_or, record, to_record, unique_violation};
 use crate::backend::{OutboxStore, ProfileStore, SummaryStore};
 use crate::{Error, Mail, Profile, Result, WeeklySummary};
 
@@ -134,7 +134,7 @@ impl OutboxStore for PostgresBackend {
                 &[&address.to_lowercase()],
             )
             .await?;
-        Ok(n as usize)
+        Ok(changed(n))
     }
 }
 

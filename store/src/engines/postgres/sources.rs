@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use super::{
-    JsonText, PostgresBackend, db_error, exec_or, foreign_key_violation, get, opt, record,
+    JsonText, PostgresBackend, bigint, db_error, exec_or, foreign_key_violation, get, opt, record,
     to_record, unique_violation,
 };
 use crate::backend::SourceStore;
@@ -166,7 +166,7 @@ impl SourceStore for PostgresBackend {
                  ORDER BY next_due NULLS FIRST, id LIMIT $3 \
                  FOR UPDATE SKIP LOCKED) \
              RETURNING record",
-            &[&now, &until, &(limit.min(i64::MAX as usize) as i64)],
+            &[&now, &until, &bigint(limit)],
         )
         .await?;
         let mut leased = Vec::with_capacity(found.len());

@@ -294,7 +294,7 @@ async fn the_catalogue_reads_far_pages_from_the_other_end() {
         );
         let want: Vec<String> = (0..9)
             .rev()
-            .skip(offset as usize)
+            .skip(usize::try_from(offset).unwrap())
             .take(4)
             .map(|n| format!("i{n}"))
             .collect();

@@ -208,7 +208,8 @@ impl Record {
     fn encode_first_format(&self, out: &mut Vec<u8>) {
         let mut payload = Vec::new();
         self.encode_body(&mut payload);
-        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        let len = u32::try_from(payload.len()).expect("a journal record is small");
+        out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
         out.extend_from_slice(&payload);
     }
@@ -1246,7 +1247,8 @@ mod tests {
             payload.extend_from_slice(&keys::time(chrono::Utc::now()));
             field(&mut payload, user.as_bytes());
             field(&mut payload, item.as_bytes());
-            out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            let len = u32::try_from(payload.len()).expect("a journal record is small");
+            out.extend_from_slice(&len.to_le_bytes());
             out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
             out.extend_from_slice(&payload);
         }

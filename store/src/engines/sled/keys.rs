@@ -15,25 +15,23 @@ pub(crate) const SEP: u8 = 0xff;
 /// Milliseconds since the epoch as i64 with the sign bit flipped: negative times sort
 /// below positive ones, and big-endian bytes keep numeric order.
 pub(crate) fn time(t: DateTime<Utc>) -> [u8; 8] {
-    ((t.timestamp_millis() as u64) ^ (1 << 63)).to_be_bytes()
+    time_ms(t.timestamp_millis())
 }
 
 /// Inverse of [`time`].
 pub(crate) fn time_from(bytes: &[u8]) -> Option<DateTime<Utc>> {
-    let raw: [u8; 8] = bytes.get(..8)?.try_into().ok()?;
-    let millis = (u64::from_be_bytes(raw) ^ (1 << 63)) as i64;
-    Utc.timestamp_millis_opt(millis).single()
+    Utc.timestamp_millis_opt(time_ms_from(bytes)?).single()
 }
 
 /// [`time`] of an instant given in milliseconds since the epoch.
 pub(crate) fn time_ms(ms: i64) -> [u8; 8] {
-    ((ms as u64) ^ (1 << 63)).to_be_bytes()
+    (ms.cast_unsigned() ^ (1 << 63)).to_be_bytes()
 }
 
 /// Inverse of [`time_ms`]: the milliseconds of a key's first 8 bytes.
 pub(crate) fn time_ms_from(bytes: &[u8]) -> Option<i64> {
     let raw: [u8; 8] = bytes.get(..8)?.try_into().ok()?;
-    Some((u64::from_be_bytes(raw) ^ (1 << 63)) as i64)
+    Some((u64::from_be_bytes(raw) ^ (1 << 63)).cast_signed())
 }
 
 /// `published_itemid` key: time(published) ++ item id. Equal times fall back to id order.

@@ -57,6 +57,10 @@ impl<T: DeserializeOwned> ParsedCache<T> {
     }
 }
 
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "a hash's low bits pick the shard"
+)]
 fn shard_of(key: &str) -> usize {
     use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
     BuildHasherDefault::<DefaultHasher>::default().hash_one(key) as usize % SHARDS
