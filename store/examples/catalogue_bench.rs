@@ -6,6 +6,8 @@
 //! Usage: cargo run --release -p radar-store --example catalogue_bench [ITEMS]
 //! (default 200,000)
 
+#![expect(clippy::cast_possible_wrap, reason = "benchmark arithmetic on counts")]
+
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};

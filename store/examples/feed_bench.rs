@@ -3,6 +3,12 @@
 //!
 //! Usage: feed_bench [ITEMS] [USERS]   (defaults 1,000,000 and 100,000)
 
+#![expect(
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss,
+    reason = "benchmark arithmetic on counts"
+)]
+
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};

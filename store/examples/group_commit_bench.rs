@@ -6,6 +6,8 @@
 //!
 //! DIR (default: a temporary directory) should be on the disk the daemon would use.
 
+#![expect(clippy::cast_precision_loss, reason = "benchmark arithmetic on counts")]
+
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -14,6 +14,14 @@
 //! words drawn the same way from all but the 50 most common words (which play the part of
 //! "the", "of", "and": nobody searches for those).
 
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss,
+    reason = "benchmark arithmetic on counts"
+)]
+
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
@@ -136,7 +144,12 @@ fn cpu_time() -> Duration {
         libc::getrusage(libc::RUSAGE_SELF, &raw mut usage);
         usage
     };
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let tv = |t: libc::timeval| {
+        Duration::new(
+            u64::try_from(t.tv_sec).unwrap_or(0),
+            u32::try_from(t.tv_usec).unwrap_or(0) * 1000,
+        )
+    };
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 

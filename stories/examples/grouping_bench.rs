@@ -10,6 +10,14 @@
 //! `cargo run --release -p radar-stories --example grouping_bench`
 //! (`ITEMS=200000 DAYS=365 PROBE=20000` to change the scale).
 
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss,
+    reason = "benchmark arithmetic on counts"
+)]
+
 use std::time::Instant;
 
 use radar_stories::{Article, Grouper, MemoryIndex, Tier};
