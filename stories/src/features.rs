@@ -294,6 +294,10 @@ fn title_case(words: &[Word<'_>]) -> bool {
 }
 
 /// The stable hash of a stem.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "the 64-bit FNV hash folded into 32 bits"
+)]
 pub fn stem_hash(stem: &str) -> u32 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in stem.as_bytes() {
@@ -415,6 +419,10 @@ impl Extractor {
 
 /// The weighted Jaccard similarity of two feature sets sorted by hash: the sum of the
 /// smaller weights over the sum of the larger ones, 0 for two empty sets.
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "sums of weights, at most 2 × MAX_FEATURES × MAX_WEIGHT (512) for extracted sets"
+)]
 pub fn weighted_jaccard(a: &[Feature], b: &[Feature]) -> f32 {
     let (mut i, mut j) = (0, 0);
     let (mut min, mut max) = (0u32, 0u32);

@@ -288,6 +288,10 @@ impl Grouper {
                     continue;
                 }
                 let score = weighted_jaccard(&item.features, &m.features);
+                #[expect(
+                    clippy::cast_precision_loss,
+                    reason = "seconds within the window (days), exact in f32 below 194 days"
+                )]
                 let tier = if score >= p.near_duplicate {
                     Tier::NearDuplicate
                 } else if score >= p.same_event + p.rise_per_day * (apart as f32 / DAY as f32) {

@@ -304,7 +304,8 @@ impl Index for MemoryIndex {
         let n = if let Some(n) = self.number(&d.story) {
             n
         } else {
-            let n = self.stories.len() as u32;
+            let n = u32::try_from(self.stories.len())
+                .expect("an index in memory holds fewer than 2^32 stories");
             self.stories.push(StoryRecord {
                 id: d.story.clone(),
                 founded_at: d.arrived_at,

@@ -108,8 +108,8 @@ mod tests {
         let mut index = MemoryIndex::new();
         let decisions: Vec<Decision> = five_outlets()
             .iter()
-            .enumerate()
-            .map(|(i, it)| put(&g, &mut index, it, i as i64))
+            .zip(0..)
+            .map(|(it, i)| put(&g, &mut index, it, i))
             .collect();
         assert_eq!(decisions[0].tier, Tier::New);
         for d in &decisions {
@@ -124,8 +124,8 @@ mod tests {
     fn an_unrelated_item_with_similar_words_does_not_join() {
         let g = Grouper::default();
         let mut index = MemoryIndex::new();
-        for (i, it) in five_outlets().iter().enumerate() {
-            put(&g, &mut index, it, i as i64);
+        for (i, it) in (0..).zip(&five_outlets()) {
+            put(&g, &mut index, it, i);
         }
         let others = [
             Item {
@@ -143,8 +143,8 @@ mod tests {
                 hours: 8,
             },
         ];
-        for (i, it) in others.iter().enumerate() {
-            let d = put(&g, &mut index, it, 10 + i as i64);
+        for (i, it) in (10..).zip(&others) {
+            let d = put(&g, &mut index, it, i);
             assert_eq!(d.tier, Tier::New, "{} joined {}: {d:?}", it.id, d.story);
         }
         assert_eq!(index.story_count(), 3);

@@ -63,7 +63,7 @@ pub fn slot(published: i64) -> i64 {
 
 /// The key of one band's bucket in one day slot.
 pub fn bucket_key(band_hash: u64, slot: i64) -> u64 {
-    mix(band_hash ^ mix(slot as u64))
+    mix(band_hash ^ mix(slot.cast_unsigned()))
 }
 
 /// One seed per MinHash row, fixed.

@@ -75,11 +75,20 @@ struct Figures {
     stories: usize,
 }
 
+/// `part / whole` of two counts of pairs.
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "counts of a labelled set's pairs"
+)]
+fn ratio(part: usize, whole: usize) -> f64 {
+    part as f64 / whole as f64
+}
+
 /// Groups the items in the given order and measures the outcome against the labels.
 fn measure(items: &[&Labelled], report: bool) -> Figures {
     let g = Grouper::default();
     let mut index = MemoryIndex::new();
-    for (arrived, it) in items.iter().enumerate() {
+    for (arrived, it) in (0..).zip(items) {
         let texts = [it.summary.as_str()];
         let article = Article {
             id: &it.id,
@@ -89,7 +98,7 @@ fn measure(items: &[&Labelled], report: bool) -> Figures {
             content: "",
             published: epoch(&it.published_date),
         };
-        g.assign(&mut index, &article, arrived as i64).unwrap();
+        g.assign(&mut index, &article, arrived).unwrap();
     }
     let mut predicted: HashMap<String, Vec<String>> = HashMap::new();
     for (item, story) in index.assignments() {
@@ -133,9 +142,9 @@ fn measure(items: &[&Labelled], report: bool) -> Figures {
         precision: if p.is_empty() {
             1.0
         } else {
-            correct as f64 / p.len() as f64
+            ratio(correct, p.len())
         },
-        recall: correct as f64 / t.len() as f64,
+        recall: ratio(correct, t.len()),
         predicted: p.len(),
         truth: t.len(),
         stories: predicted.len(),
