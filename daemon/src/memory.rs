@@ -17,7 +17,10 @@ pub fn tune_allocator() {
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-        libc::mallopt(libc::M_ARENA_MAX, (2 * cores) as i32);
+        libc::mallopt(
+            libc::M_ARENA_MAX,
+            i32::try_from(2 * cores).unwrap_or(i32::MAX),
+        );
     }
 }
 

@@ -261,7 +261,7 @@ pub(crate) async fn public_news(s: &AppState, owner: &User, raw: Option<&str>) -
             .await
             .unwrap_or_else(IntoResponse::into_response)
     } else {
-        let wait = (used.reset_at - now).num_seconds().max(1) as u64;
+        let wait = (used.reset_at - now).num_seconds().max(1).unsigned_abs();
         ApiError::too_many(
             "rate_limited",
             format!("This key has used its {quota} requests for today (UTC). The quota starts over at midnight UTC."),

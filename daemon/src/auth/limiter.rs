@@ -52,7 +52,9 @@ impl RateLimiter {
 
 /// A wait in whole seconds, rounded up, at least one.
 pub(crate) fn whole_seconds(wait: Duration) -> u64 {
-    wait.as_secs_f64().ceil().max(1.0) as u64
+    wait.as_secs()
+        .saturating_add(u64::from(wait.subsec_nanos() > 0))
+        .max(1)
 }
 
 #[cfg(test)]
@@ -111,5 +113,15 @@ mod tests {
         // IP's own bucket still has one.
         assert!(hit("b@example.com", IP).await.is_ok());
         assert!(hit("c@example.com", IP).await.is_err());
+    }
+
+    #[test]
+    fn a_wait_rounds_up_to_whole_seconds_at_least_one() {
+        assert_eq!(whole_seconds(Duration::ZERO), 1);
+        assert_eq!(whole_seconds(Duration::from_nanos(1)), 1);
+        assert_eq!(whole_seconds(Duration::from_secs(3)), 3);
+        assert_eq!(whole_seconds(Duration::new(3, 1)), 4);
+        assert_eq!(whole_seconds(Duration::from_millis(59_500)), 60);
+        assert_eq!(whole_seconds(Duration::MAX), u64::MAX);
     }
 }

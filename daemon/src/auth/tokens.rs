@@ -198,6 +198,10 @@ impl Tokens {
 }
 
 /// The shard of the verified-token cache a signature belongs to.
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "a hash's low bits pick the shard"
+)]
 fn shard_of(signature: &str) -> usize {
     use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
     BuildHasherDefault::<DefaultHasher>::default().hash_one(signature) as usize % VERIFIED_SHARDS

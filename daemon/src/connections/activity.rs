@@ -55,6 +55,10 @@ impl Activity {
     }
 
     fn encode(&self, phase: Phase) -> u64 {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "a connection's age in ms stays far below 2^62"
+        )]
         let at = |t: Instant| (t.saturating_duration_since(self.opened).as_millis() as u64) << 2;
         match phase {
             Phase::Idle(t) => at(t) | IDLE,

@@ -177,9 +177,12 @@ pub(crate) async fn serve(
         Err(e) => tracing::warn!(error = %e, "cannot take the waiting connections"),
     }
     // Every connection holds a slot until it ends.
-    if tokio::time::timeout_at(deadline, slots.acquire_many(cap as u32))
-        .await
-        .is_err()
+    if tokio::time::timeout_at(
+        deadline,
+        slots.acquire_many(u32::try_from(cap).unwrap_or(u32::MAX)),
+    )
+    .await
+    .is_err()
     {
         tracing::warn!(
             "open requests did not finish within {} s of the shutdown",
@@ -361,7 +364,7 @@ fn fit_open_file_limit(wanted: usize) -> usize {
             libc::getrlimit(libc::RLIMIT_NOFILE, &raw mut lim);
         }
     }
-    let fits = lim.rlim_cur.saturating_sub(RESERVED).max(1) as usize;
+    let fits = usize::try_from(lim.rlim_cur.saturating_sub(RESERVED).max(1)).unwrap_or(usize::MAX);
     if fits < wanted {
         tracing::warn!(
             wanted,

@@ -406,13 +406,13 @@ mod tests {
         let alphabet: Vec<char> = "<>&;#x/!?-.\"' aZ9éé…\n[1]pscriptSTYLE=".chars().collect();
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         for _ in 0..2_000 {
-            let len = (seed % 40) as usize;
+            let len = usize::try_from(seed % 40).unwrap();
             let text: String = (0..len)
                 .map(|_| {
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
-                    alphabet[(seed % alphabet.len() as u64) as usize]
+                    alphabet[usize::try_from(seed % alphabet.len() as u64).unwrap()]
                 })
                 .collect();
             let clean = html_to_text(&text);

@@ -512,6 +512,7 @@ const LEAD_BONUS: f64 = 0.15;
 
 impl<'a> Weighed<'a> {
     fn new(sents: &'a [Sentence]) -> Self {
+        #[expect(clippy::cast_precision_loss, reason = "a count of sentences")]
         let n = sents.len().max(1) as f64;
         let mut df: HashMap<&str, f64> = HashMap::new();
         for s in sents {
