@@ -42,7 +42,7 @@ pub(crate) fn item(n: usize) -> NewsItem {
         },
         source: url.as_ref().map(|_| format!("Example{n}")),
         url,
-        published_date: now() - Duration::hours(n as i64),
+        published_date: now() - Duration::hours(i64::try_from(n).unwrap()),
     }
 }
 

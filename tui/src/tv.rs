@@ -91,12 +91,13 @@ impl TvState {
     /// Whole seconds until the next story (rounded up, as a countdown reads).
     pub fn remaining_secs(&self) -> u64 {
         let left = Duration::from_secs(self.interval).saturating_sub(self.elapsed);
-        left.as_millis().div_ceil(1000) as u64
+        u64::try_from(left.as_millis().div_ceil(1000)).unwrap_or(u64::MAX)
     }
 
     /// How far the current story's time has run, 0.0 to 1.0.
     pub fn progress(&self) -> f64 {
-        (self.elapsed.as_secs_f64() / self.interval as f64).clamp(0.0, 1.0)
+        (self.elapsed.as_secs_f64() / Duration::from_secs(self.interval).as_secs_f64())
+            .clamp(0.0, 1.0)
     }
 }
 

@@ -15,6 +15,7 @@ use crate::app::{App, Overlay, StatusKind, View};
 use crate::keys::{Command, Context};
 use crate::load::Load;
 use crate::strings;
+use crate::widgets::cells;
 use crate::widgets::detail::DetailWidget;
 use crate::widgets::drops::DropsWidget;
 use crate::widgets::help::HelpPopup;
@@ -97,7 +98,7 @@ fn header(frame: &mut Frame, app: &App, title: Rect, tabs: Rect) {
         None => strings::signed_out_hint(&app.key(Context::Global, Command::SignIn)),
     };
     let [left, right] = Layout::horizontal([
-        Constraint::Length(name.len() as u16 + 2),
+        Constraint::Length(cells(name.len()) + 2),
         Constraint::Fill(1),
     ])
     .areas(title);
@@ -142,7 +143,9 @@ fn status_line(frame: &mut Frame, app: &App, area: Rect) {
             ]),
             area,
         );
-        let x = area.x + Line::raw(prompt.as_str()).width() as u16;
+        let x = area
+            .x
+            .saturating_add(cells(Line::raw(prompt.as_str()).width()));
         frame.set_cursor_position((x.min(area.right().saturating_sub(1)), area.y));
         return;
     }
@@ -403,7 +406,7 @@ fn list_and_detail(area: Rect, rows: usize) -> (Rect, Rect) {
             .areas(area);
         (l, d)
     } else {
-        let rows = (rows as u16 + 2).min(area.height / 2).max(3);
+        let rows = cells(rows).saturating_add(2).min(area.height / 2).max(3);
         let [l, d] = Layout::vertical([Constraint::Length(rows), Constraint::Fill(1)]).areas(area);
         (l, d)
     }

@@ -124,8 +124,11 @@ impl App {
 
     fn step_tab(&mut self, by: isize, now: Instant) {
         let tabs = self.tabs();
-        let at = tabs.iter().position(|v| *v == self.view).unwrap_or(0) as isize;
-        let next = (at + by).rem_euclid(tabs.len() as isize) as usize;
+        let at = tabs.iter().position(|v| *v == self.view).unwrap_or(0);
+        // `at + by`, around the tabs either way.
+        let n = tabs.len();
+        let step = by.unsigned_abs() % n;
+        let next = (if by < 0 { at + n - step } else { at + step }) % n;
         self.switch_to(tabs[next], now);
     }
 

@@ -626,7 +626,10 @@ impl App {
     /// How many stories TV mode counts: all the reader can reach, as the server said,
     /// or the loaded ones when more of them are shown.
     pub fn tv_total(&self) -> usize {
-        let total = self.feed.data().map_or(0, |f| f.total as usize);
+        let total = self
+            .feed
+            .data()
+            .map_or(0, |f| usize::try_from(f.total).unwrap_or(usize::MAX));
         total.max(self.stories.len())
     }
 

@@ -45,7 +45,7 @@ fn lines(keys: &KeyMap, t: Theme) -> Vec<Line<'static>> {
 
 /// Where the popup goes in a screen of `area`.
 fn popup(area: Rect, rows: usize) -> Rect {
-    super::centered(area, 68, (rows as u16).saturating_add(2))
+    super::centered(area, 68, super::cells(rows).saturating_add(2))
 }
 
 /// How far the help can scroll in a terminal of `size`.
@@ -54,7 +54,7 @@ pub fn max_scroll(keys: &KeyMap, size: (u16, u16)) -> u16 {
     let shown = popup(Rect::new(0, 0, size.0, size.1), rows)
         .height
         .saturating_sub(2);
-    (rows as u16).saturating_sub(shown)
+    super::cells(rows).saturating_sub(shown)
 }
 
 impl Widget for HelpPopup<'_> {

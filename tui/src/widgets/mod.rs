@@ -27,6 +27,12 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
+/// A count of terminal cells (rows or columns) as ratatui measures them, at most
+/// `u16::MAX`.
+pub(crate) fn cells(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
 /// How many rows `text` takes when word-wrapped to `width` columns.
 pub fn wrapped_height(text: &str, width: u16) -> u16 {
     let width = width.max(1) as usize;
@@ -42,7 +48,7 @@ pub fn wrapped_height(text: &str, width: u16) -> u16 {
             }
             // A word longer than the line is broken over several rows.
             if w > width {
-                rows += (w / width) as u16;
+                rows = rows.saturating_add(cells(w / width));
                 col = w % width;
             } else {
                 col += if col > 0 { 1 + w } else { w };

@@ -120,7 +120,7 @@ pub fn max_scroll(
 ) -> u16 {
     // Marking words changes no row: none are passed.
     let rows = text(item, marks, &[], now, t).line_count(text_width(size));
-    (rows as u16).saturating_sub(text_height(size))
+    super::cells(rows).saturating_sub(text_height(size))
 }
 
 /// Where the reader is in its text, as pagers say it: `All` when it fits, `Top` at the

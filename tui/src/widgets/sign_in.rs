@@ -163,7 +163,7 @@ impl StatefulWidget for SignInPopup {
             Field::Email => (1, state.email.as_str()),
             Field::Password => (3, masked.as_str()),
         };
-        let col = 10 + Line::raw(text).width() as u16;
+        let col = super::cells(Line::raw(text).width()).saturating_add(10);
         state.cursor = (inner.height > row && col < inner.width)
             .then(|| Position::new(inner.x + col, inner.y + row));
     }
