@@ -381,7 +381,10 @@ fn a_drain_answers_every_request_sent_before_sigterm() {
         }
         signalled.store(true, Ordering::SeqCst);
         // SAFETY: kill sends a signal to the daemon, which the test started.
-        assert_eq!(unsafe { libc::kill(d.pid() as i32, libc::SIGTERM) }, 0);
+        assert_eq!(
+            unsafe { libc::kill(libc::pid_t::try_from(d.pid()).unwrap(), libc::SIGTERM) },
+            0
+        );
         for c in clients {
             c.join().unwrap();
         }

@@ -319,7 +319,7 @@ async fn an_acknowledged_write_is_synced_to_disk_before_its_answer() {
     let token = d.sign_up("ada@example.com", "password1").await;
     let (_, page) = d.get("/api/news", Some(&token)).await;
     let item = page["items"][0]["id"].as_str().unwrap().to_string();
-    let before = std::fs::metadata(&trace).unwrap().len() as usize;
+    let before = usize::try_from(std::fs::metadata(&trace).unwrap().len()).unwrap();
     let (status, _) = d
         .call(
             "POST",

@@ -262,7 +262,7 @@ async fn free_key_gets_429_on_request_101_and_counters_survive_restart() {
         assert_eq!(header(&a, "x-ratelimit-remaining"), 100 - n);
         last = Some(a);
     }
-    let reset = header(last.as_ref().unwrap(), "x-ratelimit-reset") as i64;
+    let reset = i64::try_from(header(last.as_ref().unwrap(), "x-ratelimit-reset")).unwrap();
     assert!(
         (reset - next_utc_midnight()).abs() <= 1,
         "reset is the next UTC midnight"

@@ -127,11 +127,11 @@ fn base64url_decode(s: &str) -> Vec<u8> {
     let mut n = 0;
     let mut out = Vec::new();
     for c in s.bytes().filter(|c| *c != b'=') {
-        bits = (bits << 6) | alphabet.iter().position(|a| *a == c).unwrap() as u32;
+        bits = (bits << 6) | u32::try_from(alphabet.iter().position(|a| *a == c).unwrap()).unwrap();
         n += 6;
         if n >= 8 {
             n -= 8;
-            out.push((bits >> n) as u8);
+            out.push(u8::try_from((bits >> n) & 0xff).unwrap());
         }
     }
     out
