@@ -423,6 +423,100 @@ struct DamagedFile {
     at_the_end: bool,
 }
 
+/// A read over the journal files, record by record, against what sled holds.
+struct Scan {
+    /// What sled's `meta` says it has applied; none before the first open of the
+    /// numbered format.
+    applied: Option<u64>,
+    /// The sequence number sled holds up to.
+    held: u64,
+    /// The records to replay, in order.
+    records: Vec<Record>,
+    damaged: Vec<DamagedFile>,
+    /// Changes found missing, said in words.
+    loss: Vec<String>,
+    /// The last sequence number seen.
+    prev: Option<u64>,
+    /// The damaged file read since `prev`, if any: a gap after damage is the damage's.
+    damage_since: Option<usize>,
+    /// The last sequence number known, replayed or held.
+    last_seq: u64,
+}
+
+impl Scan {
+    /// One journal file's entries; a cut-short tail is a crash's only in the `last`
+    /// file: the others were synced whole before the next one was started.
+    fn file(&mut self, path: &Path, contents: FileContents, last: bool) {
+        let mut this_file = None;
+        for entry in contents.entries {
+            match entry {
+                Entry::Damaged(bytes) => {
+                    self.damage_since =
+                        Some(damage_in(&mut self.damaged, &mut this_file, path, bytes));
+                }
+                // The first format: replayed whole by the first open of this version,
+                // which then records what sled holds; after that sled has them.
+                Entry::Record(None, record) => {
+                    if self.applied.is_none() {
+                        self.records.push(record);
+                    }
+                }
+                Entry::Record(Some(seq), record) => self.numbered(seq, record, path),
+            }
+        }
+        if contents.cut_short == 0 {
+        } else if !last {
+            self.damage_since = Some(damage_in(
+                &mut self.damaged,
+                &mut this_file,
+                path,
+                contents.cut_short,
+            ));
+        } else {
+            tracing::info!(
+                file = %path.display(),
+                bytes = contents.cut_short,
+                "the journal ends with a record cut short by a crash; it was never acknowledged"
+            );
+        }
+    }
+
+    /// A numbered record: replayed when sled does not hold it. A gap before it belongs
+    /// to the damage read since the last record when there is some, else the changes of
+    /// the gap that sled does not hold are lost.
+    fn numbered(&mut self, seq: u64, record: Record, path: &Path) {
+        if self.prev.is_some_and(|p| seq <= p) {
+            return;
+        }
+        if let Some(p) = self.prev
+            && seq > p + 1
+        {
+            let gap = seq - p - 1;
+            // Those of the gap that sled does not hold.
+            let newer = seq - (p + 1).max(self.held + 1).min(seq);
+            match self.damage_since {
+                Some(d) => {
+                    self.damaged[d].skipped += gap;
+                    self.damaged[d].held += gap - newer;
+                }
+                None if newer > 0 => self.loss.push(format!(
+                    "{newer} changes (#{} to #{}) are in no journal file before {}",
+                    seq - newer,
+                    seq - 1,
+                    path.display()
+                )),
+                None => {}
+            }
+        }
+        self.damage_since = None;
+        self.prev = Some(seq);
+        self.last_seq = self.last_seq.max(seq);
+        if seq > self.held {
+            self.records.push(record);
+        }
+    }
+}
+
 /// What an earlier run left to replay: the records newer than what sled holds, in order,
 /// the files holding them, to delete once they are applied and sled is synced, and the
 /// damaged ones, to keep aside.
@@ -451,113 +545,53 @@ impl Leftover {
                 keys::u64_from(v.get(8..)).max(1),
             )
         });
-        let mut records = Vec::new();
-        let mut damaged: Vec<DamagedFile> = Vec::new();
-        let mut loss = Vec::new();
-        // The last sequence number seen, and the damaged file read since, if any.
-        let mut prev = expected.map(|(_, first)| first - 1);
-        let mut damage_since: Option<usize> = None;
-        let mut last_seq = held;
+        let mut scan = Scan {
+            applied,
+            held,
+            records: Vec::new(),
+            damaged: Vec::new(),
+            loss: Vec::new(),
+            prev: expected.map(|(_, first)| first - 1),
+            damage_since: None,
+            last_seq: held,
+        };
         for (i, (number, path)) in files.iter().enumerate() {
             // Older than the file a checkpoint started: sled held all of it when it synced.
             if expected.is_some_and(|(current, _)| *number < current) {
                 continue;
             }
             let contents = parse(&std::fs::read(path).map_err(io)?);
-            let mut this_file = None;
-            for entry in contents.entries {
-                let (seq, record) = match entry {
-                    Entry::Damaged(bytes) => {
-                        damage_since = Some(damage_in(&mut damaged, &mut this_file, path, bytes));
-                        continue;
-                    }
-                    // The first format: replayed whole by the first open of this version,
-                    // which then records what sled holds; after that sled has them.
-                    Entry::Record(None, record) => {
-                        if applied.is_none() {
-                            records.push(record);
-                        }
-                        continue;
-                    }
-                    Entry::Record(Some(seq), record) => (seq, record),
-                };
-                if prev.is_some_and(|p| seq <= p) {
-                    continue;
-                }
-                if let Some(p) = prev
-                    && seq > p + 1
-                {
-                    let gap = seq - p - 1;
-                    // Those of the gap that sled does not hold.
-                    let newer = seq - (p + 1).max(held + 1).min(seq);
-                    match damage_since {
-                        Some(d) => {
-                            damaged[d].skipped += gap;
-                            damaged[d].held += gap - newer;
-                        }
-                        None if newer > 0 => loss.push(format!(
-                            "{newer} changes (#{} to #{}) are in no journal file before {}",
-                            seq - newer,
-                            seq - 1,
-                            path.display()
-                        )),
-                        None => {}
-                    }
-                }
-                damage_since = None;
-                prev = Some(seq);
-                last_seq = last_seq.max(seq);
-                if seq > held {
-                    records.push(record);
-                }
-            }
-            // A cut-short tail is a crash's only in the last file: the others were
-            // synced whole before the next one was started.
-            if contents.cut_short == 0 {
-            } else if i + 1 < files.len() {
-                damage_since = Some(damage_in(
-                    &mut damaged,
-                    &mut this_file,
-                    path,
-                    contents.cut_short,
-                ));
-            } else {
-                tracing::info!(
-                    file = %path.display(),
-                    bytes = contents.cut_short,
-                    "the journal ends with a record cut short by a crash; it was never acknowledged"
-                );
-            }
+            scan.file(path, contents, i + 1 == files.len());
         }
-        if let Some(d) = damage_since {
-            damaged[d].at_the_end = true;
+        if let Some(d) = scan.damage_since {
+            scan.damaged[d].at_the_end = true;
         }
         // The file a checkpoint or the last open started is gone, and no later record
         // tells how many it held (when one does, the gap above counted them).
         if let Some((current, first)) = expected
             && !files.iter().any(|(n, _)| *n == current)
-            && prev == Some(first - 1)
+            && scan.prev == Some(first - 1)
         {
             let known = held.saturating_sub(first - 1);
-            loss.push(format!(
+            scan.loss.push(format!(
                 "{} is missing: it held every change from #{first} on; the database holds {known} of them \
                  (up to #{held}), and any acknowledged after #{held} are lost",
                 file_path(dir, current).display()
             ));
         }
-        if !loss.is_empty() {
-            let why = format!("the marks journal is incomplete: {}", loss.join("; "));
+        if !scan.loss.is_empty() {
+            let why = format!("the marks journal is incomplete: {}", scan.loss.join("; "));
             if !accept_loss {
                 return Err(Error::JournalLoss(why));
             }
             tracing::warn!("{why}; going on without them (--accept-journal-loss)");
         }
         Ok(Self {
-            records,
+            records: scan.records,
             next_number: files.last().map_or(1, |(n, _)| n + 1),
             files: files.into_iter().map(|(_, p)| p).collect(),
-            damaged,
-            last_seq,
+            damaged: scan.damaged,
+            last_seq: scan.last_seq,
         })
     }
 
