@@ -321,6 +321,54 @@ impl Default for Extractor {
     }
 }
 
+/// Names: words written with a capital inside a sentence of a field that is not in
+/// Title Case, lower-cased, sorted and once each. A headline's own capitals then count
+/// only if the text agrees.
+fn names(split: &[(Vec<Word<'_>>, u8)]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (ws, _) in split {
+        if title_case(ws) {
+            continue;
+        }
+        for w in ws {
+            if !w.initial && capitalised(w.text) {
+                names.push(w.text.to_lowercase());
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The tokens of one lower-cased word, and whether it is a figure: `180M`, `4bn` give
+/// the figure, then its unit written out; a unit after a figure is written out too.
+fn tokens(lower: &str, previous_figure: bool) -> (Vec<Cow<'_, str>>, bool) {
+    let lower = lower.trim_start_matches('$');
+    let figure = lower.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let mut tokens: Vec<Cow<'_, str>> = Vec::with_capacity(2);
+    if figure {
+        let digits_end = lower
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+            .unwrap_or(lower.len());
+        let (num, rest) = lower.split_at(digits_end);
+        let num = num.replace(',', "");
+        match unit(rest) {
+            Some(u) => {
+                tokens.push(Cow::Owned(num));
+                tokens.push(Cow::Borrowed(u));
+            }
+            None if rest.is_empty() => tokens.push(Cow::Owned(num)),
+            None => tokens.push(Cow::Borrowed(lower)),
+        }
+    } else if previous_figure && let Some(u) = unit(lower) {
+        tokens.push(Cow::Borrowed(u));
+    } else {
+        tokens.push(Cow::Borrowed(lower));
+    }
+    (tokens, figure)
+}
+
 impl Extractor {
     /// The weighted features of an item's texts, sorted by hash, at most
     /// [`MAX_FEATURES`] (the heaviest). Title words count double; a name (a word
@@ -335,52 +383,16 @@ impl Extractor {
         fields.extend(texts.iter().map(|t| (*t, 1)));
         fields.push((content.as_str(), 1));
 
-        // Names: words written with a capital inside a sentence of a field that is not
-        // in Title Case. A headline's own capitals then count only if the text agrees.
-        let mut names: Vec<String> = Vec::new();
         let split: Vec<(Vec<Word<'_>>, u8)> =
             fields.iter().map(|(text, w)| (words(text), *w)).collect();
-        for (ws, _) in &split {
-            if title_case(ws) {
-                continue;
-            }
-            for w in ws {
-                if !w.initial && capitalised(w.text) {
-                    names.push(w.text.to_lowercase());
-                }
-            }
-        }
-        names.sort();
-        names.dedup();
+        let names = names(&split);
 
         let mut out: Vec<Feature> = Vec::new();
         for (ws, field_weight) in &split {
             let mut previous_figure = false;
             for w in ws {
                 let lower = w.text.to_lowercase();
-                let lower = lower.trim_start_matches('$');
-                let figure = lower.chars().next().is_some_and(|c| c.is_ascii_digit());
-                let mut tokens: Vec<Cow<'_, str>> = Vec::with_capacity(2);
-                if figure {
-                    // `180M`, `4bn`: the figure, then its unit written out.
-                    let digits_end = lower
-                        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
-                        .unwrap_or(lower.len());
-                    let (num, rest) = lower.split_at(digits_end);
-                    let num = num.replace(',', "");
-                    match unit(rest) {
-                        Some(u) => {
-                            tokens.push(Cow::Owned(num));
-                            tokens.push(Cow::Borrowed(u));
-                        }
-                        None if rest.is_empty() => tokens.push(Cow::Owned(num)),
-                        None => tokens.push(Cow::Owned(lower.to_string())),
-                    }
-                } else if previous_figure && let Some(u) = unit(lower) {
-                    tokens.push(Cow::Borrowed(u));
-                } else {
-                    tokens.push(Cow::Owned(lower.to_string()));
-                }
+                let (tokens, figure) = tokens(&lower, previous_figure);
                 previous_figure = figure;
                 for token in tokens {
                     let token = token.trim_matches('-');
