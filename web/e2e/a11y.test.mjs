@@ -178,6 +178,8 @@ describe('accessibility', () => {
     await cards(page).nth(1).locator('h2 a').focus();
     await page.keyboard.press('Enter');
     await page.getByTestId('reader').waitFor();
+    // Esc is heard once the dialog has taken focus (its listeners are set up by then).
+    await page.waitForFunction(() => document.activeElement?.closest('[role="dialog"]'));
     await page.keyboard.press('Escape');
     await page.getByTestId('reader').waitFor({ state: 'detached' });
     await focusSettlesOn(before[1], 'after Esc from the reader');
