@@ -34,25 +34,35 @@ impl Cluster {
     /// Starts `n` daemons on a fresh database with `args`, or answers `None` where
     /// PostgreSQL is not installed (and `CI` is not set: there it panics).
     fn start(n: usize, args: &[&str]) -> Option<Cluster> {
+        let mut c = Cluster::empty()?;
+        c.add_nodes(n, args, &[]);
+        Some(c)
+    }
+
+    /// A fresh database with no daemon yet (for admin commands to prepare it), or `None`
+    /// as [`Cluster::start`].
+    fn empty() -> Option<Cluster> {
         if already_ran() {
             return None;
         }
         let database = radar_store::postgres_testing::database()?;
-        let dir = TempDir::new().unwrap();
-        let url = database.url.clone();
-        let nodes = (0..n)
-            .map(|i| {
-                let mut all = vec!["--no-demo", "--store", &url];
-                all.extend_from_slice(args);
-                Daemon::start_with(&dir.path().join(format!("node{i}")), &all, &[])
-            })
-            .collect();
         Some(Cluster {
-            nodes,
-            url,
-            dir,
+            nodes: Vec::new(),
+            url: database.url.clone(),
+            dir: TempDir::new().unwrap(),
             database,
         })
+    }
+
+    /// Starts `n` daemons one after the other, each on its own data directory, with
+    /// `args` and `envs`.
+    fn add_nodes(&mut self, n: usize, args: &[&str], envs: &[(&str, &str)]) {
+        for _ in 0..n {
+            let data = self.dir.path().join(format!("node{}", self.nodes.len()));
+            let mut all = vec!["--no-demo", "--store", &self.url];
+            all.extend_from_slice(args);
+            self.nodes.push(Daemon::start_with(&data, &all, envs));
+        }
     }
 
     /// `radar --store URL ARGS…`, run as an operator would on any machine: with a data
@@ -220,6 +230,133 @@ async fn the_sign_in_limiter_counts_across_nodes() {
     for node in &c.nodes {
         let status = sign_in_status(node, "limited@example.com", "a long passphrase").await;
         assert_eq!(status, 429);
+    }
+}
+
+/// What the stand-ins for the outside world (feeds and an LLM) were asked, by path.
+#[derive(Default)]
+struct Asked(std::sync::Mutex<std::collections::HashMap<String, usize>>);
+
+impl Asked {
+    fn count(&self, path: &str) {
+        *self.0.lock().unwrap().entry(path.to_string()).or_default() += 1;
+    }
+
+    fn times(&self, path: &str) -> usize {
+        self.0.lock().unwrap().get(path).copied().unwrap_or(0)
+    }
+}
+
+/// Feeds at `/feed/N.xml` (one item each) and an LLM at `/v1/chat/completions`, each
+/// answering after `delay` so that work started by one node is still under way when the
+/// others look for it. Answers the base URL.
+async fn outside_world(asked: std::sync::Arc<Asked>, delay: std::time::Duration) -> String {
+    use axum::extract::{Path as UrlPath, State};
+    use axum::routing::{get, post};
+    async fn feed(
+        State((asked, delay)): State<(std::sync::Arc<Asked>, std::time::Duration)>,
+        UrlPath(name): UrlPath<String>,
+    ) -> ([(&'static str, &'static str); 1], String) {
+        asked.count(&format!("/feed/{name}"));
+        tokio::time::sleep(delay).await;
+        let rss = format!(
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Feed {name}</title>\
+             <item><title>Story of feed {name}</title><link>https://feeds.example/{name}</link>\
+             <description>What feed {name} reported.</description></item></channel></rss>"
+        );
+        ([("content-type", "application/rss+xml")], rss)
+    }
+    async fn chat(
+        State((asked, delay)): State<(std::sync::Arc<Asked>, std::time::Duration)>,
+    ) -> axum::Json<Value> {
+        asked.count("/v1/chat/completions");
+        tokio::time::sleep(delay).await;
+        axum::Json(
+            serde_json::json!({"choices": [{"index": 0, "message": {"role": "assistant",
+            "content": "Title: Airships return\nThe gist of the week.\n\nAirships paragraph."}}]}),
+        )
+    }
+    let app = axum::Router::new()
+        .route("/feed/{name}", get(feed))
+        .route("/v1/chat/completions", post(chat))
+        .with_state((asked, delay));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+/// `radar feeds list --json` on the database.
+fn feeds(c: &Cluster) -> Vec<Value> {
+    let list: Value = serde_json::from_str(&c.admin(&["feeds", "list", "--json"])).unwrap();
+    list.as_array().unwrap().clone()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_due_feed_is_fetched_once_and_the_weekly_summary_written_once() {
+    let Some(mut c) = Cluster::empty() else {
+        return;
+    };
+    let asked = std::sync::Arc::new(Asked::default());
+    let base = outside_world(asked.clone(), std::time::Duration::from_secs(3)).await;
+    // Before any node runs: four feeds, all due, and items of last week to summarise.
+    for n in 0..4 {
+        c.admin(&["feeds", "add", &format!("{base}/feed/{n}.xml")]);
+    }
+    let last_week = (chrono::Utc::now() - chrono::Duration::days(7)).to_rfc3339();
+    let lines: Vec<String> = (0..3)
+        .map(|i| {
+            serde_json::json!({"title": format!("Airship story {i}"),
+                "summary": format!("An airship flew on day {i}."),
+                "url": format!("https://airships.example/{i}"), "published_date": last_week})
+            .to_string()
+        })
+        .collect();
+    let file = c.dir.path().join("last-week.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    c.admin(&["items", "import", file.to_str().unwrap()]);
+
+    // Three daemons, each polling and running the summary schedule from its start. Each
+    // answer takes 3 s, so the later nodes start while the first one's work is under way.
+    let llm = format!("{base}/v1");
+    let env = [
+        ("RADAR_LLM_URL", llm.as_str()),
+        ("RADAR_LLM_MODEL", "test-model"),
+        ("RADAR_LLM_KEY", "sk-test"),
+        ("RADAR_LLM_TIMEOUT", "30"),
+    ];
+    c.add_nodes(3, &["--summary-schedule", "--feed-interval", "1h"], &env);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let fetched = feeds(&c)
+            .iter()
+            .filter(|f| !f["last_fetched_at"].is_null())
+            .count();
+        let summaries: Value =
+            serde_json::from_str(&c.admin(&["summaries", "list", "--json"])).unwrap();
+        if fetched == 4 && !summaries.as_array().unwrap().is_empty() {
+            assert_eq!(summaries.as_array().unwrap().len(), 1, "{summaries}");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{fetched} feeds fetched; summaries {summaries}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    for n in 0..4 {
+        assert_eq!(asked.times(&format!("/feed/{n}.xml")), 1, "feed {n}");
+    }
+    assert_eq!(
+        asked.times("/v1/chat/completions"),
+        1,
+        "the LLM was asked once"
+    );
+    // The fetched items are the newest, at the top of every node's feed.
+    for node in &c.nodes {
+        let (_, page) = node.get("/api/news", None).await;
+        let titles = page["items"].to_string();
+        assert_eq!(titles.matches("Story of feed").count(), 4, "{page}");
     }
 }
 

@@ -70,7 +70,7 @@ pub async fn run(
                 http: &ctx.http,
                 llm: ctx.llm.as_ref(),
             };
-            crate::summarize::scheduled(&with).await;
+            crate::summarize::scheduled(&with, &poller.holder).await;
         }
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
@@ -87,7 +87,8 @@ struct Poller {
     /// Feeds whose task this loop started and which have not finished: the task claims
     /// the feed in the in-flight set only once it runs.
     launched: Arc<Mutex<HashSet<String>>>,
-    /// This loop's name on the leases of the feeds it fetches.
+    /// This loop's name on the leases it takes: of the feeds it fetches, of the weekly
+    /// summary it writes.
     holder: String,
 }
 

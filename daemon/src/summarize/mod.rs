@@ -139,7 +139,12 @@ pub async fn generate(
         generated_date: Utc::now(),
         article_count: items.len() as u64,
     };
-    with.store.put_summary(summary.clone()).await?;
+    if force {
+        with.store.put_summary(summary.clone()).await?;
+    } else if !with.store.put_summary_once(summary.clone()).await? {
+        // Written meanwhile, by another process sharing the store: theirs stays.
+        return Err(SummaryError::Exists(summary.id));
+    }
     Ok(Generated {
         summary,
         method,
@@ -153,16 +158,40 @@ async fn local_draft(items: Vec<radar_store::NewsItem>) -> Result<Draft, Summary
         .map_err(|e| SummaryError::Internal(e.to_string()))
 }
 
+/// How long the schedule's writer holds a week against the other processes sharing the
+/// store: longer than the LLM may take, then the summary is stored.
+fn summary_lease(with: &Summarizer<'_>) -> chrono::Duration {
+    let llm = with
+        .llm
+        .map_or(std::time::Duration::ZERO, |cfg| cfg.timeout);
+    chrono::Duration::from_std(llm).unwrap_or(chrono::Duration::MAX) + chrono::Duration::minutes(5)
+}
+
 /// The daemon's schedule: writes the previous week's summary once, if it is missing. A
 /// week handled once (written, already there, or empty) is not looked at again, so a
 /// summary the operator removed stays removed; a failure is retried at the next check.
-pub async fn scheduled(with: &Summarizer<'_>) {
+///
+/// Every daemon sharing the store runs the schedule; the week's lease
+/// (`weekly-summary:<week>`, taken as `holder`) lets one of them write it, so the LLM is
+/// asked once a week, not once per daemon. The others look again at their next check,
+/// when the week is handled or the writer's lease has lapsed.
+pub async fn scheduled(with: &Summarizer<'_>, holder: &str) {
     let week = Week::previous(Utc::now());
     let label = week.label();
     match with.store.summary_scheduled(&label).await {
         Ok(false) => {}
         Ok(true) => return,
         Err(e) => return tracing::warn!(error = %e, "cannot read the summary schedule"),
+    }
+    let until = Utc::now() + summary_lease(with);
+    match with
+        .store
+        .lease(&format!("weekly-summary:{label}"), holder, until)
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => return tracing::debug!(week = %label, "another process writes the summary"),
+        Err(e) => return tracing::warn!(error = %e, "cannot lease the weekly summary"),
     }
     let handled = match generate(with, &week, false).await {
         Ok(g) => {
