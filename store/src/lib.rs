@@ -261,9 +261,12 @@ impl Store {
     }
 
     /// Periodic upkeep of the backend (saving counters kept in memory, looking at the
-    /// free disk space): the daemon calls it about once a second.
+    /// free disk space, pruning a shared change log) and of the search replica, which
+    /// follows a shared change log even when no search asks: the daemon calls it about
+    /// once a second.
     pub async fn upkeep(&self) -> Result<()> {
-        self.backend().upkeep().await
+        self.backend().upkeep().await?;
+        self.search_replica_current().await
     }
 
     /// Whether this process can serve: its backend answers, and its search replica holds

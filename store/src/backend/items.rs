@@ -158,4 +158,12 @@ pub trait ItemStore: Send + Sync {
     /// Says that the search index has committed these entries: a backend with one
     /// replica (sled) deletes them; a shared one keeps them for the other replicas.
     async fn forget_item_changes(&self, seqs: &[u64]) -> Result<()>;
+
+    /// The last number pruned from a shared change log (entries older than its
+    /// retention go, whether every replica applied them or not): a replica whose
+    /// position is before it cannot follow the log and must be rebuilt from the items.
+    /// A log that only forgets what its one replica applied is never pruned: 0.
+    async fn change_log_pruned_through(&self) -> Result<u64> {
+        Ok(0)
+    }
 }

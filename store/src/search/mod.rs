@@ -51,6 +51,8 @@ pub const MAX_DEPTH: usize = 10_000;
 const REBUILD_CHUNK: usize = 1_000;
 /// Change log entries read at a time when the index catches up.
 const CHANGES_AT_ONCE: usize = 10_000;
+/// Why a replica is rebuilt when the shared change log no longer holds its position.
+const PRUNED_PAST: &str = "the change log was pruned past its position";
 
 /// One page of search results, before the daemon writes it in the API's shape.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,8 +80,9 @@ impl Store {
         };
         let why = if let Some(why) = rebuild {
             Some(why)
+        } else if !self.catch_up_index().await? {
+            Some(PRUNED_PAST.to_string())
         } else {
-            self.catch_up_index().await?;
             let docs = index.searcher().num_docs();
             let items = self.backend().item_count().await?;
             (docs != items).then(|| format!("it holds {docs} items, the store {items}"))
@@ -101,24 +104,35 @@ impl Store {
     /// Indexes every item the change log names that this replica has not applied, and
     /// forgets those entries; during a rebuild it does nothing (the rebuild catches up at
     /// its end). On a shared log the replica goes on from its own position; otherwise
-    /// the log holds only entries not yet applied.
-    pub(crate) async fn catch_up_index(&self) -> Result<()> {
+    /// the log holds only entries not yet applied. Answers false when the shared log was
+    /// pruned past this replica's position: it cannot catch up, it must be rebuilt.
+    pub(crate) async fn catch_up_index(&self) -> Result<bool> {
         let Some(index) = self.replica() else {
-            return Ok(());
+            return Ok(true);
         };
         let shared = self.backend().shared_change_log();
         let mut after = 0;
         loop {
             let mut w = index.lock().await;
             if w.rebuilding {
-                return Ok(());
+                return Ok(true);
             }
             if shared {
                 after = after.max(w.applied);
             }
             let changes = self.backend().item_changes(after, CHANGES_AT_ONCE).await?;
+            // A shared log's numbers run without a gap, so an entry after ours that is
+            // not the next one (or none at all) may mean the log was pruned past us:
+            // asked after the read, as pruning moves the mark with the entries it takes.
+            let next = changes.first().map(|c| c.seq);
+            if shared
+                && next != Some(after + 1)
+                && self.backend().change_log_pruned_through().await? > after
+            {
+                return Ok(false);
+            }
             let Some(last) = changes.last() else {
-                return Ok(());
+                return Ok(true);
             };
             after = last.seq;
             let mut ids: Vec<String> = changes.iter().map(|c| c.id.clone()).collect();
@@ -143,12 +157,21 @@ impl Store {
         if !self.backend().shared_change_log() {
             return Ok(());
         }
-        let behind = match self.replica() {
-            Some(index) => self.backend().items_version().await? > index.applied(),
-            None => false,
+        let Some(index) = self.replica() else {
+            return Ok(());
         };
-        if behind {
-            self.catch_up_index().await?;
+        if self.backend().items_version().await? <= index.applied() {
+            return Ok(());
+        }
+        if !self.catch_up_index().await? {
+            // Only a replica that stopped following for longer than the log keeps its
+            // entries gets here (a running daemon follows it every second): refilled
+            // from the items, searches answering from the old index meanwhile.
+            tracing::warn!("rebuilding the search index: {PRUNED_PAST}");
+            match self.rebuild_index(index, || {}).await {
+                Ok(_) | Err(Error::Conflict(_)) => {}
+                Err(e) => return Err(e),
+            }
         }
         Ok(())
     }

@@ -441,8 +441,16 @@ impl ItemStore for PostgresBackend {
     }
 
     async fn forget_item_changes(&self, _seqs: &[u64]) -> Result<()> {
-        // Kept for every other replica that follows the log.
+        // Kept for every other replica that follows the log, until its retention ends
+        // (see `PostgresBackend::prune`).
         Ok(())
+    }
+
+    async fn change_log_pruned_through(&self) -> Result<u64> {
+        let row = self
+            .one("SELECT pruned_through FROM items_meta", &[])
+            .await?;
+        get_unsigned(&row, 0)
     }
 }
 

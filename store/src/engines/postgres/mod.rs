@@ -114,8 +114,14 @@ use crate::{Error, Result};
 pub(crate) use connection::Redacted;
 
 /// How often [`Backend::upkeep`] deletes counters that have run out (quota counts of
-/// past days, limiter instants in the past). Every process does it; it is idempotent.
+/// past days, limiter instants in the past) and the change log's old entries. Every
+/// process does it; it is idempotent.
 const PRUNE_EVERY: Duration = Duration::from_secs(60);
+
+/// How long the change log keeps an entry. A running node's replica follows the log
+/// within a second (the daemon's upkeep), so only a node stopped for longer finds its
+/// position pruned, and rebuilds its replica from the items when it starts.
+pub(crate) const CHANGE_LOG_KEEPS: chrono::Duration = chrono::Duration::days(7);
 
 /// The store's data in a PostgreSQL database.
 pub struct PostgresBackend {
@@ -263,7 +269,22 @@ impl PostgresBackend {
         .await?;
         self.exec("DELETE FROM quotas WHERE day < $1", &[&yesterday])
             .await?;
+        self.prune_change_log(now - CHANGE_LOG_KEEPS).await?;
         Ok(())
+    }
+
+    /// Deletes the change log's entries written before `before`, as a prefix of the log
+    /// (every number up to the newest of them), and records the last number gone, so a
+    /// replica can tell that its position was pruned.
+    async fn prune_change_log(&self, before: chrono::DateTime<chrono::Utc>) -> Result<u64> {
+        self.exec(
+            "WITH cut AS (SELECT max(seq) AS seq FROM item_changes WHERE at < $1), \
+                  gone AS (DELETE FROM item_changes WHERE seq <= (SELECT seq FROM cut)) \
+             UPDATE items_meta SET pruned_through = (SELECT seq FROM cut) \
+             WHERE (SELECT seq FROM cut) > pruned_through",
+            &[&before],
+        )
+        .await
     }
 }
 

@@ -1083,3 +1083,83 @@ mod contract {
         )
     });
 }
+
+#[tokio::test]
+async fn the_change_log_is_pruned_as_a_prefix_and_says_how_far() {
+    let Some(b) = backend().await else { return };
+    put(&b, &[item("a", 1, None), item("b", 2, None)]).await;
+    put(&b, &[item("c", 3, None)]).await;
+    // The first batch's entries are past the log's retention, the second's are not.
+    b.client()
+        .await
+        .unwrap()
+        .execute(
+            "UPDATE item_changes SET at = now() - interval '8 days' WHERE seq <= 2",
+            &[],
+        )
+        .await
+        .unwrap();
+    let before = Utc::now() - super::CHANGE_LOG_KEEPS;
+    assert_eq!(b.prune_change_log(before).await.unwrap(), 1);
+    assert_eq!(b.change_log_pruned_through().await.unwrap(), 2);
+    let left: Vec<u64> = b
+        .item_changes(0, 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|c| c.seq)
+        .collect();
+    assert_eq!(left, vec![3]);
+    // Nothing more is old enough: the mark stays where it is.
+    assert_eq!(b.prune_change_log(before).await.unwrap(), 0);
+    assert_eq!(b.change_log_pruned_through().await.unwrap(), 2);
+    assert_eq!(b.items_version().await.unwrap(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_the_log_was_pruned_past_is_rebuilt() {
+    use crate::search::tests::{item, subscriber, titles};
+    let Some(db) = testing::database() else {
+        return;
+    };
+    let dirs = tempfile::tempdir().unwrap();
+    let opts = crate::Options::default;
+    // An admin command's store writes (it keeps no replica); a daemon's follows.
+    let writer = crate::Store::open_shared(&db.url, None, opts())
+        .await
+        .unwrap();
+    let follower = crate::Store::open_shared(&db.url, Some(dirs.path()), opts())
+        .await
+        .unwrap();
+    let log = PostgresBackend::open(&db.url).await.unwrap();
+    let v = subscriber("u");
+    let write = |n: u32| {
+        writer.upsert_item(item(
+            &format!("Zeppelin {n}"),
+            "An airship.",
+            &format!("https://z.example/{n}"),
+            "2026-01-01T00:00:00Z",
+        ))
+    };
+
+    // A replica still running that missed every entry the log kept: rebuilt when asked.
+    write(1).await.unwrap();
+    log.prune_change_log(Utc::now()).await.unwrap();
+    assert_eq!(titles(&follower, &v, "zeppelin").await, ["Zeppelin 1"]);
+
+    // A replica stopped while the log moved on and was pruned: rebuilt when it opens.
+    drop(follower);
+    write(2).await.unwrap();
+    log.prune_change_log(Utc::now()).await.unwrap();
+    let follower = crate::Store::open_shared(&db.url, Some(dirs.path()), opts())
+        .await
+        .unwrap();
+    let mut found = titles(&follower, &v, "zeppelin").await;
+    found.sort();
+    assert_eq!(found, ["Zeppelin 1", "Zeppelin 2"]);
+
+    // Following again, from the log, past the rebuild.
+    write(3).await.unwrap();
+    follower.upkeep().await.unwrap();
+    assert_eq!(titles(&follower, &v, "zeppelin").await.len(), 3);
+}
