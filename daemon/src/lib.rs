@@ -210,14 +210,15 @@ fn open_error(data: &std::path::Path, e: radar_store::Error) -> anyhow::Error {
 /// The store's upkeep every second (see `radar_store::Store::upkeep`): the embedded
 /// backend writes the public API's quota counters to disk, and looks at the free space,
 /// so a disk that fills while nobody writes gets its ballast back at once, and one with
-/// room again has writes resume.
+/// room again has writes resume; on a shared database, the search replica follows the
+/// change log.
 async fn upkeep(store: radar_store::Store) {
     let mut tick = tokio::time::interval(radar_store::QUOTA_CHECKPOINT_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
         if let Err(e) = store.upkeep().await {
-            tracing::error!(error = %e, "the store's upkeep failed (API quota counters not saved)");
+            tracing::error!(error = %e, "the store's upkeep failed (API quota counters not saved, or the search replica behind)");
         }
     }
 }

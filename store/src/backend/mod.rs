@@ -64,7 +64,7 @@
 //! | weekly summary's check-then-write | a meta flag | [`SummaryStore::put_summary_once`], [`Coordination::set_flag`] | one summary per week, one first setter |
 //! | the token signing secret | `DATA/jwt_secret` | [`Coordination::shared_secret`] | make it once, the same for all |
 //! | start-up steps (demo load, index rebuild) | meta flags | [`Coordination::set_flag`], [`Coordination::lease`] | one holder at a time |
-//! | the search index's sync | `search_pending` in sled | [`ItemStore::item_changes`], [`Backend::shared_change_log`]; each replica's position in its own commit | an ordered log without gaps every replica can follow, whose last number is the items version |
+//! | the search index's sync | `search_pending` in sled | [`ItemStore::item_changes`], [`Backend::shared_change_log`]; each replica's position in its own commit | an ordered log without gaps every replica can follow, whose last number is the items version; pruned only as a prefix, saying how far ([`ItemStore::change_log_pruned_through`]) |
 
 mod accounts;
 mod billing;
