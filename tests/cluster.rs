@@ -396,6 +396,9 @@ async fn sign_in_status(node: &Daemon, email: &str, password: &str) -> u16 {
     status
 }
 
+/// The path segments of the marks' routes (`/api/favorites/{id}`, …).
+const MARK_SEGMENTS: [&str; 3] = ["favorites", "hidden", "read"];
+
 /// The recipe of `deploy/cluster.sh`: PostgreSQL, three daemons and haproxy.
 struct Deployed {
     dir: TempDir,
@@ -495,6 +498,27 @@ impl Deployed {
         req.send().await.ok()
     }
 
+    /// An answer's status and JSON body; panics when the connection closes without one.
+    async fn json(&self, method: &str, path: &str, token: &str) -> (u16, Value) {
+        answer(self.call(method, path, Some(token)).await).await
+    }
+
+    /// What haproxy thinks of a node (`UP`, `DOWN`, …), from its stats socket.
+    fn server_status(&self, node: &str) -> String {
+        use std::io::{Read, Write};
+        let mut sock =
+            std::os::unix::net::UnixStream::connect(self.dir.path().join("haproxy.sock")).unwrap();
+        sock.write_all(b"show stat\n").unwrap();
+        let mut csv = String::new();
+        sock.read_to_string(&mut csv).unwrap();
+        // `# pxname,svname,…`: the status is the 18th field.
+        csv.lines()
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .find(|f| f.len() > 17 && f[0] == "nodes" && f[1] == node)
+            .map(|f| f[17].to_string())
+            .unwrap_or_default()
+    }
+
     /// Waits until haproxy has a ready node: its health checks run every half second.
     async fn until_ready(&self) {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -568,40 +592,86 @@ async fn behind_haproxy_nothing_is_lost_when_a_node_dies_or_the_database_restart
         .unwrap();
     let items = ids(&page["items"]);
 
-    // Writes one at a time through haproxy; node 2 is killed part-way. At most the one
-    // write in flight at the kill may fail; every write answered 2xx is kept.
+    // Mixed writes from four clients at once through haproxy: each favourites, hides or
+    // marks read its share of the page. Node 2 is killed once six are answered. Only the
+    // writes in flight at the kill may fail; every write answered 2xx is kept.
     assert!(items.len() >= 20, "a subscriber's page: {page}");
-    let mut acknowledged = Vec::new();
-    let mut failed = 0;
-    for (n, id) in items.iter().enumerate() {
-        if n == 8 {
-            // SAFETY: kill has no preconditions; the pid is the node's, written by the script.
-            assert_eq!(unsafe { libc::kill(d.node_pid(2), libc::SIGKILL) }, 0);
-        }
-        let status = d
-            .try_call("POST", &format!("/api/favorites/{id}"), Some(&token))
-            .await
-            .map(|r| r.status());
-        if status.is_some_and(|s| s.is_success()) {
-            acknowledged.push(id.clone());
-        } else {
-            failed += 1;
-            assert!(n >= 8, "a write failed before the kill: {status:?}");
+    const WRITERS: usize = 4;
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let sixth = std::sync::Arc::new(tokio::sync::Notify::new());
+    let mut writers = Vec::new();
+    for w in 0..WRITERS {
+        let share: Vec<(usize, String)> = items
+            .iter()
+            .cloned()
+            .enumerate()
+            .filter(|(n, _)| n % WRITERS == w)
+            .collect();
+        let (answered, sixth) = (answered.clone(), sixth.clone());
+        let (http, base, token) = (d.http.clone(), d.base.clone(), token.clone());
+        writers.push(tokio::spawn(async move {
+            let mut acknowledged = Vec::new();
+            let mut failed = 0;
+            for (n, id) in share {
+                let kind = MARK_SEGMENTS[n % MARK_SEGMENTS.len()];
+                let res = http
+                    .post(format!("{base}/api/{kind}/{id}"))
+                    .bearer_auth(&token)
+                    .send()
+                    .await;
+                if res.is_ok_and(|r| r.status().is_success()) {
+                    acknowledged.push((kind, id));
+                    if answered.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == 6 {
+                        sixth.notify_one();
+                    }
+                } else {
+                    failed += 1;
+                }
+            }
+            (acknowledged, failed)
+        }));
+    }
+    sixth.notified().await;
+    // SAFETY: kill has no preconditions; the pid is the node's, written by the script.
+    assert_eq!(unsafe { libc::kill(d.node_pid(2), libc::SIGKILL) }, 0);
+    let (mut acknowledged, mut failed) = (Vec::new(), 0);
+    for w in writers {
+        let (a, f) = w.await.unwrap();
+        acknowledged.extend(a);
+        failed += f;
+    }
+    assert!(failed <= WRITERS, "{failed} writes failed around the kill");
+    eprintln!(
+        "{} writes acknowledged, {failed} failed around the kill",
+        acknowledged.len()
+    );
+    for kind in MARK_SEGMENTS {
+        let (_, kept) = d.json("GET", &format!("/api/{kind}"), &token).await;
+        let kept = ids(&kept);
+        for (_, id) in acknowledged.iter().filter(|(k, _)| *k == kind) {
+            assert!(kept.contains(id), "{kind} {id} was acknowledged and lost");
         }
     }
-    assert!(failed <= 1, "{failed} writes failed around the kill");
-    let kept: Value = d
-        .call("GET", "/api/favorites", Some(&token))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let kept = ids(&kept);
-    for id in &acknowledged {
+
+    // Once haproxy has marked the dead node down, no request fails.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while d.server_status("node2") != "DOWN" {
         assert!(
-            kept.contains(id),
-            "favourite {id} was acknowledged and lost"
+            std::time::Instant::now() < deadline,
+            "node2 never went down"
         );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    for id in &items {
+        let res = d
+            .try_call("DELETE", &format!("/api/favorites/{id}"), Some(&token))
+            .await;
+        assert!(
+            res.is_some_and(|r| r.status().is_success()),
+            "unfavourite {id}"
+        );
+        let res = d.try_call("GET", "/api/news", Some(&token)).await;
+        assert!(res.is_some_and(|r| r.status() == 200), "the feed");
     }
 
     // The database stops: every answer is a 503 with Retry-After (a node's, or
