@@ -61,16 +61,13 @@ impl MaybeAuthUser {
             ApiError::unauthorized("Your session is invalid or has expired. Please sign in again.")
         };
         let claims = state.tokens.verify(token).map_err(|_| expired())?;
-        let session = state.store.session_shared(&claims.session_id).await?;
-        if session.is_none_or(|s| s.user_id != claims.sub) {
-            return Err(expired());
+        let found = state.store.session_and_user(&claims.session_id).await?;
+        match found {
+            Some((session, user)) if session.user_id == claims.sub => {
+                Ok(Self(Some(AuthUser { user })))
+            }
+            _ => Err(expired()),
         }
-        let user = state
-            .store
-            .user_shared(&claims.sub)
-            .await?
-            .ok_or_else(expired)?;
-        Ok(Self(Some(AuthUser { user })))
     }
 }
 

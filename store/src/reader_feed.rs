@@ -151,11 +151,11 @@ impl Store {
                 .into());
         }
         let backend = self.backend();
-        let items = backend.items_version().await?;
         let Some(user) = &viewer.user_id else {
+            let items = backend.items_version().await?;
             return self.shared_first_page(viewer, items).await;
         };
-        let reader = backend.reader_version(user).await?;
+        let (items, reader) = backend.feed_versions(user).await?;
         if let Some(page) = self
             .pages()
             .reader_first(user, items, reader, viewer.subscriber)

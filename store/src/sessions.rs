@@ -337,6 +337,12 @@ impl Store {
         self.backend().session(id).await
     }
 
+    /// A session with its account, in one lookup of the backend: what a signed-in
+    /// request checks its token against. None when either is gone.
+    pub async fn session_and_user(&self, id: &str) -> Result<Option<(Arc<Session>, Arc<User>)>> {
+        self.backend().session_and_user(id).await
+    }
+
     /// Ends one session and every refresh token of it.
     pub async fn revoke_session(&self, id: &str) -> Result<()> {
         self.backend()

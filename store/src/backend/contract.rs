@@ -626,6 +626,14 @@ pub(crate) async fn removing_an_item_removes_every_readers_marks(b: Arc<dyn Back
     assert_eq!(b.marked_ids("r1", Mark::Read).await.unwrap(), ["y"]);
     assert_ne!(b.reader_version("r1").await.unwrap(), v1);
     assert_ne!(b.reader_version("r2").await.unwrap(), v2);
+    // Both versions of a reader's first page in one call, as they are one by one.
+    for r in ["r1", "r2", "nobody"] {
+        let one_by_one = (
+            b.items_version().await.unwrap(),
+            b.reader_version(r).await.unwrap(),
+        );
+        assert_eq!(b.feed_versions(r).await.unwrap(), one_by_one, "{r}");
+    }
 
     assert!(b.remove_item("x").await.unwrap().is_none());
     assert!(matches!(
@@ -1504,6 +1512,14 @@ pub(crate) async fn sessions_start_with_a_stamp_and_end_with_their_tokens(b: Arc
         Some(signed_in)
     );
     assert_eq!(b.session("s1").await.unwrap().as_deref(), Some(&s1));
+    let (found, owner) = b
+        .session_and_user("s1")
+        .await
+        .unwrap()
+        .expect("s1 with its account");
+    assert_eq!((&*found, owner.id.as_str()), (&s1, "u"));
+    assert_eq!(owner.last_sign_in_at, Some(signed_in));
+    assert!(b.session_and_user("s9").await.unwrap().is_none());
     b.start_session(&s2, &t2, &refresh_record("s2"), &mut stamp)
         .await
         .unwrap();

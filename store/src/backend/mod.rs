@@ -88,7 +88,10 @@ pub use marks::{MarkChange, MarkCounts, MarkStore, Share};
 pub use records::{OutboxStore, ProfileStore, SummaryStore};
 pub use sources::{FeedChange, SourceStore};
 
-use crate::Result;
+use std::sync::Arc;
+
+use crate::sessions::Session;
+use crate::{Result, User};
 
 /// Stored JSON, shared without copying (a sled value, a database row's bytes).
 pub type Json = bytes::Bytes;
@@ -150,5 +153,30 @@ pub trait Backend:
     /// asks. An embedded backend is always there.
     async fn ping(&self) -> Result<()> {
         Ok(())
+    }
+
+    /// A session with its account: what every signed-in request asks first. None when
+    /// either is gone. Two lookups here; a backend on a network answers both in one
+    /// round trip.
+    async fn session_and_user(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<(Arc<Session>, Arc<User>)>> {
+        let Some(session) = self.session(session_id).await? else {
+            return Ok(None);
+        };
+        Ok(self
+            .user(&session.user_id)
+            .await?
+            .map(|user| (session, user)))
+    }
+
+    /// The items version and the reader's version: the key of a reader's cached first
+    /// page. Two lookups here; a backend on a network answers both in one round trip.
+    async fn feed_versions(&self, reader: &str) -> Result<(u64, u64)> {
+        Ok((
+            self.items_version().await?,
+            self.reader_version(reader).await?,
+        ))
     }
 }

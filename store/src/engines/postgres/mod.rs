@@ -109,7 +109,8 @@ use tokio_postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 use tokio_postgres::{NoTls, Row, Statement};
 
 use crate::backend::{Backend, Json};
-use crate::{Error, Result};
+use crate::sessions::Session;
+use crate::{Error, Result, User};
 
 pub(crate) use connection::Redacted;
 
@@ -333,6 +334,37 @@ impl Backend for PostgresBackend {
 
     fn shared_change_log(&self) -> bool {
         true
+    }
+
+    async fn session_and_user(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<(std::sync::Arc<Session>, std::sync::Arc<User>)>> {
+        let row = self
+            .opt(
+                "SELECT s.record, u.record FROM sessions AS s \
+                 JOIN users AS u ON u.id = s.user_id WHERE s.id = $1",
+                &[&session_id],
+            )
+            .await?;
+        match row {
+            Some(row) => Ok(Some((
+                std::sync::Arc::new(record(&row, 0)?),
+                std::sync::Arc::new(record(&row, 1)?),
+            ))),
+            None => Ok(None),
+        }
+    }
+
+    async fn feed_versions(&self, reader: &str) -> Result<(u64, u64)> {
+        let row = self
+            .one(
+                "SELECT m.version, coalesce(r.version, 0) FROM items_meta AS m \
+                 LEFT JOIN reader_state AS r ON r.reader = $1",
+                &[&reader],
+            )
+            .await?;
+        Ok((get_unsigned(&row, 0)?, get_unsigned(&row, 1)?))
     }
 
     async fn ping(&self) -> Result<()> {
