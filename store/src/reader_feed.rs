@@ -141,8 +141,15 @@ impl Store {
     pub async fn feed_page_json(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<Arc<[u8]>> {
         // Later pages, and the pages of a reader with a cut-off, are made for the caller:
         // it is cheap (the walk stops at the page's end), and neither cache below knows the
-        // cut-off.
-        let since_ms = self.read_before_ms(viewer).await?;
+        // cut-off. A signed-in reader's versions and cut-off come in one lookup.
+        let backend = self.backend();
+        let head = match &viewer.user_id {
+            Some(user) => Some(backend.feed_head(user).await?),
+            None => None,
+        };
+        let since_ms = head
+            .and_then(|h| h.read_before)
+            .map(|t| t.timestamp_millis());
         if since_ms.is_some() || cursor.is_some() {
             return Ok(self
                 .raw_page(viewer, cursor, since_ms)
@@ -150,12 +157,11 @@ impl Store {
                 .to_json()
                 .into());
         }
-        let backend = self.backend();
-        let Some(user) = &viewer.user_id else {
+        let (Some(user), Some(head)) = (&viewer.user_id, head) else {
             let items = backend.items_version().await?;
             return self.shared_first_page(viewer, items).await;
         };
-        let (items, reader) = backend.feed_versions(user).await?;
+        let (items, reader) = (head.items_version, head.reader_version);
         if let Some(page) = self
             .pages()
             .reader_first(user, items, reader, viewer.subscriber)

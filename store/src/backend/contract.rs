@@ -626,13 +626,22 @@ pub(crate) async fn removing_an_item_removes_every_readers_marks(b: Arc<dyn Back
     assert_eq!(b.marked_ids("r1", Mark::Read).await.unwrap(), ["y"]);
     assert_ne!(b.reader_version("r1").await.unwrap(), v1);
     assert_ne!(b.reader_version("r2").await.unwrap(), v2);
-    // Both versions of a reader's first page in one call, as they are one by one.
-    for r in ["r1", "r2", "nobody"] {
-        let one_by_one = (
-            b.items_version().await.unwrap(),
+    // A reader's first page's versions and cut-off in one call, as they are one by one.
+    let cut = at("2026-01-01T12:00:00Z");
+    let profile = Profile {
+        read_before: Some(cut),
+        ..Profile::default()
+    };
+    b.put_profile("r1", &profile).await.unwrap();
+    for (r, read_before) in [("r1", Some(cut)), ("r2", None), ("nobody", None)] {
+        let head = b.feed_head(r).await.unwrap();
+        assert_eq!(head.items_version, b.items_version().await.unwrap(), "{r}");
+        assert_eq!(
+            head.reader_version,
             b.reader_version(r).await.unwrap(),
+            "{r}"
         );
-        assert_eq!(b.feed_versions(r).await.unwrap(), one_by_one, "{r}");
+        assert_eq!(head.read_before, read_before, "{r}");
     }
 
     assert!(b.remove_item("x").await.unwrap().is_none());

@@ -96,6 +96,17 @@ use crate::{Result, User};
 /// Stored JSON, shared without copying (a sled value, a database row's bytes).
 pub type Json = bytes::Bytes;
 
+/// What a reader's first feed page is decided by (see [`Backend::feed_head`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeedHead {
+    /// [`ItemStore::items_version`].
+    pub items_version: u64,
+    /// [`MarkStore::reader_version`].
+    pub reader_version: u64,
+    /// The reader's cut-off: items published before it are not in their feed.
+    pub read_before: Option<chrono::DateTime<chrono::Utc>>,
+}
+
 /// Everything a store needs from where it keeps its data.
 #[async_trait::async_trait]
 pub trait Backend:
@@ -171,12 +182,14 @@ pub trait Backend:
             .map(|user| (session, user)))
     }
 
-    /// The items version and the reader's version: the key of a reader's cached first
-    /// page. Two lookups here; a backend on a network answers both in one round trip.
-    async fn feed_versions(&self, reader: &str) -> Result<(u64, u64)> {
-        Ok((
-            self.items_version().await?,
-            self.reader_version(reader).await?,
-        ))
+    /// What a reader's first feed page is decided by: the items version and the
+    /// reader's (the key of a cached first page) and the reader's cut-off. Three lookups
+    /// here; a backend on a network answers them in one round trip.
+    async fn feed_head(&self, reader: &str) -> Result<FeedHead> {
+        Ok(FeedHead {
+            items_version: self.items_version().await?,
+            reader_version: self.reader_version(reader).await?,
+            read_before: self.profile(reader).await?.and_then(|p| p.read_before),
+        })
     }
 }

@@ -356,15 +356,24 @@ impl Backend for PostgresBackend {
         }
     }
 
-    async fn feed_versions(&self, reader: &str) -> Result<(u64, u64)> {
+    async fn feed_head(&self, reader: &str) -> Result<crate::backend::FeedHead> {
         let row = self
             .one(
-                "SELECT m.version, coalesce(r.version, 0) FROM items_meta AS m \
-                 LEFT JOIN reader_state AS r ON r.reader = $1",
+                "SELECT m.version, coalesce(r.version, 0), p.record FROM items_meta AS m \
+                 LEFT JOIN reader_state AS r ON r.reader = $1 \
+                 LEFT JOIN profiles AS p ON p.user_id = $1",
                 &[&reader],
             )
             .await?;
-        Ok((get_unsigned(&row, 0)?, get_unsigned(&row, 1)?))
+        let profile = match get::<Option<RawJson>>(&row, 2)? {
+            Some(raw) => Some(serde_json::from_slice::<crate::Profile>(&raw.0)?),
+            None => None,
+        };
+        Ok(crate::backend::FeedHead {
+            items_version: get_unsigned(&row, 0)?,
+            reader_version: get_unsigned(&row, 1)?,
+            read_before: profile.and_then(|p| p.read_before),
+        })
     }
 
     async fn ping(&self) -> Result<()> {
