@@ -22,7 +22,9 @@
 //! - process-local and short-lived coordination: leases (the feed scheduler's and jobs'),
 //!   the sign-in limiter's and mail pace's rate state: they lapse within minutes;
 //! - the change log's old entries, the items' and readers' versions: versions only need
-//!   to move on, and the target's start from its own writes;
+//!   to move on, and the target's start from its own writes (on PostgreSQL the item
+//!   writes here fill the target's log, which the daemons' replicas follow; on sled the
+//!   log is emptied, since its daemon rebuilds its index from the items);
 //! - caches (parsed records, first pages, the feed head): rebuilt on demand;
 //! - API quota counts of past days: the rules ask only of today's (today's is moved);
 //! - shares of items removed since: no listing shows them;
@@ -327,7 +329,29 @@ pub async fn copy(
 ) -> Result<()> {
     let mut importer = Importer { to, now, progress };
     walk(from, now, &mut importer).await?;
+    if !to.shared_change_log() {
+        forget_change_log(to).await?;
+    }
     to.flush().await
+}
+
+/// Empties the change log of a target that keeps one for its own replica only (sled).
+/// The moved store has no replica of its items yet: the daemon's search index finds it
+/// holds fewer items than the store and rebuilds from the items. Left in the log, the
+/// item batches written here would be taken at the next opening for batches a crash
+/// interrupted, and every item's index entries written again, then indexed twice.
+async fn forget_change_log(to: &dyn Backend) -> Result<()> {
+    let mut after = 0;
+    loop {
+        let changes = to.item_changes(after, PAGE).await?;
+        let Some(last) = changes.last() else {
+            return Ok(());
+        };
+        after = last.seq;
+        let mut seqs: Vec<u64> = changes.iter().map(|c| c.seq).collect();
+        seqs.dedup();
+        to.forget_item_changes(&seqs).await?;
+    }
 }
 
 /// The engine part of a backend, or an error for one that has none.

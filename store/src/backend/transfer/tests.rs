@@ -243,6 +243,10 @@ async fn sled_to_postgres_and_back_carries_every_record() {
     let back_dir = dirs.1.path().join("data");
     let back = open(back_dir.to_str().unwrap(), &opts).await.unwrap();
     moved(&*pg, &*back).await;
+    assert!(
+        back.item_changes(0, 10).await.unwrap().is_empty(),
+        "a moved sled store has no change log for a replica it does not have"
+    );
     still_works(&*back).await;
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&back_dir).unwrap().permissions().mode();
