@@ -82,7 +82,7 @@ async fn an_install_moves_to_postgres_and_back() {
     let (_, key) = d.get("/api/key", Some(&token)).await;
     let key = key["apiKey"].as_str().unwrap().to_string();
     let before = reader_view(&d, &key).await;
-    assert_eq!(before.0, [favourite.clone()]);
+    assert_eq!(before.0, [favourite]);
     assert_eq!(before.2, 200);
 
     refused(

@@ -53,7 +53,13 @@ pub async fn run(args: Args, accept_journal_loss: bool) -> anyhow::Result<()> {
     let bar = progress_bar(source.total());
     transfer::copy(&*from, &*to, now, &|n| bar.inc(n))
         .await
-        .with_context(|| format!("moving {shown_from} to {shown_to}"))?;
+        .with_context(|| {
+            format!(
+                "moving {shown_from} to {shown_to} stopped part way: the target holds part of \
+                 the install, so empty it (drop and create the database, or remove the \
+                 directory) before running this again"
+            )
+        })?;
     bar.finish_and_clear();
     let target = transfer::count(&*to, now).await?;
     source

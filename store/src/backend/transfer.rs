@@ -271,7 +271,12 @@ struct Importer<'a> {
 #[async_trait::async_trait]
 impl Sink for Importer<'_> {
     async fn put(&mut self, records: Vec<Record>) -> Result<()> {
-        let n = records.len() as u64;
+        // In the units the counts use (a session with its tokens, a reader's marks on an
+        // item one per mark), so a bar over the source's total ends at it.
+        let mut batch = Counts::default();
+        for r in &records {
+            r.tally(&mut batch);
+        }
         let (items, rest): (Vec<Record>, Vec<Record>) = records
             .into_iter()
             .partition(|r| matches!(r, Record::Item(_)));
@@ -288,7 +293,7 @@ impl Sink for Importer<'_> {
         for r in rest {
             import(self.to, r, self.now).await?;
         }
-        (self.progress)(n);
+        (self.progress)(batch.total());
         Ok(())
     }
 }
