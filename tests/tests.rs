@@ -58,3 +58,6 @@ mod journal;
 
 /// Several daemons over one PostgreSQL database: one install whatever node answers, global quotas and limits, readiness.
 mod cluster;
+
+/// Moving an install between a data directory and PostgreSQL, both ways: accounts, marks, keys and the feed kept.
+mod migrate;

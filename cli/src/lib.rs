@@ -125,6 +125,9 @@ pub enum Command {
     Summaries(commands::summaries::Args),
     /// Read the e-mails the daemon kept (sign-up confirmations, password resets).
     Outbox(commands::outbox::Args),
+    /// Move an install between a data directory and a PostgreSQL database (either way),
+    /// verified by counts; run it with no daemon on the source.
+    Migrate(commands::migrate::Args),
 }
 
 /// Logs go to stderr, so stdout stays for results (and `serve`'s address line).
@@ -146,7 +149,8 @@ impl Command {
     /// otherwise answer "no accounts" from an empty store made on the spot.
     fn creates_data(&self) -> bool {
         match self {
-            Command::Serve(_) | Command::Tui(_) => true,
+            // `migrate` names its own stores and checks them itself.
+            Command::Serve(_) | Command::Tui(_) | Command::Migrate(_) => true,
             Command::Users(a) => a.creates_data(),
             Command::Items(a) => a.creates_data(),
             Command::Feeds(a) => a.creates_data(),
@@ -212,6 +216,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Outbox(args) => {
             runtime.block_on(commands::outbox::run(args, &cli.global.data_dir()))
+        }
+        Command::Migrate(args) => {
+            runtime.block_on(commands::migrate::run(args, cli.global.accept_journal_loss))
         }
     }
 }

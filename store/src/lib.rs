@@ -83,7 +83,7 @@ pub use waitlist::WaitlistEntry;
 
 #[doc(hidden)]
 pub use engines::postgres::testing as postgres_testing;
-pub use engines::{BALLAST_FILE, FULL_RETRY_AFTER, is_database_url};
+pub use engines::{BALLAST_FILE, FULL_RETRY_AFTER, is_database_url, redact_url};
 
 mod outbox;
 

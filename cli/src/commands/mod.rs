@@ -24,6 +24,7 @@
 
 pub mod feeds;
 pub mod items;
+pub mod migrate;
 pub mod outbox;
 pub mod subscribers;
 pub mod summaries;

@@ -76,6 +76,7 @@ mod keys;
 mod marks;
 mod records;
 mod sources;
+pub mod transfer;
 
 pub use accounts::{AccountStore, SecretLookup, SecretRule, SecretStore, SessionStore, UserChange};
 pub use billing::{BillingStore, CheckoutChange};
@@ -191,5 +192,11 @@ pub trait Backend:
             reader_version: self.reader_version(reader).await?,
             read_before: self.profile(reader).await?.and_then(|p| p.read_before),
         })
+    }
+
+    /// What the engine answers for moving an install (see [`transfer`]); none for an
+    /// engine that cannot be moved from or to (the in-memory one of tests).
+    fn transfer(&self) -> Option<&dyn transfer::Transfer> {
+        None
     }
 }

@@ -24,6 +24,16 @@ pub fn is_database_url(location: &str) -> bool {
     location.starts_with("postgres://") || location.starts_with("postgresql://")
 }
 
+/// A store location as logs and messages may show it: a database URL with its password
+/// hidden, a data directory as it is.
+pub fn redact_url(location: &str) -> String {
+    if is_database_url(location) {
+        self::postgres::redact(location)
+    } else {
+        location.to_string()
+    }
+}
+
 /// Opens the PostgreSQL backend at `url` and brings its schema up to date.
 pub(crate) async fn open_database(url: &str) -> Result<Arc<dyn Backend>> {
     Ok(Arc::new(self::postgres::PostgresBackend::open(url).await?))

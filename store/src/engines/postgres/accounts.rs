@@ -437,7 +437,7 @@ async fn put_secret_tx(tx: &Transaction<'_>, s: &SecretRecord) -> Result<()> {
 }
 
 /// A secret as stored.
-fn secret_of(row: &tokio_postgres::Row) -> Result<SecretRecord> {
+pub(super) fn secret_of(row: &tokio_postgres::Row) -> Result<SecretRecord> {
     let raw: &[u8] = get(row, 0)?;
     let hash = <[u8; 32]>::try_from(raw)
         .map_err(|_| Error::Unavailable("a stored secret's hash is not 32 bytes".into()))?;

@@ -47,7 +47,7 @@ impl fmt::Debug for Redacted<'_> {
 
 /// The URL with any password replaced by `***`: the `user:password@` of a URL, a
 /// `password` query parameter, or a `password=` pair of the key-value form.
-pub(super) fn redact(url: &str) -> String {
+pub(crate) fn redact(url: &str) -> String {
     if is_url(url) {
         redact_url(url)
     } else {

@@ -97,6 +97,7 @@ mod sources;
 pub mod testing;
 #[cfg(test)]
 mod tests;
+mod transfer;
 
 use std::fmt;
 use std::sync::Mutex;
@@ -112,7 +113,7 @@ use crate::backend::{Backend, Json};
 use crate::sessions::Session;
 use crate::{Error, Result, User};
 
-pub(crate) use connection::Redacted;
+pub(crate) use connection::{Redacted, redact};
 
 /// How often [`Backend::upkeep`] deletes counters that have run out (quota counts of
 /// past days, limiter instants in the past) and the change log's old entries. Every
@@ -374,6 +375,10 @@ impl Backend for PostgresBackend {
             reader_version: get_unsigned(&row, 1)?,
             read_before: profile.and_then(|p| p.read_before),
         })
+    }
+
+    fn transfer(&self) -> Option<&dyn crate::backend::transfer::Transfer> {
+        Some(self)
     }
 
     async fn ping(&self) -> Result<()> {

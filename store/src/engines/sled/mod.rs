@@ -42,6 +42,7 @@ mod secrets;
 mod sessions;
 mod sources;
 pub(crate) mod space;
+mod transfer;
 
 #[cfg(test)]
 pub(crate) mod testing;
@@ -343,6 +344,10 @@ impl Backend for SledBackend {
 
     fn durable_syncs(&self) -> u64 {
         self.commit.syncs() + self.journal.syncs()
+    }
+
+    fn transfer(&self) -> Option<&dyn crate::backend::transfer::Transfer> {
+        Some(self)
     }
 }
 

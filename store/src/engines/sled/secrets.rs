@@ -100,6 +100,27 @@ impl SledBackend {
         }
         Ok(())
     }
+
+    /// Every live secret of an owner, by purpose (moving an install).
+    pub(crate) fn owned_secrets(&self, owner: &str) -> Result<Vec<SecretRecord>> {
+        let mut out = Vec::new();
+        for (secrets, slots, codes) in [
+            (&self.t.onetime_tokens, &self.t.userid_onetime, false),
+            (&self.t.authcodes, &self.t.userid_authcode, true),
+        ] {
+            for entry in slots.scan_prefix(keys::prefix(owner)) {
+                let (_, hash) = entry?;
+                let Ok(hash) = <[u8; 32]>::try_from(hash.as_ref()) else {
+                    continue;
+                };
+                if let Some(raw) = secrets.get(hash)? {
+                    out.push(decode(hash, &raw, codes)?);
+                }
+            }
+        }
+        out.sort_by(|a, b| a.purpose.cmp(&b.purpose));
+        Ok(out)
+    }
 }
 
 #[async_trait::async_trait]
