@@ -66,10 +66,20 @@ STORE="postgres:///radar?host=$WORK/cluster/pg&user=radar"
 "$RADAR" --data "$WORK/import" --store "$STORE" items import "$WORK/items.jsonl" >/dev/null
 PG1="http://127.0.0.1:$((PORT + 1))"
 PG3="http://127.0.0.1:$PORT"
-for _ in $(seq 100); do
-  [ "$(curl -s -o /dev/null -w '%{http_code}' "$PG3/api/health/ready")" = 200 ] && break
-  sleep 0.1
+# Measured at rest: every node's search replica has caught up with the import (each node
+# indexes the items itself, which takes both cores for seconds) and the import's pages
+# are checkpointed, so that neither lands inside the first measurement (the first
+# endpoint's p99 measured that catch-up: 3.5 to 72 ms from one run to the next). No
+# VACUUM ANALYZE: analysed while still empty, the marks tables halved the rate of durable
+# marks (2,500 to 3,200/s against 5,400 to 6,000) until autovacuum analysed them again.
+for node in $(seq 1 3); do
+  for _ in $(seq 600); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((PORT + node))/api/health/ready")" = 200 ] && break
+    sleep 0.1
+  done
 done
+PG_BIN=${RADAR_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+"$PG_BIN/psql" -h "$WORK/cluster/pg" -U radar -d radar -qc 'CHECKPOINT'
 
 anon_key() { curl -sf "$1/api/config" | python3 -c 'import json,sys; print(json.load(sys.stdin)["anonKey"])'; }
 session() {
@@ -95,8 +105,12 @@ tokens "$SLED_BASE" >"$WORK/tokens-sled"
 tokens "$PG1" >"$WORK/tokens-pg"
 
 # wrk's summary as "rps p99_ms non2xx".
+# Each measurement starts on a quiet disk: the page cache the previous target left dirty
+# (sled's writes, say) is written out first, so it is not flushed during the next
+# target's commits.
 measure() {
   local out
+  sync
   out=$(wrk -t1 -c"$CONNS" -d"${DURATION}s" --latency "$@" 2>&1)
   local rps p99 bad
   rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")

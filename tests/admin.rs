@@ -348,8 +348,8 @@ async fn every_command(dir: &Path) {
     assert_eq!(list.as_array().unwrap().len(), 1);
     let shown = cli(dir, &["summaries", "show", "2026-W47"]).await;
     assert!(
-        shown.stdout.starts_with("AI this week: chips & compute\n"),
-        "the title names the week's topic: {shown:?}"
+        shown.stdout.starts_with("Chips\n"),
+        "the title is the week's lead story: {shown:?}"
     );
     assert_eq!(cli(dir, &["summaries", "remove", "2026-W47"]).await.code, 0);
     assert_eq!(cli(dir, &["summaries", "show", "2026-W47"]).await.code, 1);

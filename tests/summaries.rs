@@ -1,6 +1,7 @@
 //! Weekly summaries (issue 7) on the demo data: the previous week's summary has that
-//! week's dates and item count and content drawn from that week only (issue 15: a title
-//! naming its topics, no lead repeated below, every story linked to its source); an empty
+//! week's dates and item count and content drawn from that week only (issues 15 and 28: a
+//! title naming its lead story, no story told twice, no catch-all section, every story
+//! linked with its publication's name); an empty
 //! week is reported; the LLM path against a local stub (success, failure, timeout, each failure
 //! falling back to the local summariser); the daemon's summary schedule.
 
@@ -77,11 +78,18 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
     assert_eq!(g["method"], "local");
     let s = &g["summary"];
     assert_eq!(s["id"], label.as_str());
-    // Issue 15: the title says what the week was about.
+    // Issues 15 and 28: the title says what the week was about: its lead story's headline.
     let title = s["title"].as_str().unwrap();
-    assert!(
-        title.starts_with("AI this week: ") && title != "Weekly AI News Summary",
-        "{title}"
+    let lead_story = cited_stories(s["summary"].as_str().unwrap());
+    let lead_url = lead_story[0]
+        .1
+        .as_deref()
+        .expect("the lead is cited with its link");
+    let lead_item = week_items.iter().find(|i| i["url"] == lead_url).unwrap();
+    assert_eq!(
+        title,
+        lead_item["title"].as_str().unwrap().trim_end_matches('.'),
+        "{s}"
     );
     assert_eq!(
         s["start_date"]
@@ -159,6 +167,43 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
         }
     }
     assert!(linked >= 3, "{s}");
+
+    // Issue 28: no story twice (no item's link, no lead sentence), no catch-all section,
+    // and every story with its publication's name as the reader shows it.
+    let mut cited: Vec<(String, String)> = Vec::new();
+    let texts = std::iter::once(s["summary"].as_str().unwrap().to_string()).chain(
+        content
+            .iter()
+            .map(|p| p.as_str().unwrap().split_once(": ").unwrap().1.to_string()),
+    );
+    for text in texts {
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(": http") {
+            let open = rest[..at].rfind(" (").unwrap();
+            let end = rest[at..].find(')').unwrap() + at;
+            cited.push((
+                rest[open + 2..at].to_string(),
+                rest[at + 2..end].to_string(),
+            ));
+            rest = &rest[end + 1..];
+        }
+    }
+    for (source, url) in &cited {
+        assert_eq!(
+            cited.iter().filter(|c| &c.1 == url).count(),
+            1,
+            "{url} twice: {s}"
+        );
+        let item = week_items
+            .iter()
+            .find(|i| i["url"] == url.as_str())
+            .unwrap();
+        assert_eq!(item["source"], source.as_str(), "{url}");
+    }
+    for p in content {
+        let (section, _) = p.as_str().unwrap().split_once(": ").unwrap();
+        assert_ne!(section, "Also this week", "{s}");
+    }
 
     // The same week again from the same items: the same text (deterministic).
     let again = cli(&dir, &["summaries", "generate", "--force", "--json"])
@@ -341,12 +386,12 @@ async fn the_llm_summariser_and_its_fallback() {
         "{failed:?}"
     );
     assert!(!v["summary"]["content"].as_array().unwrap().is_empty());
+    let title = v["summary"]["title"].as_str().unwrap();
     assert!(
-        v["summary"]["title"]
-            .as_str()
-            .unwrap()
-            .starts_with("AI this week: "),
-        "the local summariser names the week's topics: {v}"
+        week_items
+            .iter()
+            .any(|i| i["title"].as_str().unwrap().trim_end_matches('.') == title),
+        "the local summariser titles the week by its lead story: {v}"
     );
 
     // The endpoint hangs: the timeout ends the wait, and the local one stands in.
