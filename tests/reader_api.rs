@@ -70,6 +70,7 @@ fn week(id: &str, start: &str) -> WeeklySummary {
         end_date: start + Duration::days(6),
         generated_date: start + Duration::days(7),
         article_count: 17,
+        key_points: Vec::new(),
     }
 }
 
@@ -342,6 +343,7 @@ async fn weekly_summaries_are_listed_newest_first_for_any_signed_in_user() {
             "end_date",
             "generated_date",
             "id",
+            "key_points",
             "start_date",
             "summary",
             "title"
@@ -503,6 +505,7 @@ async fn openapi_document_is_openapi_3_and_lists_every_endpoint() {
             "end_date",
             "generated_date",
             "id",
+            "key_points",
             "start_date",
             "summary",
             "title"

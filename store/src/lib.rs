@@ -77,7 +77,7 @@ pub use reauthentication::MAX_NONCE_ATTEMPTS;
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery, SearchResults};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant, is_well_formed_secret};
 pub use source_feeds::{Feed, validate_feed_url};
-pub use summaries::{DEFAULT_SUMMARY_TITLE, WeeklySummary};
+pub use summaries::{DEFAULT_SUMMARY_TITLE, KeyPoint, SourceLink, WeeklySummary};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 pub use waitlist::WaitlistEntry;
 

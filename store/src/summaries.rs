@@ -37,6 +37,28 @@ pub struct WeeklySummary {
     pub generated_date: DateTime<Utc>,
     /// How many items it covers.
     pub article_count: u64,
+    /// "All You Need to Know": the week's biggest stories, one sentence each with every
+    /// outlet that reported it (none in summaries written before there were any).
+    #[serde(default)]
+    pub key_points: Vec<KeyPoint>,
+}
+
+/// One of the week's biggest stories, told in a sentence, with its sources.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct KeyPoint {
+    /// The sentence.
+    pub text: String,
+    /// Every outlet that reported the story, the one the sentence is from first.
+    pub sources: Vec<SourceLink>,
+}
+
+/// A publication's report of a story.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SourceLink {
+    /// The publication's name, as the reader shows it (docs/product.md §3).
+    pub name: String,
+    /// The report's link.
+    pub url: String,
 }
 
 impl WeeklySummary {
@@ -122,6 +144,7 @@ pub(crate) mod tests {
             end_date: start + chrono::Duration::days(6),
             generated_date: start + chrono::Duration::days(7),
             article_count: 12,
+            key_points: Vec::new(),
         }
     }
 

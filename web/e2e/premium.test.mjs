@@ -103,6 +103,16 @@ describe('subscriber', () => {
     await first.getByRole('link').click();
     await page.waitForURL(/\/weekly-summary\/.+/);
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    // All You Need to Know: five of the week's stories, each with the links of its sources.
+    const keyPoints = page.getByRole('region', { name: 'All You Need to Know' });
+    await keyPoints.waitFor();
+    const bullets = keyPoints.getByRole('listitem');
+    assert.equal(await bullets.count(), 5);
+    for (let i = 0; i < 5; i++) {
+      const links = bullets.nth(i).getByRole('link');
+      assert.ok((await links.count()) >= 1, `key point ${i + 1} has its sources`);
+      assert.match(await links.first().getAttribute('href'), /^https?:\/\//);
+    }
     await shoot(page, 'weekly-summary-detail');
     // A deep link to the same page works after a reload.
     await page.reload();

@@ -206,6 +206,9 @@ describe('free reader', () => {
   it('shows the upcoming features', async () => {
     await page.goto('/upcoming-features');
     await page.getByRole('heading', { name: 'Custom News Alerts' }).waitFor();
+    // A card whose feature exists leads to it.
+    const built = page.getByRole('link', { name: 'Read it in the weekly summary' });
+    assert.equal(await built.getAttribute('href'), '/weekly-summary');
     await shoot(page, 'upcoming-features');
   });
 

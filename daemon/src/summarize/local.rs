@@ -536,8 +536,14 @@ impl<'a> Told<'a> {
 
     /// Whether the item reports a story already told.
     fn retells(&self, item: usize) -> bool {
+        self.story_of(item).is_some()
+    }
+
+    /// Which of the stories told (in the order [`Told::tell`] was called) the item
+    /// reports, if any.
+    fn story_of(&self, item: usize) -> Option<usize> {
         let (at, features) = self.features(item);
-        self.told.iter().any(|(then, other)| {
+        self.told.iter().position(|(then, other)| {
             #[expect(clippy::cast_precision_loss, reason = "days within a week")]
             let days = (at - then).abs() as f32 / 86_400.0;
             radar_stories::features::weighted_jaccard(&features, other)
@@ -550,6 +556,82 @@ impl<'a> Told<'a> {
         let told = self.features(item);
         self.told.push(told);
     }
+}
+
+/// Bullets of "All You Need to Know".
+pub const KEY_POINTS: usize = 5;
+/// Items read to find the week's stories, the most central first: grouping compares each
+/// item with the stories found so far, so this bounds the work on a crowded week.
+const KEY_POINT_ITEMS: usize = 1_000;
+
+/// "All You Need to Know": the week's biggest stories, biggest by how many outlets
+/// reported them (items grouped into stories as story grouping would group them), then
+/// by how central they are; one sentence each (the most central sentence of its most
+/// central report), with every outlet that reported it. Stories without a link are not
+/// among them. At most [`KEY_POINTS`].
+pub fn key_points(items: &[NewsItem]) -> Vec<radar_store::KeyPoint> {
+    let mut items: Vec<&NewsItem> = items.iter().collect();
+    items.sort_by(|a, b| {
+        a.published_date
+            .cmp(&b.published_date)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    let sents = sentences_of(&items);
+    let weighed = Weighed::new(&sents);
+    let best = weighed.best_per_item(items.len());
+    let mut ranked: Vec<usize> = best.iter().flatten().copied().collect();
+    ranked.sort_by(|a, b| weighed.by_score(*a, *b));
+    // Stories in order of their most central report, which comes first among members.
+    let mut told = Told::new(&items);
+    let mut stories: Vec<(usize, Vec<usize>)> = Vec::new();
+    for &b in ranked.iter().take(KEY_POINT_ITEMS) {
+        let item = sents[b].item;
+        if let Some(k) = told.story_of(item) {
+            stories[k].1.push(item);
+        } else {
+            told.tell(item);
+            stories.push((b, vec![item]));
+        }
+    }
+    let mut points: Vec<(usize, radar_store::KeyPoint)> = stories
+        .into_iter()
+        .enumerate()
+        .filter_map(|(rank, (sentence, members))| {
+            let mut sources: Vec<radar_store::SourceLink> = Vec::new();
+            for m in members {
+                let item = items[m];
+                let Some(url) = &item.url else { continue };
+                if sources.iter().any(|s| &s.url == url) {
+                    continue;
+                }
+                let name = item
+                    .source
+                    .clone()
+                    .or_else(|| radar_store::display::source_name(Some(url)))
+                    .unwrap_or_else(|| "Source".to_string());
+                sources.push(radar_store::SourceLink {
+                    name,
+                    url: url.clone(),
+                });
+            }
+            (!sources.is_empty()).then(|| {
+                (
+                    rank,
+                    radar_store::KeyPoint {
+                        text: sents[sentence].text.clone(),
+                        sources,
+                    },
+                )
+            })
+        })
+        .collect();
+    // The most outlets first; among equals, the more central. Stable, so deterministic.
+    points.sort_by_key(|(rank, p)| (std::cmp::Reverse(p.sources.len()), *rank));
+    points
+        .into_iter()
+        .take(KEY_POINTS)
+        .map(|(_, p)| p)
+        .collect()
 }
 
 /// Every usable sentence of the items' summaries and contents, once each (the same
@@ -1031,10 +1113,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn another_outlets_report_of_a_told_story_is_left_out() {
+    /// [`week`] with the event of item "b" reported again by another outlet, in other
+    /// words.
+    fn week_with_nvidia_elsewhere() -> Vec<NewsItem> {
         let mut items = week();
-        // The same event as item "b", from another outlet, in other words.
         items.push(NewsItem {
             id: "b2".into(),
             title: "Nvidia: demand for datacenter GPUs still growing".into(),
@@ -1044,6 +1126,12 @@ mod tests {
             source: Some("Other".into()),
             ..items[1].clone()
         });
+        items
+    }
+
+    #[test]
+    fn another_outlets_report_of_a_told_story_is_left_out() {
+        let items = week_with_nvidia_elsewhere();
         let d = summarize(&items);
         let all = format!("{} {}", d.summary, d.content.join(" "));
         let told = ["https://news.example/b", "https://other.example/nvidia"]
@@ -1180,6 +1268,53 @@ mod tests {
         ] {
             let item = all.iter().find(|i| i.title.starts_with(title)).unwrap();
             assert_eq!(topic_of(item).map(|t| TOPICS[t].0), want, "{title}");
+        }
+    }
+
+    #[test]
+    fn key_points_put_the_most_covered_story_first_with_all_its_sources() {
+        let items = week_with_nvidia_elsewhere();
+        let points = key_points(&items);
+        assert_eq!(points.len(), 4, "one per story: {points:#?}");
+        let urls: Vec<&str> = points[0].sources.iter().map(|s| s.url.as_str()).collect();
+        assert_eq!(urls.len(), 2, "{points:#?}");
+        assert!(
+            urls.contains(&"https://news.example/b")
+                && urls.contains(&"https://other.example/nvidia")
+        );
+        assert!(points[0].text.contains("Nvidia"), "{points:#?}");
+        assert!(points[1..].iter().all(|p| p.sources.len() == 1));
+    }
+
+    #[test]
+    fn every_demo_week_has_five_key_points_with_their_sources() {
+        for week in demo_weeks() {
+            let points = key_points(&week);
+            assert_eq!(points.len(), KEY_POINTS, "{points:#?}");
+            for p in &points {
+                assert!(!p.sources.is_empty());
+                // The sentence is from one of its sources' items.
+                assert!(
+                    p.sources.iter().any(|s| {
+                        let item = week
+                            .iter()
+                            .find(|i| i.url.as_deref() == Some(&s.url))
+                            .unwrap();
+                        assert_eq!(item.source.as_deref(), Some(s.name.as_str()));
+                        strip_citations(&format!("{} {}", item.summary, item.content))
+                            .contains(&p.text)
+                    }),
+                    "{p:#?}"
+                );
+            }
+            let texts: HashSet<&str> = points.iter().map(|p| p.text.as_str()).collect();
+            assert_eq!(texts.len(), KEY_POINTS, "no story twice");
+            // Sorted by how many outlets reported each.
+            assert!(
+                points
+                    .windows(2)
+                    .all(|w| w[0].sources.len() >= w[1].sources.len())
+            );
         }
     }
 

@@ -124,9 +124,16 @@ pub async fn generate(
         None => (local_draft(items.clone()).await?, "local", None),
     };
     if draft.title.is_none() {
-        // The LLM gave no title line: name the week's biggest topics, as the local one does.
+        // The LLM gave no title line: the lead story's headline, as the local one does.
         draft.title = local::title(&items);
     }
+    // "All You Need to Know" is extractive whichever summariser wrote the text.
+    let key_points = {
+        let items = items.clone();
+        tokio::task::spawn_blocking(move || local::key_points(&items))
+            .await
+            .map_err(|e| SummaryError::Internal(e.to_string()))?
+    };
     let summary = WeeklySummary {
         id,
         title: draft
@@ -138,6 +145,7 @@ pub async fn generate(
         end_date: week.last_second(),
         generated_date: Utc::now(),
         article_count: items.len() as u64,
+        key_points,
     };
     if force {
         with.store.put_summary(summary.clone()).await?;

@@ -895,6 +895,7 @@ async fn a_week_has_one_summary() {
         end_date: at(6 * 86_400),
         generated_date: at(7 * 86_400),
         article_count: 3,
+        key_points: Vec::new(),
     };
     let b = Arc::new(b);
     let (x, y) = (summary("x"), summary("y"));

@@ -24,6 +24,8 @@ const FEATURES = [
       'Regulation and policy moves',
       'Tools you can use on Monday',
     ],
+    // Built: at the top of every weekly summary.
+    link: { to: paths.weeklySummary, label: 'Read it in the weekly summary' },
   },
   { icon: BarChart3, title: 'Trends Tab', when: 'Q3 2025', text: 'Which topics are rising and fading, charted over weeks and months.' },
   { icon: BellRing, title: 'Custom News Alerts', when: 'Q3 2025', text: 'Be told at once when a company, model or topic you follow is in the news.' },
@@ -35,7 +37,7 @@ export default function UpcomingFeaturesRoute() {
       <h1 className="text-2xl font-bold sm:text-3xl">Upcoming Features</h1>
       <p className="mt-1 text-slate-600 dark:text-slate-400">What we are building next for premium members.</p>
       <ul className="mt-6 grid gap-4 md:grid-cols-2">
-        {FEATURES.map(({ icon: Icon, title, when, text, bullets }) => (
+        {FEATURES.map(({ icon: Icon, title, when, text, bullets, link }) => (
           <li key={title}>
             <Card className="h-full">
               <div className="flex items-center gap-2">
@@ -52,6 +54,11 @@ export default function UpcomingFeaturesRoute() {
                     <li key={b}>{b}</li>
                   ))}
                 </ul>
+              )}
+              {link && (
+                <Link to={link.to} className="mt-3 inline-block text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+                  {link.label}
+                </Link>
               )}
             </Card>
           </li>

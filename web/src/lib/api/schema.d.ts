@@ -1188,6 +1188,13 @@ export interface components {
             /** @description Read. */
             read: boolean;
         };
+        /** @description One of the week's biggest stories, told in a sentence, with its sources. */
+        KeyPoint: {
+            /** @description Every outlet that reported the story, the one the sentence is from first. */
+            sources: components["schemas"]["SourceLink"][];
+            /** @description The sentence. */
+            text: string;
+        };
         /** @description Body of `POST /api/read-before`. */
         MarkOlderBody: {
             /** @description Which items to count as read. */
@@ -1459,6 +1466,13 @@ export interface components {
             /** @description The passage, about 200 characters, cut at word boundaries (no ellipsis added). */
             text: string;
         };
+        /** @description A publication's report of a story. */
+        SourceLink: {
+            /** @description The publication's name, as the reader shows it (docs/product.md §3). */
+            name: string;
+            /** @description The report's link. */
+            url: string;
+        };
         /** @description The subscription part of `GET /api/user/metadata`. */
         SubscriptionStatus: {
             /** @description The payment provider's customer id while the subscription is current, else null. */
@@ -1585,6 +1599,11 @@ export interface components {
             generated_date: string;
             /** @description Stable identifier (letters, digits, '-', '_' or '.'). */
             id: string;
+            /**
+             * @description "All You Need to Know": the week's biggest stories, one sentence each with every
+             *     outlet that reported it (none in summaries written before there were any).
+             */
+            key_points?: components["schemas"]["KeyPoint"][];
             /**
              * Format: date-time
              * @description First day of the week covered.

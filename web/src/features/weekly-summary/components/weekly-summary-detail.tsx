@@ -1,4 +1,5 @@
 import { ArrowLeft } from 'lucide-react';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { StateMessage } from '@/components/ui/state-message';
@@ -51,6 +52,32 @@ export function WeeklySummaryDetail({ id }: { id: string }) {
           <dd>{s.article_count}</dd>
         </div>
       </dl>
+      {s.key_points && s.key_points.length > 0 && (
+        <section aria-labelledby="key-points" className="rounded-lg border border-slate-200 p-4 dark:border-slate-700">
+          <h2 id="key-points" className="text-lg font-semibold">
+            All You Need to Know
+          </h2>
+          <ul className="mt-2 flex list-disc flex-col gap-2 pl-5">
+            {s.key_points.map((point) => (
+              <li key={point.text}>
+                {point.text}{' '}
+                <span className="text-sm text-slate-600 dark:text-slate-400">
+                  (
+                  {point.sources.map((source, i) => (
+                    <Fragment key={source.url}>
+                      {i > 0 && ', '}
+                      <a href={source.url} target="_blank" rel="noopener noreferrer" className="text-indigo-600 hover:underline dark:text-indigo-400">
+                        {source.name}
+                      </a>
+                    </Fragment>
+                  ))}
+                  )
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <p className="rounded-lg bg-indigo-50 p-4 text-base font-medium dark:bg-indigo-950/40">{s.summary}</p>
       <div className="flex flex-col gap-3 leading-relaxed">
         {s.content.map((paragraph, i) => (
