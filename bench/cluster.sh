@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One daemon on the embedded store against one and three daemons on PostgreSQL (behind
-# haproxy), side by side in one run on this machine: the signed-in feed page, the
-# anonymous page, durable favourite toggles and sign-ins, requests per second and p99.
+# haproxy), side by side in one run on this machine: the three read endpoints (the
+# signed-in feed page, the anonymous page, the public API by key), durable favourite
+# toggles and sign-ins, requests per second and p99.
 #
 #   cargo build --release -p radar-cli && bash bench/cluster.sh
 #   ITEMS=1000000 DURATION=10 ROUNDS=5 bash bench/cluster.sh
@@ -16,6 +17,7 @@
 # Needs wrk, haproxy and PostgreSQL (apt-get install -y wrk haproxy postgresql).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 RADAR=$(realpath "${RADAR_BIN:-target/release/radar}")
 ITEMS=${ITEMS:-20000}
@@ -37,9 +39,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Every daemon: the bench account a subscriber, limits out of the way of one client.
+# Every daemon: the bench account a subscriber, limits out of the way of one client (its
+# API key's daily quota too: the count is still kept, one write per request).
 export RADAR_COMPLIMENTARY=bench@example.com RADAR_SIGN_IN_RATE=1000000 RADAR_EMAIL_MAX_FREQUENCY=0 \
-  RADAR_MAX_CONNECTIONS_PER_PEER=0 RADAR_NO_DEMO=true RADAR_NO_FEED_POLLING=true RADAR_LOG=warn
+  RADAR_MAX_CONNECTIONS_PER_PEER=0 RADAR_NO_DEMO=true RADAR_NO_FEED_POLLING=true RADAR_LOG=warn \
+  RADAR_API_PREMIUM_QUOTA=1000000000
 
 python3 bench/items.py "$ITEMS" >"$WORK/items.jsonl"
 
@@ -66,22 +70,15 @@ STORE="postgres:///radar?host=$WORK/cluster/pg&user=radar"
 "$RADAR" --data "$WORK/import" --store "$STORE" items import "$WORK/items.jsonl" >/dev/null
 PG1="http://127.0.0.1:$((PORT + 1))"
 PG3="http://127.0.0.1:$PORT"
-# Measured at rest: every node's search replica has caught up with the import (each node
-# indexes the items itself, which takes both cores for seconds) and the import's pages
-# are checkpointed, so that neither lands inside the first measurement (the first
-# endpoint's p99 measured that catch-up: 3.5 to 72 ms from one run to the next). No
-# VACUUM ANALYZE: analysed while still empty, the marks tables halved the rate of durable
-# marks (2,500 to 3,200/s against 5,400 to 6,000) until autovacuum analysed them again.
+# Every node's search replica has caught up with the import before anything else (each
+# node indexes the items itself, which takes both cores for seconds).
 for node in $(seq 1 3); do
   for _ in $(seq 600); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((PORT + node))/api/health/ready")" = 200 ] && break
     sleep 0.1
   done
 done
-PG_BIN=${RADAR_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
-"$PG_BIN/psql" -h "$WORK/cluster/pg" -U radar -d radar -qc 'CHECKPOINT'
 
-anon_key() { curl -sf "$1/api/config" | python3 -c 'import json,sys; print(json.load(sys.stdin)["anonKey"])'; }
 session() {
   local base=$1 grant=$2
   curl -sf "$base/auth/v1/$grant" -H "apikey: $(anon_key "$base")" -H 'content-type: application/json' \
@@ -90,52 +87,17 @@ session() {
 }
 SLED_TOKEN=$(session "$SLED_BASE" signup)
 PG_TOKEN=$(session "$PG1" signup)
+api_key() { curl -sf "$1/api/key" -H "authorization: Bearer $2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["apiKey"])'; }
+SLED_KEY=$(api_key "$SLED_BASE" "$SLED_TOKEN")
+PG_KEY=$(api_key "$PG1" "$PG_TOKEN")
 # Writers: READERS readers, each request from the next one, as many readers write at once
 # in real use (one reader's 32 concurrent writes would all queue on that reader's row).
 READERS=${READERS:-32}
-tokens() {
-  local base=$1
-  for i in $(seq "$READERS"); do
-    curl -sf "$base/auth/v1/signup" -H "apikey: $(anon_key "$base")" -H 'content-type: application/json' \
-      -d "{\"email\":\"writer$i@example.com\",\"password\":\"bench-password\"}" \
-      | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
-  done
-}
+tokens() { for i in $(seq "$READERS"); do signup "$1" "writer$i@example.com"; done; }
 tokens "$SLED_BASE" >"$WORK/tokens-sled"
 tokens "$PG1" >"$WORK/tokens-pg"
 
-# wrk's summary as "rps p99_ms non2xx".
-# Each measurement starts on a quiet disk: the page cache the previous target left dirty
-# (sled's writes, say) is written out first, so it is not flushed during the next
-# target's commits.
-measure() {
-  local out
-  sync
-  out=$(wrk -t1 -c"$CONNS" -d"${DURATION}s" --latency "$@" 2>&1)
-  local rps p99 bad
-  rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")
-  p99=$(awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms/, "", v) } else if (v ~ /s$/) { sub(/s/, "", v); v *= 1000 }; print v }' <<<"$out")
-  bad=$(awk '/Non-2xx/ { print $5 }' <<<"$out")
-  echo "$rps ${p99:-0} ${bad:-0}"
-}
-
 # Lua scripts: favourite toggles by the writers in turn, and sign-ins.
-lua_writes() {
-  echo "local tokens = {"
-  sed 's/.*/  "&",/' "$1"
-  cat <<LUA
-}
-local counter = 0
-request = function()
-    counter = counter + 1
-    local id = string.format("b%07d", (counter * 7919) % $ITEMS)
-    -- A reader's POST and DELETE of one item come one round of readers apart.
-    local method = (math.floor(counter / #tokens) % 2 == 0) and "POST" or "DELETE"
-    local token = tokens[(counter % #tokens) + 1]
-    return wrk.format(method, "/api/favorites/" .. id, { ["authorization"] = "Bearer " .. token })
-end
-LUA
-}
 lua_signin() {
   cat <<LUA
 wrk.method = "POST"
@@ -144,10 +106,23 @@ wrk.headers["content-type"] = "application/json"
 wrk.headers["apikey"] = "$1"
 LUA
 }
-lua_writes "$WORK/tokens-sled" >"$WORK/writes-sled.lua"
-lua_writes "$WORK/tokens-pg" >"$WORK/writes-pg.lua"
+lua_writes "$WORK/tokens-sled" "$ITEMS" >"$WORK/writes-sled.lua"
+lua_writes "$WORK/tokens-pg" "$ITEMS" >"$WORK/writes-pg.lua"
 lua_signin "$(anon_key "$SLED_BASE")" >"$WORK/signin-sled.lua"
 lua_signin "$(anon_key "$PG1")" >"$WORK/signin-pg.lua"
+
+# Measured at rest, as a service that has run a while: a few seconds of marks on every
+# target, then the database vacuumed, analysed and checkpointed, so that neither
+# autovacuum nor a checkpoint lands inside a measurement. Without it the first
+# endpoint's p99 measured them (3.5 to 72 ms from one run to the next); and the marks
+# tables must hold rows when analysed: analysed empty, they halved the rate of durable
+# marks (2,500 to 3,200/s against 5,400 to 6,000) until autovacuum analysed them again.
+for target in "$SLED_BASE writes-sled" "$PG1 writes-pg"; do
+  set -- $target
+  wrk -t1 -c"$CONNS" -d3s -s "$WORK/$2.lua" "$1" >/dev/null
+done
+PG_BIN=${RADAR_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
+"$PG_BIN/psql" -h "$WORK/cluster/pg" -U radar -d radar -qc 'VACUUM ANALYZE' -c 'CHECKPOINT'
 
 echo "cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores; kernel $(uname -r); $(date -u +%Y-%m-%d); $ITEMS items; $CONNS connections"
 printf '%-30s %10s %10s %10s %9s %9s %9s %7s\n' endpoint "sled rps" "pg x1 rps" "pg x3 rps" "sled p99" "pg1 p99" "pg3 p99" "pg1/sled"
@@ -177,6 +152,8 @@ PY
 bench "GET /api/news signed in" -H "authorization: Bearer $SLED_TOKEN" "$SLED_BASE/api/news" \
   -- -H "authorization: Bearer $PG_TOKEN" /api/news
 bench "GET /api/news anonymous" "$SLED_BASE/api/news" -- /api/news
+bench "GET /api/v1/news?limit=20 by key" -H "x-api-key: $SLED_KEY" "$SLED_BASE/api/v1/news?limit=20" \
+  -- -H "x-api-key: $PG_KEY" "/api/v1/news?limit=20"
 bench "durable favourites, $READERS readers" -s "$WORK/writes-sled.lua" "$SLED_BASE" -- -s "$WORK/writes-pg.lua" ""
 bench "sign-ins (argon2)" -s "$WORK/signin-sled.lua" "$SLED_BASE/auth/v1/token?grant_type=password" \
   -- -s "$WORK/signin-pg.lua" "/auth/v1/token?grant_type=password"

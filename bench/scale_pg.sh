@@ -18,6 +18,7 @@
 # Needs wrk and PostgreSQL (apt-get install -y wrk postgresql).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 RADAR=$(realpath "${RADAR_BIN:-target/release/radar}")
 SMALL=${SMALL:-20000}
@@ -79,8 +80,9 @@ serve() {
 }
 serve small
 serve large
+# A node builds its search replica before it listens (about a minute at a million items).
 base() {
-  for _ in $(seq 600); do grep -q '^listening on' "$WORK/$1.out" 2>/dev/null && break; sleep 0.1; done
+  for _ in $(seq 6000); do grep -q '^listening on' "$WORK/$1.out" 2>/dev/null && break; sleep 0.1; done
   sed -n 's/^listening on //p' "$WORK/$1.out"
 }
 SMALL_BASE=$(base small)
@@ -92,12 +94,6 @@ for b in "$SMALL_BASE" "$LARGE_BASE"; do
 done
 echo "replicas ready after $(( $(date +%s) - start )) s" >&2
 
-anon_key() { curl -sf "$1/api/config" | python3 -c 'import json,sys; print(json.load(sys.stdin)["anonKey"])'; }
-signup() {
-  curl -sf "$1/auth/v1/signup" -H "apikey: $(anon_key "$1")" -H 'content-type: application/json' \
-    -d "{\"email\":\"$2\",\"password\":\"bench-password\"}" \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])'
-}
 for name in small large; do
   b=$([ "$name" = small ] && echo "$SMALL_BASE" || echo "$LARGE_BASE")
   signup "$b" bench@example.com >"$WORK/token-$name"
@@ -123,7 +119,7 @@ INSERT INTO sessions (id, user_id, record)
   FROM (SELECT s.record FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE u.email = 'bench@example.com' LIMIT 1) s, generate_series(1, $USERS) g;
 INSERT INTO marks (reader, item, read_at)
-  SELECT 'filler-' || (g % $USERS + 1), 'b' || lpad(((g * 7919) % $LARGE)::text, 7, '0'), now()
+  SELECT 'filler-' || (g % $USERS + 1), 'b' || lpad(((g::bigint * 7919) % $LARGE)::text, 7, '0'), now()
   FROM generate_series(1, $USERS * 10) g
   ON CONFLICT DO NOTHING;
 INSERT INTO reader_state (reader, read, version)
@@ -132,9 +128,8 @@ COMMIT;
 VACUUM ANALYZE;
 CHECKPOINT;
 SQL
-# The small install is only checkpointed: analysed while its marks table is empty, the
-# marks rate halves until autovacuum analyses it again (see bench/cluster.sh).
-psql_in small -c 'CHECKPOINT'
+# The small install gets a few seconds of marks before it is analysed: analysed while
+# empty, its marks tables would halve the marks rate (see bench/cluster.sh).
 echo "wrote $USERS accounts, sessions and $(psql_in large -c "SELECT count(*) FROM marks") marks in $(( $(date +%s) - start )) s" >&2
 for name in small large; do
   echo "$name: $(psql_in "$name" -c "SELECT count(*) FROM items") items, $(psql_in "$name" -c "SELECT count(*) FROM users") accounts, database $(psql_in "$name" -c "SELECT pg_size_pretty(pg_database_size('$name'))")"
@@ -149,32 +144,15 @@ cursor() {
   done
   echo "$c"
 }
-lua_writes() {
-  echo "local tokens = {"
-  sed 's/.*/  "&",/' "$1"
-  cat <<LUA
-}
-local counter = 0
-request = function()
-    counter = counter + 1
-    local id = string.format("b%07d", (counter * 7919) % $2)
-    local method = (math.floor(counter / #tokens) % 2 == 0) and "POST" or "DELETE"
-    local token = tokens[(counter % #tokens) + 1]
-    return wrk.format(method, "/api/favorites/" .. id, { ["authorization"] = "Bearer " .. token })
-end
-LUA
-}
 lua_writes "$WORK/tokens-small" "$SMALL" >"$WORK/writes-small.lua"
 lua_writes "$WORK/tokens-large" "$SMALL" >"$WORK/writes-large.lua"
+# At rest, as a service that has run a while: a few seconds of marks on each, then both
+# databases vacuumed, analysed and checkpointed (see bench/cluster.sh for why the marks
+# come first).
+wrk -t1 -c"$CONNS" -d3s -s "$WORK/writes-small.lua" "$SMALL_BASE" >/dev/null
+wrk -t1 -c"$CONNS" -d3s -s "$WORK/writes-large.lua" "$LARGE_BASE" >/dev/null
+for name in small large; do psql_in "$name" -c 'VACUUM ANALYZE' -c 'CHECKPOINT'; done
 
-measure() {
-  local out rps p99 bad
-  out=$(wrk -t1 -c"$CONNS" -d"${DURATION}s" --latency "$@" 2>&1)
-  rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")
-  p99=$(awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms/, "", v) } else if (v ~ /s$/) { sub(/s/, "", v); v *= 1000 }; print v }' <<<"$out")
-  bad=$(awk '/Non-2xx/ { print $5 }' <<<"$out")
-  echo "$rps ${p99:-0} ${bad:-0}"
-}
 echo "cpu: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) cores; kernel $(uname -r); $(date -u +%Y-%m-%d); $CONNS connections, medians of $ROUNDS pairs"
 printf '%-32s %11s %11s %10s %10s %12s\n' endpoint "small rps" "large rps" "small p99" "large p99" "large/small"
 # bench NAME ARGS_FOR(small)... -- ARGS_FOR(large)...

@@ -441,22 +441,26 @@ fn cited(sentence: &str, item: &NewsItem) -> String {
     }
 }
 
-/// Summarises the week's items; `items` must be non-empty.
-pub fn summarize(items: &[NewsItem]) -> Draft {
-    // A stable order whatever order the store gave: date, then id.
+/// The items in a stable order whatever order the store gave: date, then id.
+fn by_date(items: &[NewsItem]) -> Vec<&NewsItem> {
     let mut items: Vec<&NewsItem> = items.iter().collect();
     items.sort_by(|a, b| {
         a.published_date
             .cmp(&b.published_date)
             .then_with(|| a.id.cmp(&b.id))
     });
+    items
+}
+
+/// Summarises the week's items; `items` must be non-empty.
+pub fn summarize(items: &[NewsItem]) -> Draft {
+    let items = by_date(items);
     let sents = sentences_of(&items);
     let weighed = Weighed::new(&sents);
     let best = weighed.best_per_item(items.len());
-    // The overall ranking of sentences: the lead is the first whose item has a link (a
-    // week of items without links takes the first).
-    let mut ranked: Vec<usize> = best.iter().flatten().copied().collect();
-    ranked.sort_by(|a, b| weighed.by_score(*a, *b));
+    // The lead is the first whose item has a link (a week of items without links takes
+    // the first).
+    let ranked = weighed.ranked(&best);
     let lead = ranked
         .iter()
         .copied()
@@ -570,17 +574,10 @@ const KEY_POINT_ITEMS: usize = 1_000;
 /// central report), with every outlet that reported it. Stories without a link are not
 /// among them. At most [`KEY_POINTS`].
 pub fn key_points(items: &[NewsItem]) -> Vec<radar_store::KeyPoint> {
-    let mut items: Vec<&NewsItem> = items.iter().collect();
-    items.sort_by(|a, b| {
-        a.published_date
-            .cmp(&b.published_date)
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    let items = by_date(items);
     let sents = sentences_of(&items);
     let weighed = Weighed::new(&sents);
-    let best = weighed.best_per_item(items.len());
-    let mut ranked: Vec<usize> = best.iter().flatten().copied().collect();
-    ranked.sort_by(|a, b| weighed.by_score(*a, *b));
+    let ranked = weighed.ranked(&weighed.best_per_item(items.len()));
     // Stories in order of their most central report, which comes first among members.
     let mut told = Told::new(&items);
     let mut stories: Vec<(usize, Vec<usize>)> = Vec::new();
@@ -773,6 +770,14 @@ impl<'a> Weighed<'a> {
             }
         }
         best
+    }
+
+    /// The items' best sentences, the most central first: the items in the order the
+    /// summary considers them.
+    fn ranked(&self, best: &[Option<usize>]) -> Vec<usize> {
+        let mut ranked: Vec<usize> = best.iter().flatten().copied().collect();
+        ranked.sort_by(|a, b| self.by_score(*a, *b));
+        ranked
     }
 }
 
