@@ -424,19 +424,17 @@ fn as_title(headline: &str) -> String {
     headline.trim().trim_end_matches('.').to_string()
 }
 
-/// A story as the summary cites it: the sentence, then its publication's name (the item's
-/// own, else the reader's name for its address, docs/product.md §3) and its link, so every
-/// story leads to the original.
+/// The name a story is cited under: its publication's (the store names every item with
+/// a link, docs/product.md §3), else "Source" as the reader shows it.
+fn publication(item: &NewsItem) -> &str {
+    item.source.as_deref().unwrap_or("Source")
+}
+
+/// A story as the summary cites it: the sentence, then its publication's name and its
+/// link, so every story leads to the original.
 fn cited(sentence: &str, item: &NewsItem) -> String {
     match &item.url {
-        Some(url) => {
-            let source = item
-                .source
-                .clone()
-                .or_else(|| radar_store::display::source_name(Some(url)))
-                .unwrap_or_else(|| "Source".to_string());
-            format!("{sentence} ({source}: {url})")
-        }
+        Some(url) => format!("{sentence} ({}: {url})", publication(item)),
         None => sentence.to_string(),
     }
 }
@@ -469,7 +467,7 @@ pub fn summarize(items: &[NewsItem]) -> Draft {
 
     let mut told = Told::new(&items);
     if let Some(l) = lead {
-        told.tell(sents[l].item);
+        told.join_or_tell(sents[l].item);
     }
     let mut content = sections(&items, &weighed, &best, lead, &mut told);
     if content.is_empty() && lead.is_none() {
@@ -538,27 +536,21 @@ impl<'a> Told<'a> {
         (item.published_date.timestamp(), features)
     }
 
-    /// Whether the item reports a story already told.
-    fn retells(&self, item: usize) -> bool {
-        self.story_of(item).is_some()
-    }
-
-    /// Which of the stories told (in the order [`Told::tell`] was called) the item
-    /// reports, if any.
-    fn story_of(&self, item: usize) -> Option<usize> {
+    /// Which of the stories told so far (in the order they were told) the item reports;
+    /// when it reports none, its story is told now and `None` answered. The item's
+    /// features are made once either way.
+    fn join_or_tell(&mut self, item: usize) -> Option<usize> {
         let (at, features) = self.features(item);
-        self.told.iter().position(|(then, other)| {
+        let known = self.told.iter().position(|(then, other)| {
             #[expect(clippy::cast_precision_loss, reason = "days within a week")]
             let days = (at - then).abs() as f32 / 86_400.0;
             radar_stories::features::weighted_jaccard(&features, other)
                 >= self.params.same_event + self.params.rise_per_day * days
-        })
-    }
-
-    /// Records the item's story as told.
-    fn tell(&mut self, item: usize) {
-        let told = self.features(item);
-        self.told.push(told);
+        });
+        if known.is_none() {
+            self.told.push((at, features));
+        }
+        known
     }
 }
 
@@ -583,11 +575,9 @@ pub fn key_points(items: &[NewsItem]) -> Vec<radar_store::KeyPoint> {
     let mut stories: Vec<(usize, Vec<usize>)> = Vec::new();
     for &b in ranked.iter().take(KEY_POINT_ITEMS) {
         let item = sents[b].item;
-        if let Some(k) = told.story_of(item) {
-            stories[k].1.push(item);
-        } else {
-            told.tell(item);
-            stories.push((b, vec![item]));
+        match told.join_or_tell(item) {
+            Some(k) => stories[k].1.push(item),
+            None => stories.push((b, vec![item])),
         }
     }
     let mut points: Vec<(usize, radar_store::KeyPoint)> = stories
@@ -601,13 +591,8 @@ pub fn key_points(items: &[NewsItem]) -> Vec<radar_store::KeyPoint> {
                 if sources.iter().any(|s| &s.url == url) {
                     continue;
                 }
-                let name = item
-                    .source
-                    .clone()
-                    .or_else(|| radar_store::display::source_name(Some(url)))
-                    .unwrap_or_else(|| "Source".to_string());
                 sources.push(radar_store::SourceLink {
-                    name,
+                    name: publication(item).to_string(),
                     url: url.clone(),
                 });
             }
@@ -814,10 +799,11 @@ fn sections(
                 break;
             }
             let item = sents[b].item;
-            if lead.is_some_and(|l| weighed.cosine(b, l) >= SAME_STORY) || told.retells(item) {
+            if lead.is_some_and(|l| weighed.cosine(b, l) >= SAME_STORY)
+                || told.join_or_tell(item).is_some()
+            {
                 continue;
             }
-            told.tell(item);
             picked.push(b);
         }
         if picked.is_empty() {
@@ -1242,10 +1228,9 @@ mod tests {
                     .position(|i| i.url.as_deref() == Some(url))
                     .unwrap();
                 assert!(
-                    !told.retells(n),
+                    told.join_or_tell(n).is_none(),
                     "{url} retells a story told before it: {d:#?}"
                 );
-                told.tell(n);
                 // The sentence is the item's own, and the publication has its proper name.
                 let item = by_url(url);
                 let own = strip_citations(&format!("{} {}", item.summary, item.content));
