@@ -7,9 +7,12 @@ use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+
 use radar_store::User;
 
 use crate::auth::error::AuthError;
+use crate::auth::tokens::Claims;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -40,34 +43,79 @@ impl MaybeAuthUser {
         headers: &HeaderMap,
         state: &AppState,
     ) -> Result<Self, ApiError> {
-        let Some(header) = headers.get(AUTHORIZATION) else {
+        let Some(claims) = bearer(headers, state)? else {
             return Ok(Self(None));
         };
-        let token = header
-            .to_str()
-            .ok()
-            .and_then(|h| {
-                h.strip_prefix("Bearer ")
-                    .or_else(|| h.strip_prefix("bearer "))
-            })
-            .map(str::trim)
-            .ok_or_else(|| {
-                ApiError::unauthorized("The Authorization header must be 'Bearer <access token>'.")
-            })?;
-        if state.tokens.is_anon_key(token) {
-            return Ok(Self(None));
-        }
-        let expired = || {
-            ApiError::unauthorized("Your session is invalid or has expired. Please sign in again.")
-        };
-        let claims = state.tokens.verify(token).map_err(|_| expired())?;
         let found = state.store.session_and_user(&claims.session_id).await?;
         match found {
             Some((session, user)) if session.user_id == claims.sub => {
                 Ok(Self(Some(AuthUser { user })))
             }
-            _ => Err(expired()),
+            _ => Err(session_expired()),
         }
+    }
+}
+
+/// The claims of the request's access token, checked (signature, expiry) but not yet
+/// against the store; none without a token or with the install's anonymous key.
+fn bearer(headers: &HeaderMap, state: &AppState) -> Result<Option<Arc<Claims>>, ApiError> {
+    let Some(header) = headers.get(AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let token = header
+        .to_str()
+        .ok()
+        .and_then(|h| {
+            h.strip_prefix("Bearer ")
+                .or_else(|| h.strip_prefix("bearer "))
+        })
+        .map(str::trim)
+        .ok_or_else(|| {
+            ApiError::unauthorized("The Authorization header must be 'Bearer <access token>'.")
+        })?;
+    if state.tokens.is_anon_key(token) {
+        return Ok(None);
+    }
+    state
+        .tokens
+        .verify(token)
+        .map(Some)
+        .map_err(|_| session_expired())
+}
+
+/// A token that is not (or no longer) good: a bad signature, expired, or its session
+/// ended.
+pub(crate) fn session_expired() -> ApiError {
+    ApiError::unauthorized("Your session is invalid or has expired. Please sign in again.")
+}
+
+/// A signed-in caller whose token is genuine and unexpired, and whose session is checked
+/// by the store call the handler makes with it, in that call's own step (see
+/// [`radar_store::Store::change_mark_in_session`]), instead of by a lookup before. For
+/// the writes a reader makes most, where that lookup would be half the request's cost
+/// on a shared database; every other handler takes [`AuthUser`].
+#[derive(Debug, Clone)]
+pub(crate) struct SessionCaller(pub Arc<Claims>);
+
+impl SessionCaller {
+    /// The caller's account id.
+    pub(crate) fn user_id(&self) -> &str {
+        &self.0.sub
+    }
+
+    /// The session the token belongs to.
+    pub(crate) fn session_id(&self) -> &str {
+        &self.0.session_id
+    }
+}
+
+impl FromRequestParts<AppState> for SessionCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        bearer(&parts.headers, state)?
+            .map(Self)
+            .ok_or_else(|| ApiError::unauthorized("Please sign in to continue."))
     }
 }
 

@@ -8,7 +8,7 @@ use radar_api::{
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::error::{ApiError, Result};
-use crate::extract::{AuthUser, Json, Path};
+use crate::extract::{AuthUser, Json, Path, SessionCaller, session_expired};
 use crate::state::AppState;
 
 /// The mark routes.
@@ -39,20 +39,24 @@ fn stored(marks: ItemMarks) -> Json<MarkResult> {
 }
 
 /// Sets (`on`) or clears a mark, answering once the change is durable; meanwhile the
-/// request waits without holding a thread, so concurrent writers share one sync.
+/// request waits without holding a thread, so concurrent writers share one sync. The
+/// caller's session is checked by the change itself.
 async fn change(
     state: &AppState,
-    caller: &AuthUser,
+    caller: &SessionCaller,
     item: &str,
     mark: Mark,
     on: bool,
 ) -> Result<Json<MarkResult>> {
-    Ok(stored(
-        state
-            .store
-            .change_mark(&caller.user.id, item, mark, on)
-            .await?,
-    ))
+    let marks = state
+        .store
+        .change_mark_in_session(caller.session_id(), caller.user_id(), item, mark, on)
+        .await
+        .map_err(|e| match e {
+            radar_store::Error::NotFound("session") => session_expired(),
+            e => e.into(),
+        })?;
+    Ok(stored(marks))
 }
 
 /// The caller's favourites, most recently added first.
@@ -68,7 +72,7 @@ pub(crate) async fn get_favorites(
 #[utoipa::path(post, path = "/api/favorites/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
 pub(crate) async fn post_favorite(
     State(s): State<AppState>,
-    caller: AuthUser,
+    caller: SessionCaller,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
     change(&s, &caller, &id, Mark::Favorite, true).await
@@ -78,7 +82,7 @@ pub(crate) async fn post_favorite(
 #[utoipa::path(delete, path = "/api/favorites/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
 pub(crate) async fn delete_favorite(
     State(s): State<AppState>,
-    caller: AuthUser,
+    caller: SessionCaller,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
     change(&s, &caller, &id, Mark::Favorite, false).await
@@ -97,7 +101,7 @@ pub(crate) async fn get_hidden(
 #[utoipa::path(post, path = "/api/hidden/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
 pub(crate) async fn post_hidden(
     State(s): State<AppState>,
-    caller: AuthUser,
+    caller: SessionCaller,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
     change(&s, &caller, &id, Mark::Hidden, true).await
@@ -107,7 +111,7 @@ pub(crate) async fn post_hidden(
 #[utoipa::path(delete, path = "/api/hidden/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
 pub(crate) async fn delete_hidden(
     State(s): State<AppState>,
-    caller: AuthUser,
+    caller: SessionCaller,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
     change(&s, &caller, &id, Mark::Hidden, false).await
@@ -126,7 +130,7 @@ pub(crate) async fn get_read(
 #[utoipa::path(post, path = "/api/read/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
 pub(crate) async fn post_read(
     State(s): State<AppState>,
-    caller: AuthUser,
+    caller: SessionCaller,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
     change(&s, &caller, &id, Mark::Read, true).await
@@ -136,7 +140,7 @@ pub(crate) async fn post_read(
 #[utoipa::path(delete, path = "/api/read/{news_id}", responses((status = 200, body = MarkResult), (status = 404, body = crate::error::ErrorBody)))]
 pub(crate) async fn delete_read(
     State(s): State<AppState>,
-    caller: AuthUser,
+    caller: SessionCaller,
     Path(id): Path<String>,
 ) -> Result<Json<MarkResult>> {
     change(&s, &caller, &id, Mark::Read, false).await

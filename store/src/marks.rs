@@ -67,6 +67,23 @@ impl Store {
             .await
     }
 
+    /// [`Store::change_mark`] asked by a signed-in request whose token names `session`:
+    /// made only while that session exists and is `user`'s, else
+    /// `Error::NotFound("session")` (signed out, or the account deleted, since the token
+    /// was issued). The check costs no round trip of its own on a shared database.
+    pub async fn change_mark_in_session(
+        &self,
+        session: &str,
+        user: &str,
+        item: &str,
+        mark: Mark,
+        on: bool,
+    ) -> Result<ItemMarks> {
+        self.backend()
+            .change_marks_in_session(session, user, item, change_of(mark, on), Utc::now())
+            .await
+    }
+
     /// Whether the item carries the mark for this user.
     pub async fn has_mark(&self, user: &str, item: &str, mark: Mark) -> Result<bool> {
         Ok(self.item_marks(user, item).await?.has(mark))

@@ -268,7 +268,8 @@ async fn refresh_tokens_rotate_the_parent_of_the_active_one_gets_it_back_and_reu
 #[tokio::test]
 async fn logout_scopes_end_the_sessions_they_name() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start(&dir.path().join("data"));
+    // With the demo items: an ended session's mark writes are tried on one.
+    let d = Daemon::start_with(&dir.path().join("data"), &[], &[]);
     d.sign_up("ada@example.com", PASSWORD).await;
     let mut s = Vec::new();
     for _ in 0..4 {
@@ -288,6 +289,38 @@ async fn logout_scopes_end_the_sessions_they_name() {
         "refresh_token_not_found"
     );
     assert_eq!(api_status(&d, access(&s[1])).await, 200);
+    // The mark writes check the session in the write itself: an ended one changes nothing.
+    let (_, feed) = d.get("/api/news", Some(access(&s[1]))).await;
+    let first = feed["items"][0]["id"]
+        .as_str()
+        .expect("an item")
+        .to_string();
+    for method in ["POST", "DELETE"] {
+        for mark in ["favorites", "hidden", "read"] {
+            let path = format!("/api/{mark}/{first}");
+            let got = d.call(method, &path, Some(access(&s[0])), None).await;
+            assert_eq!(
+                crate::util::assert_error(&got, 401),
+                "unauthorized",
+                "{method} {path}"
+            );
+            assert_eq!(
+                got.1["message"],
+                "Your session is invalid or has expired. Please sign in again."
+            );
+            let (_, marked) = d.get(&format!("/api/{mark}"), Some(access(&s[1]))).await;
+            assert_eq!(marked, json!([]), "{method} {path} changed nothing");
+        }
+    }
+    let (status, _) = d
+        .call(
+            "POST",
+            &format!("/api/read/{first}"),
+            Some(access(&s[1])),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "a live session of the same account writes");
 
     assert_eq!(
         auth(

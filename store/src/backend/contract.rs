@@ -96,6 +96,7 @@ macro_rules! contract_tests {
             items_after_walks_every_item_in_id_order,
             change_marks_clears_then_sets_and_keeps_counts,
             a_mark_set_beside_another_is_reported_and_taken_back,
+            a_change_of_marks_in_session_needs_the_readers_session,
             marked_ids_lists_the_most_recently_marked_first,
             shares_keep_the_latest_per_item,
             a_mark_is_never_left_on_an_item_removed_meanwhile,
@@ -897,6 +898,68 @@ pub(crate) async fn items_after_walks_every_item_in_id_order(b: Arc<dyn Backend>
 /// reader's version moves; an unknown item is `NotFound("item")` and changes nothing.
 /// A change that clears nothing sets its mark beside another and says so: the rules'
 /// "read unless marked" ([`crate::Store::open_item`]) sees it and takes the mark back.
+/// `change_marks_in_session` changes marks only while the session exists and is the
+/// reader's; otherwise it is `NotFound("session")` and nothing changes, before the item
+/// is even looked at.
+pub(crate) async fn a_change_of_marks_in_session_needs_the_readers_session(b: Arc<dyn Backend>) {
+    let t = at("2026-02-01T00:00:00Z");
+    b.put_items(&[news("i1", "I1", None, "2026-01-01T00:00:00Z")])
+        .await
+        .unwrap();
+    for u in ["u", "v"] {
+        b.insert_user(&user(u, &format!("{u}@example.com")))
+            .await
+            .unwrap();
+    }
+    b.start_session(
+        &session("s1", "u"),
+        &secret_hash("t1"),
+        &refresh_record("s1"),
+        &mut |_| Ok(()),
+    )
+    .await
+    .unwrap();
+
+    let fav = b
+        .change_marks_in_session("s1", "u", "i1", set(Mark::Favorite), t)
+        .await
+        .unwrap();
+    assert_eq!(fav, marks_of(&[Mark::Favorite]));
+    assert_eq!(b.item_marks("u", "i1").await.unwrap(), fav);
+    assert!(matches!(
+        b.change_marks_in_session("s1", "u", "nope", set(Mark::Read), t)
+            .await,
+        Err(Error::NotFound("item"))
+    ));
+
+    for (session, reader, item) in [("s1", "v", "i1"), ("s9", "u", "i1"), ("s9", "u", "nope")] {
+        assert!(
+            matches!(
+                b.change_marks_in_session(session, reader, item, set(Mark::Hidden), t)
+                    .await,
+                Err(Error::NotFound("session"))
+            ),
+            "{session} for {reader} on {item}"
+        );
+    }
+    assert_eq!(b.item_marks("v", "i1").await.unwrap(), ItemMarks::default());
+    let version = b.reader_version("u").await.unwrap();
+
+    assert_eq!(b.end_sessions(&["s1".to_string()]).await.unwrap(), 1);
+    assert!(matches!(
+        b.change_marks_in_session("s1", "u", "i1", clear(&[Mark::Favorite]), t)
+            .await,
+        Err(Error::NotFound("session"))
+    ));
+    assert_eq!(
+        b.item_marks("u", "i1").await.unwrap(),
+        fav,
+        "left as it was"
+    );
+    assert_eq!(b.mark_counts("u").await.unwrap(), counts(1, 0, 0));
+    assert_eq!(b.reader_version("u").await.unwrap(), version);
+}
+
 pub(crate) async fn a_mark_set_beside_another_is_reported_and_taken_back(b: Arc<dyn Backend>) {
     let t = at("2026-02-01T00:00:00Z");
     b.put_items(&[news("i1", "I1", None, "2026-01-01T00:00:00Z")])

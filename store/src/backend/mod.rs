@@ -183,6 +183,25 @@ pub trait Backend:
             .map(|user| (session, user)))
     }
 
+    /// A change of marks asked by a signed-in request, checked against its session:
+    /// made only while the session `session` exists and is `reader`'s, else
+    /// `Error::NotFound("session")` and nothing changes. A reader's most frequent write
+    /// (an item read on open): two steps here; a backend on a network checks the
+    /// session in the change's own round trip, so the request needs no lookup before.
+    async fn change_marks_in_session(
+        &self,
+        session: &str,
+        reader: &str,
+        item: &str,
+        change: MarkChange,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<crate::ItemMarks> {
+        match self.session(session).await? {
+            Some(s) if s.user_id == reader => self.change_marks(reader, item, change, at).await,
+            _ => Err(crate::Error::NotFound("session")),
+        }
+    }
+
     /// What a reader's first feed page is decided by: the items version and the
     /// reader's (the key of a cached first page) and the reader's cut-off. Three lookups
     /// here; a backend on a network answers them in one round trip.

@@ -72,10 +72,12 @@ fn marks_of(bits: i32) -> ItemMarks {
     marks
 }
 
-#[async_trait::async_trait]
-impl MarkStore for PostgresBackend {
-    async fn change_marks(
+impl PostgresBackend {
+    /// A change of marks in one statement, with the check of `session` when there is
+    /// one (see [`crate::backend::Backend::change_marks_in_session`]).
+    pub(super) async fn change_marks_as(
         &self,
+        session: Option<&str>,
         reader: &str,
         item: &str,
         change: MarkChange,
@@ -85,14 +87,28 @@ impl MarkStore for PostgresBackend {
         let set = change.set.map_or(0, bit);
         let row = self
             .one(
-                "SELECT radar_change_marks($1, $2, $3, $4, $5)",
-                &[&reader, &item, &clear, &set, &at],
+                "SELECT radar_change_marks($1, $2, $3, $4, $5, $6)",
+                &[&reader, &item, &clear, &set, &at, &session],
             )
             .await?;
         match get::<Option<i32>>(&row, 0)? {
             None => Err(Error::NotFound("item")),
+            Some(-1) => Err(Error::NotFound("session")),
             Some(b) => Ok(marks_of(b)),
         }
+    }
+}
+
+#[async_trait::async_trait]
+impl MarkStore for PostgresBackend {
+    async fn change_marks(
+        &self,
+        reader: &str,
+        item: &str,
+        change: MarkChange,
+        at: DateTime<Utc>,
+    ) -> Result<ItemMarks> {
+        self.change_marks_as(None, reader, item, change, at).await
     }
 
     async fn item_marks(&self, reader: &str, item: &str) -> Result<ItemMarks> {

@@ -39,11 +39,15 @@
 //! committed) with explicit row locks, or one statement. A rule closure runs between a
 //! `SELECT … FOR UPDATE` (or `FOR NO KEY UPDATE` of an account, which leaves the
 //! account's foreign keys free for concurrent sessions) and the writes of its answer. Rows
-//! are locked in one order everywhere (the items' version row before any item; an item
-//! before the readers' state rows, those before their marks; an account before what it
-//! owns; a session before its tokens), so that concurrent writers wait for each other
-//! instead of deadlocking. The hot write, a change of marks, is one call of the
-//! `radar_change_marks` function: one round trip, one transaction.
+//! are locked in one order everywhere (the items' version row before any item; a
+//! reader's state row before the reader's marks; an account before what it owns; a
+//! session before its tokens), so that concurrent writers wait for each other instead of
+//! deadlocking. An item and the readers' state rows are the one pair taken both ways: a
+//! removal takes the item, then the readers who have marks on it; a change of marks
+//! takes the reader, then the item only when adding the reader's first mark on it. So
+//! neither waits for the other in a circle. The hot write, a change of marks, is one
+//! call of the `radar_change_marks` function: one round trip, one transaction, the
+//! caller's session checked in it (see `migrations/0003_marks_in_session.sql`).
 //!
 //! Foreign keys hold where the interface says the other side must exist (a session's
 //! account, a secret's owner, a mark's item, an entry's feed). The interface lets marks,
@@ -355,6 +359,18 @@ impl Backend for PostgresBackend {
             ))),
             None => Ok(None),
         }
+    }
+
+    async fn change_marks_in_session(
+        &self,
+        session: &str,
+        reader: &str,
+        item: &str,
+        change: crate::backend::MarkChange,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<crate::ItemMarks> {
+        self.change_marks_as(Some(session), reader, item, change, at)
+            .await
     }
 
     async fn feed_head(&self, reader: &str) -> Result<crate::backend::FeedHead> {
