@@ -121,6 +121,48 @@ describe('subscriber', () => {
     await waitForPath(page, '/weekly-summary');
   });
 
+  it("shows All You Need to Know atop the feed in the new week's first days", async (t) => {
+    // The archive as the signed-in page asks for it (supabase-js keeps the session in local storage).
+    const archive = await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem('radar-auth')).access_token;
+      const res = await fetch('/api/weekly-summary/archive', { headers: { authorization: `Bearer ${token}` } });
+      if (!res.ok) throw new Error(`archive: ${res.status}`);
+      return res.json();
+    });
+    if (archive.length === 0) {
+      t.skip('the fresh store has no weekly summary yet');
+      return;
+    }
+    const end = Date.parse(archive[0].end_date);
+    const card = main(page).getByRole('region', { name: 'All You Need to Know' });
+    // The page's clock goes back, never past now: ahead, the session would look expired.
+    // During the week: no card yet (Thursday after it, no card either: the unit tests).
+    await page.clock.setFixedTime(new Date(end - 24 * 3600 * 1000));
+    await page.goto('/app');
+    await cards(page).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.equal(await card.count(), 0, 'no card before the week has ended');
+    // The week just ended: its five stories, each with its sources, and the summary's link.
+    await page.clock.setFixedTime(new Date(end + 60 * 1000));
+    await page.reload();
+    await card.waitFor();
+    assert.equal(await card.getByRole('listitem').count(), 5);
+    assert.ok((await card.getByRole('listitem').first().getByRole('link').count()) >= 1);
+    await shoot(page, 'feed-key-points');
+    // Dismissed, it stays away for that week, across reloads.
+    await card.getByRole('button', { name: 'Dismiss All You Need to Know' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.reload();
+    await cards(page).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.equal(await card.count(), 0, 'a dismissed card stays dismissed');
+    await page.evaluate(() => localStorage.removeItem('radar:key-points-dismissed'));
+    await page.reload();
+    await card.getByRole('link', { name: 'Read the weekly summary' }).click();
+    await page.waitForURL(/\/weekly-summary\/.+/);
+    await page.getByRole('region', { name: 'All You Need to Know' }).waitFor();
+  });
+
   it('hides the waitlist button on the API page', async () => {
     await page.goto('/api-docs');
     await page.getByRole('heading', { name: 'Rate Limits' }).waitFor();

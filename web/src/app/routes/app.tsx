@@ -11,6 +11,7 @@ import { ItemSetsProvider } from '@/features/news/components/item-sets-provider'
 import { FavoritesView, ReadView, SharedView, TrashView } from '@/features/news/components/set-views';
 import { SearchView } from '@/features/news/components/search-view';
 import { useListKeys } from '@/features/news/use-list-keys';
+import { KeyPointsCard } from '@/features/weekly-summary/components/key-points-card';
 
 const VIEWS: AppView[] = ['feed', 'drops', 'favorites', 'read', 'trash', 'shared', 'search'];
 
@@ -43,7 +44,12 @@ export default function AppRoute() {
             </div>
           )}
         </div>
-        {view === 'feed' && <FeedView />}
+        {view === 'feed' && (
+          <>
+            <KeyPointsCard />
+            <FeedView />
+          </>
+        )}
         {view === 'drops' && <DropsView />}
         {view === 'favorites' && <FavoritesView />}
         {view === 'read' && <ReadView />}

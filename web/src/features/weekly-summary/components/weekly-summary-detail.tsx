@@ -1,10 +1,10 @@
 import { ArrowLeft } from 'lucide-react';
-import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '@/components/ui/spinner';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { useWeeklySummary } from '@/features/weekly-summary/api/get-weekly-summary';
+import { KeyPointList } from '@/features/weekly-summary/components/key-point-list';
 import { dateRange } from '@/features/weekly-summary/components/weekly-summary-list';
 import { DEFAULT_SUMMARY_TITLE } from '@/features/weekly-summary/summary-title';
 import { ApiError } from '@/lib/api-client';
@@ -57,25 +57,7 @@ export function WeeklySummaryDetail({ id }: { id: string }) {
           <h2 id="key-points" className="text-lg font-semibold">
             All You Need to Know
           </h2>
-          <ul className="mt-2 flex list-disc flex-col gap-2 pl-5">
-            {s.key_points.map((point) => (
-              <li key={point.text}>
-                {point.text}{' '}
-                <span className="text-sm text-slate-600 dark:text-slate-400">
-                  (
-                  {point.sources.map((source, i) => (
-                    <Fragment key={source.url}>
-                      {i > 0 && ', '}
-                      <a href={source.url} target="_blank" rel="noopener noreferrer" className="text-indigo-600 hover:underline dark:text-indigo-400">
-                        {source.name}
-                      </a>
-                    </Fragment>
-                  ))}
-                  )
-                </span>
-              </li>
-            ))}
-          </ul>
+          <KeyPointList points={s.key_points} />
         </section>
       )}
       <p className="rounded-lg bg-indigo-50 p-4 text-base font-medium dark:bg-indigo-950/40">{s.summary}</p>
