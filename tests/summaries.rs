@@ -284,19 +284,37 @@ async fn chat(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_string();
+    let key_points = body.0["messages"][0]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("All You Need to Know");
     stub.calls.lock().unwrap().push((auth, body.0));
     let mode = *stub.mode.lock().unwrap();
+    let reply = |content: &str| {
+        axum::Json(json!({
+            "id": "chatcmpl-1",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]
+        }))
+        .into_response()
+    };
     match mode {
+        "ok" | "points_bad" if key_points => {
+            if mode == "ok" {
+                reply(
+                    "Here you are:\n1. Point one.\n2. Point two.\n3. Point three.\n4. Point four.\n5. Point five.",
+                )
+            } else {
+                reply("1. Point one.\nI could not do the others.")
+            }
+        }
         "fail" => (StatusCode::INTERNAL_SERVER_ERROR, "model overloaded").into_response(),
         "slow" => {
             tokio::time::sleep(Duration::from_secs(5)).await;
             axum::Json(json!({})).into_response()
         }
-        _ => axum::Json(json!({
-            "id": "chatcmpl-1",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": "Title: Agents and chips lead the week\nThe gist of the week.\n\nModels paragraph.\n\nChips paragraph."}}]
-        }))
-        .into_response(),
+        _ => reply(
+            "Title: Agents and chips lead the week\nThe gist of the week.\n\nModels paragraph.\n\nChips paragraph.",
+        ),
     }
 }
 
@@ -350,9 +368,30 @@ async fn the_llm_summariser_and_its_fallback() {
     }
     assert_eq!(ok["summary"]["article_count"], week_items.len());
     assert_eq!(ok["summary"]["id"], label.as_str());
+    // The model told the five biggest stories in its own sentences; their sources stay
+    // those of the ranking.
+    let points = ok["summary"]["key_points"].as_array().unwrap();
+    assert_eq!(points.len(), 5, "{ok}");
+    for (point, n) in points.iter().zip(["one", "two", "three", "four", "five"]) {
+        assert_eq!(point["text"], format!("Point {n}."));
+        assert!(!point["sources"].as_array().unwrap().is_empty(), "{point}");
+    }
+    assert!(ok["warning"].is_null(), "{ok}");
     {
         let calls = stub.calls.lock().unwrap();
-        let (auth, body) = calls.last().unwrap();
+        let [(auth, body), (points_auth, points_body)] = &calls[calls.len() - 2..] else {
+            unreachable!()
+        };
+        assert_eq!(points_auth, "Bearer sk-test");
+        let asked = points_body["messages"][1]["content"].as_str().unwrap();
+        for point in points {
+            let source = point["sources"][0]["url"].as_str().unwrap();
+            let item = week_items.iter().find(|i| i["url"] == source).unwrap();
+            assert!(
+                asked.contains(item["title"].as_str().unwrap()),
+                "the key points' prompt gives each story's reports: {asked}"
+            );
+        }
         assert_eq!(auth, "Bearer sk-test");
         assert_eq!(body["model"], "test-model");
         let prompt = body["messages"][1]["content"].as_str().unwrap();
@@ -368,6 +407,33 @@ async fn the_llm_summariser_and_its_fallback() {
             "and their links"
         );
     }
+
+    // The model writes the summary but not the key points: the extracted sentences stay,
+    // with a warning.
+    *stub.mode.lock().unwrap() = "points_bad";
+    let half = cli_with(
+        &dir,
+        &["summaries", "generate", "--force", "--json"],
+        "",
+        &env,
+    )
+    .await
+    .ok_json();
+    assert_eq!(half["method"], "llm");
+    assert!(
+        half["warning"]
+            .as_str()
+            .unwrap()
+            .contains("kept the key points extracted"),
+        "{half}"
+    );
+    let kept = half["summary"]["key_points"].as_array().unwrap();
+    assert_eq!(kept.len(), 5);
+    assert!(
+        kept.iter()
+            .all(|p| !p["text"].as_str().unwrap().starts_with("Point ")),
+        "{half}"
+    );
 
     // The endpoint fails: the local summariser stands in, with a warning; still success.
     *stub.mode.lock().unwrap() = "fail";

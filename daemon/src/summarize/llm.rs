@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use radar_store::NewsItem;
 use radar_store::display::strip_citations;
+use radar_store::{KeyPoint, NewsItem};
 use serde_json::json;
 
 use super::Draft;
@@ -105,12 +105,85 @@ pub async fn summarize(
     items: &[NewsItem],
     week: &Week,
 ) -> Result<Draft, String> {
+    let text = complete(http, cfg, SYSTEM, &prompt(items, week)).await?;
+    let mut d = draft(&text)?;
+    d.content.extend(sources(items));
+    Ok(d)
+}
+
+const KEY_POINTS_SYSTEM: &str = "You write 'All You Need to Know', the week's biggest AI news \
+stories in one sentence each, for professionals. Use only the reports given. For each numbered \
+story write one plain sentence of at most 40 words saying what happened and why it matters, without \
+links or markdown. Answer with exactly one line per story, in the order given, each starting with \
+the story's number and a period.";
+
+/// Asks the model to tell each of the week's biggest stories (`points`, chosen and
+/// sourced by the local ranking) in one sentence of its own, from the reports behind it.
+/// Answers one sentence per point, in order; anything else is an error and the caller
+/// keeps the extractive sentences.
+pub async fn key_point_sentences(
+    http: &reqwest::Client,
+    cfg: &LlmConfig,
+    points: &[KeyPoint],
+    items: &[NewsItem],
+) -> Result<Vec<String>, String> {
+    let mut prompt = String::from("The week's biggest stories, each with its reports:\n");
+    for (n, point) in points.iter().enumerate() {
+        prompt.push_str(&format!("{}. {}\n", n + 1, point.text));
+        for source in &point.sources {
+            if let Some(item) = items.iter().find(|i| i.url.as_deref() == Some(&source.url)) {
+                prompt.push_str(&format!(
+                    "   - {}: {} | {}\n",
+                    source.name,
+                    item.title,
+                    truncate_words(&strip_citations(&item.summary), 400)
+                ));
+            }
+        }
+    }
+    let text = complete(http, cfg, KEY_POINTS_SYSTEM, &prompt).await?;
+    numbered_lines(&text, points.len())
+}
+
+/// The `count` sentences of an answer numbered `1.` to `count.` (or `1)`), one per line,
+/// in order; an error when any is missing, empty or out of order.
+fn numbered_lines(text: &str, count: usize) -> Result<Vec<String>, String> {
+    let mut out = Vec::with_capacity(count);
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let Some((number, rest)) = line.split_once(['.', ')']) else {
+            continue;
+        };
+        if number.trim().parse::<usize>().ok() != Some(out.len() + 1) {
+            continue;
+        }
+        let sentence = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+        if sentence.is_empty() {
+            break;
+        }
+        out.push(truncate_words(&sentence, 400));
+        if out.len() == count {
+            return Ok(out);
+        }
+    }
+    Err(format!(
+        "the LLM told {} of the {count} key points, one per numbered line",
+        out.len()
+    ))
+}
+
+/// One chat completion: the model's text for a system and a user message.
+async fn complete(
+    http: &reqwest::Client,
+    cfg: &LlmConfig,
+    system: &str,
+    user: &str,
+) -> Result<String, String> {
     let url = endpoint(&cfg.url);
     let body = json!({
         "model": cfg.model,
         "messages": [
-            {"role": "system", "content": SYSTEM},
-            {"role": "user", "content": prompt(items, week)},
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
         ],
         "temperature": 0.2,
     });
@@ -140,12 +213,10 @@ pub async fn summarize(
         .json()
         .await
         .map_err(|e| format!("the LLM's answer is not JSON: {e}"))?;
-    let text = answer["choices"][0]["message"]["content"]
+    answer["choices"][0]["message"]["content"]
         .as_str()
-        .ok_or("the LLM's answer has no choices[0].message.content")?;
-    let mut d = draft(text)?;
-    d.content.extend(sources(items));
-    Ok(d)
+        .map(str::to_string)
+        .ok_or_else(|| "the LLM's answer has no choices[0].message.content".to_string())
 }
 
 /// A last paragraph linking the week's stories to their sources, so the content leads to
@@ -221,6 +292,19 @@ mod tests {
             endpoint("https://api.example/v1/chat/completions"),
             "https://api.example/v1/chat/completions"
         );
+    }
+
+    #[test]
+    fn key_points_are_one_numbered_line_each_in_order() {
+        let got = numbered_lines(
+            "Here they are:\n1. First  story.\n\n2) Second story.\n3. Third.\nThanks.",
+            3,
+        );
+        assert_eq!(got.unwrap(), ["First story.", "Second story.", "Third."]);
+        assert!(numbered_lines("1. One.\n3. Three.", 2).is_err(), "a gap");
+        assert!(numbered_lines("1. One.\n2.", 2).is_err(), "an empty one");
+        assert!(numbered_lines("1. One.", 2).is_err(), "too few");
+        assert!(numbered_lines("One.\nTwo.", 2).is_err(), "not numbered");
     }
 
     #[test]

@@ -108,7 +108,7 @@ pub async fn generate(
             to: week.last_second().date_naive(),
         });
     }
-    let (mut draft, method, warning) = match with.llm {
+    let (mut draft, method, mut warning) = match with.llm {
         Some(cfg) => match llm::summarize(with.http, cfg, &items, week).await {
             Ok(d) => (d, "llm", None),
             Err(e) => {
@@ -127,13 +127,28 @@ pub async fn generate(
         // The LLM gave no title line: the lead story's headline, as the local one does.
         draft.title = local::title(&items);
     }
-    // "All You Need to Know" is extractive whichever summariser wrote the text.
-    let key_points = {
+    // "All You Need to Know": the stories and their sources are chosen by the local
+    // ranking whichever summariser wrote the text; the model, when it wrote the text,
+    // tells each story in a sentence of its own (else the most central sentence stays).
+    let mut key_points = {
         let items = items.clone();
         tokio::task::spawn_blocking(move || local::key_points(&items))
             .await
             .map_err(|e| SummaryError::Internal(e.to_string()))?
     };
+    if let (Some(cfg), "llm", false) = (with.llm, method, key_points.is_empty()) {
+        match llm::key_point_sentences(with.http, cfg, &key_points, &items).await {
+            Ok(sentences) => {
+                for (point, sentence) in key_points.iter_mut().zip(sentences) {
+                    point.text = sentence;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the LLM did not write the key points; keeping the extracted ones");
+                warning = Some(format!("{e}; kept the key points extracted from the items"));
+            }
+        }
+    }
     let summary = WeeklySummary {
         id,
         title: draft
