@@ -1,14 +1,14 @@
 //! Extractors: who is calling, and request parts whose rejections answer in our JSON
 //! error shape instead of axum's plain text.
 
+use std::sync::Arc;
+
 use axum::extract::rejection::{BytesRejection, JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts};
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
-use std::sync::Arc;
-
 use radar_store::User;
 
 use crate::auth::error::AuthError;
