@@ -182,11 +182,12 @@ async fn local_draft(items: Vec<radar_store::NewsItem>) -> Result<Draft, Summary
 }
 
 /// How long the schedule's writer holds a week against the other processes sharing the
-/// store: longer than the LLM may take, then the summary is stored.
+/// store: longer than the LLM may take for its two calls (the summary, then the key
+/// points), then the summary is stored.
 fn summary_lease(with: &Summarizer<'_>) -> chrono::Duration {
     let llm = with
         .llm
-        .map_or(std::time::Duration::ZERO, |cfg| cfg.timeout);
+        .map_or(std::time::Duration::ZERO, |cfg| cfg.timeout * 2);
     chrono::Duration::from_std(llm).unwrap_or(chrono::Duration::MAX) + chrono::Duration::minutes(5)
 }
 
