@@ -81,11 +81,14 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
     // Issues 15 and 28: the title says what the week was about: its lead story's headline.
     let title = s["title"].as_str().unwrap();
     let lead_story = cited_stories(s["summary"].as_str().unwrap());
-    let lead_url = lead_story[0]
+    let (_, lead_url) = lead_story[0]
         .1
-        .as_deref()
+        .as_ref()
         .expect("the lead is cited with its link");
-    let lead_item = week_items.iter().find(|i| i["url"] == lead_url).unwrap();
+    let lead_item = week_items
+        .iter()
+        .find(|i| i["url"] == lead_url.as_str())
+        .unwrap();
     assert_eq!(
         title,
         lead_item["title"].as_str().unwrap().trim_end_matches('.'),
@@ -136,8 +139,8 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
         assert!(!p.contains("[1]"), "citation markers are stripped: {p}");
         assert!(!p.contains(lead), "the lead {lead:?} again in {p:?}");
         let body = p.split_once(": ").map_or(p, |(_, b)| b);
-        for (story, url) in cited_stories(body) {
-            let Some(url) = url else {
+        for (story, cite) in cited_stories(body) {
+            let Some((_, url)) = cite else {
                 // The end of a paragraph: only stories without a link of their own.
                 for sentence in sentences(&story) {
                     assert!(
@@ -177,16 +180,11 @@ async fn the_previous_week_is_summarised_from_its_own_items() {
             .map(|p| p.as_str().unwrap().split_once(": ").unwrap().1.to_string()),
     );
     for text in texts {
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find(": http") {
-            let open = rest[..at].rfind(" (").unwrap();
-            let end = rest[at..].find(')').unwrap() + at;
-            cited.push((
-                rest[open + 2..at].to_string(),
-                rest[at + 2..end].to_string(),
-            ));
-            rest = &rest[end + 1..];
-        }
+        cited.extend(
+            cited_stories(&text)
+                .into_iter()
+                .filter_map(|(_, cite)| cite),
+        );
     }
     for (source, url) in &cited {
         assert_eq!(
@@ -240,9 +238,9 @@ async fn a_week_without_items_is_reported() {
     assert!(bad.stderr.contains("YYYY-Www"), "{bad:?}");
 }
 
-/// The stories of a summary paragraph: each one's text and the link cited after it, as
-/// in "A sentence. (Source: https://...) Another. (Other: https://...)".
-fn cited_stories(body: &str) -> Vec<(String, Option<String>)> {
+/// The stories of a summary paragraph: each one's text and the publication and link
+/// cited after it, as in "A sentence. (Source: https://...) Another. (Other: https://...)".
+fn cited_stories(body: &str) -> Vec<(String, Option<(String, String)>)> {
     let mut out = Vec::new();
     let mut rest = body;
     while !rest.trim().is_empty() {
@@ -258,8 +256,11 @@ fn cited_stories(body: &str) -> Vec<(String, Option<String>)> {
         };
         let inner = &rest[at + 2..];
         let end = inner.find(')').unwrap();
-        let url = inner[..end].split_once(": ").unwrap().1.to_string();
-        out.push((rest[..at].trim().to_string(), Some(url)));
+        let (source, url) = inner[..end].split_once(": ").unwrap();
+        out.push((
+            rest[..at].trim().to_string(),
+            Some((source.to_string(), url.to_string())),
+        ));
         rest = &inner[end + 1..];
     }
     out
@@ -408,17 +409,20 @@ async fn the_llm_summariser_and_its_fallback() {
         );
     }
 
+    // The same week again, replacing the summary, with the stand-in doing as told.
+    let regenerate = || {
+        cli_with(
+            &dir,
+            &["summaries", "generate", "--force", "--json"],
+            "",
+            &env,
+        )
+    };
+
     // The model writes the summary but not the key points: the extracted sentences stay,
     // with a warning.
     *stub.mode.lock().unwrap() = "points_bad";
-    let half = cli_with(
-        &dir,
-        &["summaries", "generate", "--force", "--json"],
-        "",
-        &env,
-    )
-    .await
-    .ok_json();
+    let half = regenerate().await.ok_json();
     assert_eq!(half["method"], "llm");
     assert!(
         half["warning"]
@@ -437,13 +441,7 @@ async fn the_llm_summariser_and_its_fallback() {
 
     // The endpoint fails: the local summariser stands in, with a warning; still success.
     *stub.mode.lock().unwrap() = "fail";
-    let failed = cli_with(
-        &dir,
-        &["summaries", "generate", "--force", "--json"],
-        "",
-        &env,
-    )
-    .await;
+    let failed = regenerate().await;
     let v = failed.ok_json();
     assert_eq!(v["method"], "local");
     assert!(v["warning"].as_str().unwrap().contains("500"), "{v}");
@@ -463,13 +461,7 @@ async fn the_llm_summariser_and_its_fallback() {
     // The endpoint hangs: the timeout ends the wait, and the local one stands in.
     *stub.mode.lock().unwrap() = "slow";
     let started = std::time::Instant::now();
-    let slow = cli_with(
-        &dir,
-        &["summaries", "generate", "--force", "--json"],
-        "",
-        &env,
-    )
-    .await;
+    let slow = regenerate().await;
     let v = slow.ok_json();
     assert_eq!(v["method"], "local");
     assert!(
