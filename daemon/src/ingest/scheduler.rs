@@ -125,7 +125,7 @@ impl Poller {
                 // One of the host's fetches must end first (that wakes us).
                 Err(None) => continue,
             };
-            if self.lease(&feed).await {
+            if self.lease(&feed).await && self.still_due(&feed.id, now).await {
                 self.launch(feed.id, permit);
             }
         }
@@ -152,6 +152,21 @@ impl Poller {
             Ok(held) => held,
             Err(e) => {
                 tracing::warn!(feed = %feed.url, error = %e, "cannot lease the feed's fetch");
+                false
+            }
+        }
+    }
+
+    /// Whether the feed is still due, read again once leased. The list this loop walks
+    /// may predate the end of its own last fetch of the feed (which records the next due
+    /// time, then leaves the launched set), and this loop's lease is its own to renew: a
+    /// stale "due" would fetch the feed twice.
+    async fn still_due(&self, id: &str, now: DateTime<Utc>) -> bool {
+        match self.ctx.store.feed(id).await {
+            Ok(Some(feed)) => due_in(feed.next_due, now).is_none(),
+            Ok(None) => false,
+            Err(e) => {
+                tracing::warn!(feed = %id, error = %e, "cannot read the feed again");
                 false
             }
         }
