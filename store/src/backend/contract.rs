@@ -123,6 +123,7 @@ macro_rules! contract_tests {
             summaries_are_kept_by_id_and_once_per_week,
             the_outbox_lists_newest_first_and_forgets_by_address,
             profiles_are_kept_per_user,
+            documents_change_only_from_the_version_read,
             a_flag_is_set_once,
             a_job_lease_has_one_holder_at_a_time,
             the_shared_secret_is_made_once,
@@ -2646,6 +2647,74 @@ pub(crate) async fn profiles_are_kept_per_user(b: Arc<dyn Backend>) {
     b.put_profile("u", &second).await.unwrap();
     assert_eq!(b.profile("u").await.unwrap(), Some(second));
     assert_eq!(b.profile("v").await.unwrap(), None);
+}
+
+/// Documents: a write names the version it read, so of two writers from one version
+/// only the first wins; removal is a write too; keys list per kind in order; the kind's
+/// version moves with every change and only then.
+pub(crate) async fn documents_change_only_from_the_version_read(b: Arc<dyn Backend>) {
+    assert_eq!(b.doc("alerts", "u").await.unwrap(), None);
+    assert_eq!(b.docs_version("alerts").await.unwrap(), 0);
+    assert!(
+        b.put_doc("alerts", "u", Some(b"{\"a\":1}"), 0)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !b.put_doc("alerts", "u", Some(b"{\"a\":2}"), 0)
+            .await
+            .unwrap(),
+        "exists already"
+    );
+    let doc = b.doc("alerts", "u").await.unwrap().unwrap();
+    assert_eq!((doc.version, doc.json.as_slice()), (1, &b"{\"a\":1}"[..]));
+    let v1 = b.docs_version("alerts").await.unwrap();
+    assert!(v1 > 0);
+    assert!(
+        b.put_doc("alerts", "u", Some(b"{\"a\":3}"), 1)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !b.put_doc("alerts", "u", Some(b"{\"a\":4}"), 1)
+            .await
+            .unwrap(),
+        "a stale version loses"
+    );
+    let doc = b.doc("alerts", "u").await.unwrap().unwrap();
+    assert_eq!((doc.version, doc.json.as_slice()), (2, &b"{\"a\":3}"[..]));
+    let v2 = b.docs_version("alerts").await.unwrap();
+    assert!(v2 > v1);
+    // A lost race changes nothing, not even the kind's version.
+    assert!(!b.put_doc("alerts", "u", None, 1).await.unwrap());
+    assert_eq!(b.docs_version("alerts").await.unwrap(), v2);
+    for key in ["w", "v", "x"] {
+        assert!(b.put_doc("alerts", key, Some(b"{}"), 0).await.unwrap());
+    }
+    assert!(b.put_doc("alert-mail", "a", Some(b"{}"), 0).await.unwrap());
+    assert_eq!(
+        b.doc_keys("alerts", None, 10).await.unwrap(),
+        ["u", "v", "w", "x"]
+    );
+    assert_eq!(
+        b.doc_keys("alerts", Some("v"), 2).await.unwrap(),
+        ["w", "x"]
+    );
+    assert_eq!(b.doc_keys("alert-mail", None, 10).await.unwrap(), ["a"]);
+    assert!(
+        b.doc("alerts", "a").await.unwrap().is_none(),
+        "kinds are apart"
+    );
+    assert!(b.put_doc("alerts", "u", None, 2).await.unwrap());
+    assert_eq!(b.doc("alerts", "u").await.unwrap(), None);
+    assert!(b.docs_version("alerts").await.unwrap() > v2);
+    assert!(
+        b.put_doc("alerts", "gone", None, 0).await.unwrap(),
+        "removing nothing is done"
+    );
+    // The first write after a removal starts from nothing again.
+    assert!(b.put_doc("alerts", "u", Some(b"{}"), 0).await.unwrap());
+    assert_eq!(b.doc("alerts", "u").await.unwrap().unwrap().version, 1);
 }
 
 // ----- coordination -----

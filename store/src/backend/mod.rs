@@ -86,7 +86,7 @@ pub use items::{
 };
 pub use keys::KeyStore;
 pub use marks::{MarkChange, MarkCounts, MarkStore, Share};
-pub use records::{OutboxStore, ProfileStore, SummaryStore};
+pub use records::{Doc, DocStore, OutboxStore, ProfileStore, SummaryStore};
 pub use sources::{FeedChange, SourceStore};
 
 use std::sync::Arc;
@@ -122,6 +122,7 @@ pub trait Backend:
     + SummaryStore
     + OutboxStore
     + ProfileStore
+    + DocStore
     + Coordination
     + Send
     + Sync

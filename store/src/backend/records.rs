@@ -54,3 +54,42 @@ pub trait ProfileStore: Send + Sync {
     /// Saves the user's profile.
     async fn put_profile(&self, user_id: &str, profile: &Profile) -> Result<()>;
 }
+
+/// A document as stored: its JSON and the version a compare-and-set names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doc {
+    /// Counts the document's writes from 1; a new document's first write is version 1.
+    pub version: u64,
+    /// The document's JSON.
+    pub json: Vec<u8>,
+}
+
+/// Small JSON documents, each under a kind and a key (a reader's alerts under
+/// `alerts` and their user id), changed only by compare-and-set. What a feature whose
+/// records belong to one reader needs from a backend, without a table of its own in
+/// every engine: the rules above read a document, change it, and write it back naming
+/// the version they read, so two processes changing one document never lose a change
+/// (the loser reads again and retries).
+#[async_trait::async_trait]
+pub trait DocStore: Send + Sync {
+    /// The document of `kind` under `key`, if any.
+    async fn doc(&self, kind: &str, key: &str) -> Result<Option<Doc>>;
+
+    /// Writes the document (`Some`) or removes it (`None`) if its version is still
+    /// `expected` (0: it does not exist); answers whether it did. Durable on return.
+    async fn put_doc(
+        &self,
+        kind: &str,
+        key: &str,
+        json: Option<&[u8]>,
+        expected: u64,
+    ) -> Result<bool>;
+
+    /// Up to `limit` keys of `kind` after `after`, in key order: a walk over every
+    /// document of a kind in pages.
+    async fn doc_keys(&self, kind: &str, after: Option<&str>, limit: usize) -> Result<Vec<String>>;
+
+    /// A number that moves whenever any document of `kind` is written or removed, so a
+    /// cache built from every document of the kind knows when to build again.
+    async fn docs_version(&self, kind: &str) -> Result<u64>;
+}

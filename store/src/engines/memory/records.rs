@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 
 use super::MemoryBackend;
-use crate::backend::{OutboxStore, ProfileStore, SummaryStore};
+use crate::backend::{Doc, DocStore, OutboxStore, ProfileStore, SummaryStore};
 use crate::{Mail, Profile, Result, WeeklySummary};
 
 /// Summaries, mails and profiles, each by id.
@@ -14,6 +14,10 @@ pub(super) struct Records {
     summaries: HashMap<String, WeeklySummary>,
     mails: HashMap<String, Mail>,
     profiles: HashMap<String, Profile>,
+    /// Documents by kind, then key.
+    docs: std::collections::BTreeMap<(String, String), Doc>,
+    /// Each kind's version (see [`DocStore::docs_version`]).
+    doc_versions: HashMap<String, u64>,
 }
 
 impl Records {
@@ -119,5 +123,74 @@ impl ProfileStore for MemoryBackend {
             .profiles
             .insert(user_id.to_string(), profile.clone());
         Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl DocStore for MemoryBackend {
+    async fn doc(&self, kind: &str, key: &str) -> Result<Option<Doc>> {
+        let state = self.lock();
+        Ok(state
+            .records
+            .docs
+            .get(&(kind.to_string(), key.to_string()))
+            .cloned())
+    }
+
+    async fn put_doc(
+        &self,
+        kind: &str,
+        key: &str,
+        json: Option<&[u8]>,
+        expected: u64,
+    ) -> Result<bool> {
+        let mut state = self.lock();
+        let records = &mut state.records;
+        let id = (kind.to_string(), key.to_string());
+        let current = records.docs.get(&id).map_or(0, |d| d.version);
+        if current != expected {
+            return Ok(false);
+        }
+        if json.is_none() && current == 0 {
+            return Ok(true);
+        }
+        match json {
+            Some(json) => {
+                records.docs.insert(
+                    id,
+                    Doc {
+                        version: current + 1,
+                        json: json.to_vec(),
+                    },
+                );
+            }
+            None => {
+                records.docs.remove(&id);
+            }
+        }
+        *records.doc_versions.entry(kind.to_string()).or_default() += 1;
+        Ok(true)
+    }
+
+    async fn doc_keys(&self, kind: &str, after: Option<&str>, limit: usize) -> Result<Vec<String>> {
+        let state = self.lock();
+        Ok(state
+            .records
+            .docs
+            .keys()
+            .filter(|(k, key)| k == kind && after.is_none_or(|a| key.as_str() > a))
+            .take(limit)
+            .map(|(_, key)| key.clone())
+            .collect())
+    }
+
+    async fn docs_version(&self, kind: &str) -> Result<u64> {
+        Ok(self
+            .lock()
+            .records
+            .doc_versions
+            .get(kind)
+            .copied()
+            .unwrap_or(0))
     }
 }

@@ -1,9 +1,9 @@
-//! Weekly summaries, the outbox and readers' profiles in PostgreSQL.
+//! Weekly summaries, the outbox, readers' profiles and documents in PostgreSQL.
 
 use chrono::{DateTime, Utc};
 
 use super::{JsonText, PostgresBackend, changed, exec_or, record, to_record, unique_violation};
-use crate::backend::{OutboxStore, ProfileStore, SummaryStore};
+use crate::backend::{Doc, DocStore, OutboxStore, ProfileStore, SummaryStore};
 use crate::{Error, Mail, Profile, Result, WeeklySummary};
 
 #[async_trait::async_trait]
@@ -162,5 +162,93 @@ impl ProfileStore for PostgresBackend {
         )
         .await?;
         Ok(())
+    }
+}
+
+/// Moves the version of the kind of the documents a statement changed (its rows answer
+/// their kind); answers how many it changed. One statement, so one round trip.
+fn bumping(change: &str) -> String {
+    format!(
+        "WITH changed AS ({change} RETURNING kind), \
+         bumped AS (INSERT INTO doc_kinds (kind, version) SELECT kind, 1 FROM changed \
+             ON CONFLICT (kind) DO UPDATE SET version = doc_kinds.version + 1) \
+         SELECT count(*) FROM changed"
+    )
+}
+
+#[async_trait::async_trait]
+impl DocStore for PostgresBackend {
+    async fn doc(&self, kind: &str, key: &str) -> Result<Option<Doc>> {
+        Ok(self
+            .opt(
+                "SELECT version, body FROM docs WHERE kind = $1 AND key = $2",
+                &[&kind, &key],
+            )
+            .await?
+            .map(|row| Doc {
+                version: u64::try_from(row.get::<_, i64>(0)).unwrap_or_default(),
+                json: row.get(1),
+            }))
+    }
+
+    async fn put_doc(
+        &self,
+        kind: &str,
+        key: &str,
+        json: Option<&[u8]>,
+        expected: u64,
+    ) -> Result<bool> {
+        let expected = i64::try_from(expected)
+            .map_err(|_| Error::Invalid(format!("version {expected} is out of range")))?;
+        let row = match (json, expected) {
+            (Some(json), 0) => {
+                self.one(
+                    &bumping(
+                        "INSERT INTO docs (kind, key, version, body) VALUES ($1, $2, 1, $3) \
+                         ON CONFLICT (kind, key) DO NOTHING",
+                    ),
+                    &[&kind, &key, &json],
+                )
+                .await?
+            }
+            (Some(json), _) => {
+                self.one(
+                    &bumping(
+                        "UPDATE docs SET version = version + 1, body = $3 \
+                         WHERE kind = $1 AND key = $2 AND version = $4",
+                    ),
+                    &[&kind, &key, &json, &expected],
+                )
+                .await?
+            }
+            (None, 0) => return Ok(self.doc(kind, key).await?.is_none()),
+            (None, _) => {
+                self.one(
+                    &bumping("DELETE FROM docs WHERE kind = $1 AND key = $2 AND version = $3"),
+                    &[&kind, &key, &expected],
+                )
+                .await?
+            }
+        };
+        Ok(row.get::<_, i64>(0) == 1)
+    }
+
+    async fn doc_keys(&self, kind: &str, after: Option<&str>, limit: usize) -> Result<Vec<String>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .rows(
+                "SELECT key FROM docs WHERE kind = $1 AND ($2::text IS NULL OR key > $2) \
+                 ORDER BY key LIMIT $3",
+                &[&kind, &after, &limit],
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    async fn docs_version(&self, kind: &str) -> Result<u64> {
+        Ok(self
+            .opt("SELECT version FROM doc_kinds WHERE kind = $1", &[&kind])
+            .await?
+            .map_or(0, |r| u64::try_from(r.get::<_, i64>(0)).unwrap_or_default()))
     }
 }

@@ -110,6 +110,10 @@ pub(crate) struct Trees {
     pub checkouts: sled::Tree,
     /// payment provider customer id -> user id, so a provider's cancellation finds its user.
     pub customerid_userid: sled::Tree,
+    /// keys::join(kind, key) -> keys::u64_value(version) ++ the document's JSON.
+    pub docs: sled::Tree,
+    /// kind -> keys::u64_value(the kind's version).
+    pub doc_versions: sled::Tree,
     /// keys::owner_time(user id, created at, checkout session id) -> (): a user's recent
     /// checkouts (entries older than a day are pruned as new ones are counted).
     pub userid_checkouts: sled::Tree,
@@ -242,6 +246,8 @@ impl SledBackend {
             start_summaryid: tree("start_summaryid")?,
             checkouts: tree("checkouts")?,
             customerid_userid: tree("customerid_userid")?,
+            docs: tree("docs")?,
+            doc_versions: tree("doc_versions")?,
             userid_checkouts: tree("userid_checkouts")?,
             feeds: tree("feeds")?,
             feedurl_feedid: tree("feedurl_feedid")?,

@@ -1,11 +1,12 @@
 //! Weekly summaries (`summaries` by id, `start_summaryid` by week), the outbox (`mails`
-//! by id, `sent_mailid` by time) and profiles (`userid_profile`) in sled.
+//! by id, `sent_mailid` by time), profiles (`userid_profile`) and documents (`docs`,
+//! with each kind's version in `doc_versions`) in sled.
 
 use chrono::{DateTime, Utc};
 use sled::Transactional;
 
 use super::{SledBackend, from_json, keys, to_json};
-use crate::backend::{OutboxStore, ProfileStore, SummaryStore};
+use crate::backend::{Doc, DocStore, OutboxStore, ProfileStore, SummaryStore};
 use crate::{Error, Mail, Profile, Result, WeeklySummary};
 
 #[async_trait::async_trait]
@@ -173,5 +174,86 @@ impl ProfileStore for SledBackend {
             .userid_profile
             .insert(user_id.as_bytes(), to_json(profile))?;
         self.sync()
+    }
+}
+
+/// A document's stored value: its version, then its JSON.
+fn doc_value(version: u64, json: &[u8]) -> Vec<u8> {
+    let mut v = keys::u64_value(version).to_vec();
+    v.extend_from_slice(json);
+    v
+}
+
+#[async_trait::async_trait]
+impl DocStore for SledBackend {
+    async fn doc(&self, kind: &str, key: &str) -> Result<Option<Doc>> {
+        Ok(self
+            .t
+            .docs
+            .get(keys::join(kind.as_bytes(), key.as_bytes()))?
+            .map(|v| Doc {
+                version: keys::u64_from(Some(&v)),
+                json: v.get(8..).unwrap_or_default().to_vec(),
+            }))
+    }
+
+    async fn put_doc(
+        &self,
+        kind: &str,
+        key: &str,
+        json: Option<&[u8]>,
+        expected: u64,
+    ) -> Result<bool> {
+        self.writable()?;
+        let t = &self.t;
+        let id = keys::join(kind.as_bytes(), key.as_bytes());
+        let done = (&t.docs, &t.doc_versions).transaction(|(docs, versions)| {
+            let current = keys::u64_from(docs.get(&id)?.as_deref());
+            if current != expected {
+                return Ok(false);
+            }
+            if json.is_none() && current == 0 {
+                return Ok(true);
+            }
+            match json {
+                Some(json) => docs.insert(id.as_slice(), doc_value(current + 1, json))?,
+                None => docs.remove(id.as_slice())?,
+            };
+            let version = keys::u64_from(versions.get(kind)?.as_deref());
+            versions.insert(kind, &keys::u64_value(version + 1))?;
+            Ok(true)
+        })?;
+        if done {
+            self.sync()?;
+        }
+        Ok(done)
+    }
+
+    async fn doc_keys(&self, kind: &str, after: Option<&str>, limit: usize) -> Result<Vec<String>> {
+        let prefix = keys::prefix(kind);
+        let start = match after {
+            Some(after) => {
+                let mut k = keys::join(kind.as_bytes(), after.as_bytes());
+                k.push(0);
+                k
+            }
+            None => prefix.clone(),
+        };
+        let mut out = Vec::new();
+        for entry in self.t.docs.range(start..) {
+            let (k, _) = entry?;
+            let Some(rest) = k.strip_prefix(prefix.as_slice()) else {
+                break;
+            };
+            out.push(String::from_utf8_lossy(rest).into_owned());
+            if out.len() == limit {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    async fn docs_version(&self, kind: &str) -> Result<u64> {
+        Ok(keys::u64_from(self.t.doc_versions.get(kind)?.as_deref()))
     }
 }
