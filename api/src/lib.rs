@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod account;
+pub mod alerts;
 pub mod auth;
 pub mod error;
 pub mod news;

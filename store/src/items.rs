@@ -205,6 +205,17 @@ impl Store {
             if chunk.len() == ITEMS_PER_WRITE || (end && !chunk.is_empty()) {
                 let planned = self.plan_batch(&std::mem::take(&mut chunk)).await?;
                 let written = self.backend().put_items(&planned).await?;
+                let created: Vec<&NewsItem> = planned
+                    .iter()
+                    .zip(&written)
+                    .filter(|(_, w)| w.created)
+                    .map(|(s, _)| &s.item)
+                    .collect();
+                // The items are written whatever the alerts do: a failure here loses
+                // an announcement, never an item.
+                if let Err(e) = self.match_alerts(&created).await {
+                    tracing::warn!(error = %e, "cannot match the new items against the alerts");
+                }
                 for (stored, w) in planned.iter().zip(&written) {
                     if let (Some(r), Some(index)) = (replica, &index)
                         && !index.rebuilding

@@ -24,6 +24,7 @@ mod error;
 pub mod rate;
 
 mod admin;
+mod alerts;
 mod api_keys;
 mod catalogue;
 mod coordination;
@@ -57,6 +58,7 @@ mod engines;
 mod testing;
 
 pub use admin::{ImportOutcome, ImportStatus};
+pub use alerts::{AlertMail, FREE_ALERTS, SUBSCRIBER_ALERTS};
 pub use api_keys::API_KEY_PREFIX;
 pub use catalogue::{SortBy, SortOrder};
 pub use email::{EmailProblem, MAX_EMAIL_LEN, check_email, normalize_email};
@@ -146,6 +148,8 @@ struct Inner {
     /// against a shared database, where the daemons' replicas follow the change log).
     search: Option<search::SearchIndex>,
     pages: pages::Pages,
+    /// This process's copy of the alert index.
+    alerts: alerts::AlertCache,
 }
 
 impl Store {
@@ -182,6 +186,7 @@ impl Store {
                 opts,
                 search: None,
                 pages: pages::Pages::default(),
+                alerts: alerts::AlertCache::default(),
             }))),
         }
     }
@@ -204,6 +209,7 @@ impl Store {
             opts,
             search: Some(index),
             pages: pages::Pages::default(),
+            alerts: alerts::AlertCache::default(),
         }));
         store
             .open_search(rebuild)
@@ -236,6 +242,11 @@ impl Store {
     /// The caches of ready answers.
     pub(crate) fn pages(&self) -> &pages::Pages {
         &self.0.pages
+    }
+
+    /// This process's copy of the alert index.
+    pub(crate) fn alert_cache(&self) -> &std::sync::Mutex<Option<Arc<alerts::AlertIndex>>> {
+        &self.0.alerts.0
     }
 
     /// The options the store was opened with.

@@ -209,6 +209,7 @@ impl Store {
             .await?
             .ok_or(Error::NotFound("user"))?;
         self.pages().forget_reader(id);
+        self.forget_alerts(id).await?;
         Ok(user)
     }
 

@@ -252,33 +252,42 @@ impl SearchIndex {
         doc.add_text(f.body, &item.summary);
         doc.add_text(f.body, &item.short);
         doc.add_text(f.body, &item.content);
-        if let Some(name) = &item.source {
-            let name = name.to_lowercase();
-            // "The Verge" is found as `source:theverge` too: a query word has no spaces.
-            let joined: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
-            if joined != name {
-                doc.add_text(f.source, joined);
-            }
-            doc.add_text(f.source, name);
-        }
-        if let Some(host) = item
-            .url
-            .as_deref()
-            .and_then(|u| url::Url::parse(u).ok())
-            .and_then(|u| u.host_str().map(str::to_lowercase))
-        {
-            let host = host.strip_prefix("www.").unwrap_or(&host);
-            // The name the host alone gives (`theverge`), whatever the card shows.
-            if let Some(rule) = crate::display::host_rule(host)
-                .filter(|_| host.parse::<std::net::IpAddr>().is_err())
-            {
-                doc.add_text(f.source, rule.to_lowercase());
-            }
-            doc.add_text(f.source, host);
+        for term in source_terms(item) {
+            doc.add_text(f.source, term);
         }
         doc.add_i64(f.published, item.published_date.timestamp_millis());
         doc
     }
+}
+
+/// The terms `source:` finds an item by: its source's name lower-cased, and without
+/// spaces ("The Verge" is found as `source:theverge` too: a query word has no spaces);
+/// its host, and the name the host alone gives (`theverge`), whatever the card shows.
+pub(crate) fn source_terms(item: &NewsItem) -> Vec<String> {
+    let mut terms = Vec::new();
+    if let Some(name) = &item.source {
+        let name = name.to_lowercase();
+        let joined: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
+        if joined != name {
+            terms.push(joined);
+        }
+        terms.push(name);
+    }
+    if let Some(host) = item
+        .url
+        .as_deref()
+        .and_then(|u| url::Url::parse(u).ok())
+        .and_then(|u| u.host_str().map(str::to_lowercase))
+    {
+        let host = host.strip_prefix("www.").unwrap_or(&host);
+        if let Some(rule) =
+            crate::display::host_rule(host).filter(|_| host.parse::<std::net::IpAddr>().is_err())
+        {
+            terms.push(rule.to_lowercase());
+        }
+        terms.push(host.to_string());
+    }
+    terms
 }
 
 /// Creates `dir` if needed and makes it the owner's alone (0700), like the data directory.

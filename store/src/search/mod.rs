@@ -27,6 +27,7 @@
 
 mod highlight;
 mod index;
+pub(crate) mod matcher;
 mod query;
 mod stem;
 
