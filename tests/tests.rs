@@ -61,3 +61,6 @@ mod cluster;
 
 /// Moving an install between a data directory and PostgreSQL, both ways: accounts, marks, keys and the feed kept.
 mod migrate;
+
+/// Custom news alerts: matching new items, one mail per interval, unsubscribing signed out.
+mod alerts;

@@ -5,6 +5,7 @@
 //! shape the answer. Rules live in `radar_store`.
 
 pub mod admin;
+mod alerts;
 pub(crate) mod api_key;
 pub(crate) mod auth;
 pub(crate) mod client_config;
@@ -58,6 +59,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(profile::router())
         .merge(api_key::router())
         .merge(user_metadata::router())
+        .merge(alerts::router())
         .merge(weekly::router())
         .merge(payments::router())
         .merge(public_api::router())
@@ -121,6 +123,10 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
     let upkeep = tokio::spawn(upkeep(store.clone()));
     let state = AppState::new(config, store.clone(), tokens, bound);
+    let alert_mail = tokio::spawn(alerts::mail_loop(
+        state.clone(),
+        std::time::Duration::from_secs(state.config.alert_mail_every_secs.max(1)),
+    ));
     // Handlers are installed before the address is announced, so a signal sent by anyone
     // who has read that line stops the daemon cleanly instead of killing it.
     let shutdown = shutdown_signal()?;
@@ -140,6 +146,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     connections::serve(listener, front::Front::new(state), &limits, shutdown).await;
     background.stop().await;
     upkeep.abort();
+    alert_mail.abort();
     // Every acknowledged write was durable before its answer, so a failure here (a full
     // disk, a store that met an I/O error) loses nothing acknowledged: it is logged and
     // the exit stays clean. The quota counts of the last second are what may be lost.

@@ -5,7 +5,7 @@
 
 use lettre::message::Body;
 use lettre::message::Mailbox;
-use lettre::message::header::{ContentTransferEncoding, ContentType};
+use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use radar_store::Store;
 
@@ -107,21 +107,58 @@ impl Mailer {
         text: &str,
         kind: &str,
     ) -> anyhow::Result<()> {
+        self.send_message(to, subject, text, kind, None).await
+    }
+
+    /// [`Mailer::send`] of a mail a reader may stop (an alert's): its `List-Unsubscribe`
+    /// header names `unsubscribe`, which stops it with one POST (RFC 8058), so mail
+    /// clients offer their own unsubscribe button.
+    pub async fn send_with_unsubscribe(
+        &self,
+        to: &str,
+        subject: &str,
+        text: &str,
+        kind: &str,
+        unsubscribe: &str,
+    ) -> anyhow::Result<()> {
+        self.send_message(to, subject, text, kind, Some(unsubscribe))
+            .await
+    }
+
+    async fn send_message(
+        &self,
+        to: &str,
+        subject: &str,
+        text: &str,
+        kind: &str,
+        unsubscribe: Option<&str>,
+    ) -> anyhow::Result<()> {
         let mail = self.store.outbox_add(to, subject, text, kind).await?;
         tracing::info!(mail = %mail.id, kind, "kept an e-mail in the outbox (radar outbox show ID)");
         let Some(smtp) = self.smtp.clone() else {
             return Ok(());
         };
-        let message = Message::builder()
+        let mut builder = Message::builder()
             .from(self.from.clone())
             .to(to.parse()?)
             .subject(subject)
-            .header(ContentType::TEXT_PLAIN)
-            // Quoted-printable whatever the text: links are longer than a mail line.
-            .body(
-                Body::new_with_encoding(text.to_string(), ContentTransferEncoding::QuotedPrintable)
-                    .map_err(|_| anyhow::anyhow!("the message cannot be encoded"))?,
-            )?;
+            .header(ContentType::TEXT_PLAIN);
+        if let Some(url) = unsubscribe {
+            builder = builder
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str("List-Unsubscribe"),
+                    format!("<{url}>"),
+                ))
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
+                    "List-Unsubscribe=One-Click".into(),
+                ));
+        }
+        // Quoted-printable whatever the text: links are longer than a mail line.
+        let message = builder.body(
+            Body::new_with_encoding(text.to_string(), ContentTransferEncoding::QuotedPrintable)
+                .map_err(|_| anyhow::anyhow!("the message cannot be encoded"))?,
+        )?;
         let id = mail.id;
         tokio::spawn(async move {
             match smtp.send(message).await {

@@ -48,6 +48,8 @@ const APP_ROUTES: &[&str] = &[
     "/weekly-summary",
     "/profile",
     "/tv-mode",
+    "/alerts",
+    "/unsubscribe",
 ];
 
 fn is_app_route(path: &str) -> bool {

@@ -224,6 +224,7 @@ async fn a_local_install_resets_a_password_from_the_outbox() {
     let text = mail["text"].as_str().unwrap();
     let link = Received {
         to: String::new(),
+        headers: String::new(),
         body: text.to_string(),
     }
     .link();

@@ -180,6 +180,8 @@ pub(crate) fn link_token(link: &str) -> String {
 /// One message as received: the envelope recipient and the decoded body.
 pub(crate) struct Received {
     pub(crate) to: String,
+    /// The header lines, as sent.
+    pub(crate) headers: String,
     pub(crate) body: String,
 }
 
@@ -240,8 +242,15 @@ pub(crate) async fn smtp_server() -> (String, mpsc::UnboundedReceiver<Received>)
                                 }
                                 raw.push(l.strip_prefix('.').map(str::to_string).unwrap_or(l));
                             }
+                            let headers = raw
+                                .iter()
+                                .take_while(|l| !l.is_empty())
+                                .cloned()
+                                .collect::<Vec<_>>()
+                                .join("\n");
                             let _ = tx.send(Received {
                                 to: to.clone(),
+                                headers,
                                 body: decode_mail(&raw),
                             });
                             b"250 OK queued\r\n"

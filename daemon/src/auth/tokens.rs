@@ -16,6 +16,14 @@ use serde::{Deserialize, Serialize};
 /// The audience of user access tokens.
 pub(crate) const AUDIENCE: &str = "authenticated";
 
+/// Claims of a link sent by mail (see [`Tokens::sign_link`]).
+#[derive(Debug, Serialize, Deserialize)]
+struct LinkClaims {
+    aud: String,
+    sub: String,
+    exp: i64,
+}
+
 /// Claims of a user's access token.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
@@ -189,6 +197,30 @@ impl Tokens {
             },
         );
         Ok(claims)
+    }
+
+    /// Signs a link sent by mail that acts without signing in (an alert's unsubscribe
+    /// link): `subject` says what it acts on, `purpose` what it does. Its audience is the
+    /// purpose's own, so it is never taken for an access token nor for another link.
+    pub fn sign_link(&self, purpose: &str, subject: &str, valid_for: chrono::Duration) -> String {
+        let claims = LinkClaims {
+            aud: format!("radar-link:{purpose}"),
+            sub: subject.to_string(),
+            exp: (chrono::Utc::now() + valid_for).timestamp(),
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .expect("HS256 signing cannot fail")
+    }
+
+    /// The subject of a link signed by [`Tokens::sign_link`] for `purpose`, if its
+    /// signature, audience and expiry hold.
+    pub fn verify_link(&self, purpose: &str, token: &str) -> Option<String> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_audience(&[format!("radar-link:{purpose}")]);
+        validation.leeway = 0;
+        jsonwebtoken::decode::<LinkClaims>(token, &self.decoding, &validation)
+            .ok()
+            .map(|t| t.claims.sub)
     }
 
     /// True when the token is this install's anonymous key.

@@ -4,6 +4,86 @@
  */
 
 export interface paths {
+    "/api/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's alerts, oldest first, with how many they may keep and the badge's count. */
+        get: operations["list_alerts"];
+        put?: never;
+        /**
+         * Saves a search as an alert. Free readers keep one alert, subscribers more (`limit` in
+         *     the list); items published from now on that match are announced.
+         */
+        post: operations["add_alert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller's alerts announced, newest first (the last 100); they count as seen
+         *     from then on.
+         */
+        get: operations["alert_matches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stops an alert's mail: the link in every alert mail (opened at `/unsubscribe` in the
+         *     web app) and its `List-Unsubscribe` header (one click, RFC 8058). Works signed out:
+         *     the signed token names the reader and the alert.
+         */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes an alert and what it announced. */
+        delete: operations["remove_alert"];
+        options?: never;
+        head?: never;
+        /** Changes an alert's interval or whether it mails. */
+        patch: operations["change_alert"];
+        trace?: never;
+    };
     "/api/config": {
         parameters: {
             query?: never;
@@ -899,6 +979,83 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One alert as its reader sees it. */
+        Alert: {
+            /**
+             * Format: date-time
+             * @description When it was saved: items published before never trigger it.
+             */
+            createdAt: string;
+            /** @description Whether matches are also sent by e-mail. */
+            email: boolean;
+            /** @description UUID. */
+            id: string;
+            /** @description At most how often it mails. */
+            interval: components["schemas"]["AlertInterval"];
+            /**
+             * Format: date-time
+             * @description When its last mail was sent, if ever.
+             */
+            mailedAt?: string | null;
+            /** @description The saved search, in the search box's syntax. */
+            query: string;
+            /**
+             * Format: int64
+             * @description Matches the reader has not seen in the app yet.
+             */
+            unseen: number;
+        };
+        /** @description `PATCH /api/alerts/{id}`: what to change; what is left out stays. */
+        AlertChange: {
+            /** @description Whether to mail matches. */
+            email?: boolean | null;
+            interval?: null | components["schemas"]["AlertInterval"];
+        };
+        /** @description One item an alert announced. */
+        AlertHit: {
+            /** @description The alert that matched. */
+            alertId: string;
+            /** @description The item, as in the feed. */
+            item: components["schemas"]["NewsItem"];
+            /**
+             * Format: date-time
+             * @description When the item arrived and matched.
+             */
+            matchedAt: string;
+            /** @description Its search. */
+            query: string;
+            /** @description Whether the reader had seen it in the app before this answer. */
+            seen: boolean;
+        };
+        /**
+         * @description `GET /api/alerts/matches`: what the alerts announced, newest first (the last 100).
+         *     Asking marks them seen.
+         */
+        AlertHits: {
+            /** @description Newest first. */
+            items: components["schemas"]["AlertHit"][];
+        };
+        /**
+         * @description At most how often an alert's mail is sent: the items that match meanwhile wait for
+         *     the next one.
+         * @enum {string}
+         */
+        AlertInterval: "hourly" | "daily" | "weekly";
+        /** @description `GET /api/alerts`: the reader's alerts and how many they may keep. */
+        AlertList: {
+            /** @description Oldest first. */
+            alerts: components["schemas"]["Alert"][];
+            /**
+             * Format: int64
+             * @description How many alerts this reader may keep (free readers fewer than subscribers).
+             */
+            limit: number;
+            /**
+             * Format: int64
+             * @description Matches of all their alerts not seen yet: the badge.
+             */
+            unseen: number;
+        };
         /** @description `GET /api/key` and `POST /api/key/rotate`. */
         ApiKeyBody: {
             /** @description The caller's key for the public news API (`rk_live_...`), sent as `X-API-Key`. */
@@ -1208,6 +1365,14 @@ export interface components {
             marks: components["schemas"]["ItemMarks"];
             /** @description Always true on a 200 answer. */
             success: boolean;
+        };
+        /** @description `POST /api/alerts`: a new alert. */
+        NewAlert: {
+            /** @description Whether to mail matches; true when left out. */
+            email?: boolean | null;
+            interval?: null | components["schemas"]["AlertInterval"];
+            /** @description The search to watch for, in the search box's syntax. */
+            query: string;
         };
         /**
          * @description A news item (docs/product.md §3), as the store keeps it and every view shows it.
@@ -1521,6 +1686,11 @@ export interface components {
              */
             unread: number;
         };
+        /** @description `POST /api/alerts/unsubscribe`: what the link in an alert's mail stopped. */
+        Unsubscribed: {
+            /** @description The alert's search, whose mails stopped. */
+            query: string;
+        };
         /** @description Body of `PUT /user`. */
         UpdateUserBody: components["schemas"]["AuthCodeChallenge"] & {
             /**
@@ -1623,6 +1793,290 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_alerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_alert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewAlert"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            /** @description The query is not one the search box accepts; the message says why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The reader keeps as many alerts as they may; the message says how many */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    alert_matches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertHits"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query: {
+                /** @description The token of the link in the alert's mail. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unsubscribed"];
+                };
+            };
+            /** @description The link is damaged or has expired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The alert was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_alert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alert */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_alert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alert */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertChange"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the server accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not sent as application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_config: {
         parameters: {
             query?: never;
