@@ -34,7 +34,11 @@ pub struct Config {
 
     /// How often, in seconds, the alerts' due mails are looked for and sent (each alert
     /// mails at most once per its own interval whatever this is).
-    #[arg(long = "alert-mail-every", env = "RADAR_ALERT_MAIL_EVERY", default_value_t = 60)]
+    #[arg(
+        long = "alert-mail-every",
+        env = "RADAR_ALERT_MAIL_EVERY",
+        default_value_t = 60
+    )]
     pub alert_mail_every_secs: u64,
 
     /// Upper bound of the store's page cache, in MiB.

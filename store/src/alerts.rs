@@ -170,6 +170,41 @@ impl AlertIndex {
     }
 }
 
+/// An index of alerts for the matching benchmark (`store/examples/alert_bench.rs`): the
+/// same index and the same matching the store runs on every written item.
+#[doc(hidden)]
+pub struct BenchIndex(AlertIndex);
+
+impl BenchIndex {
+    /// Files every query (each one reader's alert, saved at `saved_at`); answers the index
+    /// and how many queries the search box would refuse (left out).
+    pub fn new(queries: &[String], saved_at: DateTime<Utc>) -> (Self, usize) {
+        let mut index = AlertIndex::default();
+        let mut refused = 0;
+        for (i, query) in queries.iter().enumerate() {
+            if SearchQuery::parse(query).is_err() {
+                refused += 1;
+                continue;
+            }
+            let saved = Saved {
+                id: format!("alert-{i}"),
+                query: query.clone(),
+                interval: AlertInterval::Daily,
+                email: true,
+                created_at: saved_at,
+                mailed_at: None,
+            };
+            index.add(&format!("reader-{i}"), &saved);
+        }
+        (Self(index), refused)
+    }
+
+    /// How many alerts the item matches.
+    pub fn matches(&self, item: &NewsItem) -> usize {
+        self.0.matching(item).len()
+    }
+}
+
 /// This process's copy of the alert index.
 #[derive(Default)]
 pub(crate) struct AlertCache(pub(crate) Mutex<Option<Arc<AlertIndex>>>);

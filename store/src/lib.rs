@@ -84,6 +84,8 @@ pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_m
 pub use waitlist::WaitlistEntry;
 
 #[doc(hidden)]
+pub use alerts::BenchIndex as AlertBenchIndex;
+#[doc(hidden)]
 pub use engines::postgres::testing as postgres_testing;
 pub use engines::{BALLAST_FILE, FULL_RETRY_AFTER, is_database_url, redact_url};
 
