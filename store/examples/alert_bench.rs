@@ -14,6 +14,13 @@
 //! cargo run --release -p radar-store --example alert_bench   # ALERTS=100000 PROBE=20000 QUERY_FROM=100
 //! ```
 
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss,
+    reason = "benchmark arithmetic on counts"
+)]
+
 use chrono::{Duration, Utc};
 use radar_store::{AlertBenchIndex, NewsItem};
 
