@@ -115,6 +115,8 @@ const pages = {
   weeklySummaryDetail: page(titles.weeklySummaryDetail, () => import('./routes/weekly-summary-detail')),
   profile: page(titles.profile, () => import('./routes/profile')),
   tvMode: page(titles.tvMode, loaders[paths.tvMode]),
+  alerts: page(titles.alerts, () => import('./routes/alerts')),
+  unsubscribe: page(titles.unsubscribe, () => import('./routes/unsubscribe')),
   notFound: page(titles.notFound, () => import('./routes/not-found')),
 };
 
@@ -127,6 +129,7 @@ export function AppRoutes() {
         <Route path={paths.forgotPassword} element={pages.forgotPassword} />
         <Route path={paths.resetPassword} element={pages.resetPassword} />
         <Route path={paths.authCallback} element={pages.authCallback} />
+        <Route path={paths.unsubscribe} element={pages.unsubscribe} />
         <Route element={<RequireAuth />}>
           <Route path={paths.app} element={pages.app} />
           <Route path={paths.subscribe} element={pages.subscribe} />
@@ -137,6 +140,7 @@ export function AppRoutes() {
           <Route path="/weekly-summary/:id" element={pages.weeklySummaryDetail} />
           <Route path={paths.profile} element={pages.profile} />
           <Route path={paths.tvMode} element={pages.tvMode} />
+          <Route path={paths.alerts} element={pages.alerts} />
         </Route>
         <Route path="*" element={pages.notFound} />
       </Route>

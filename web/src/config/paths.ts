@@ -14,6 +14,8 @@ export const paths = {
   weeklySummaryDetail: (id: string) => `/weekly-summary/${encodeURIComponent(id)}`,
   profile: '/profile',
   tvMode: '/tv-mode',
+  alerts: '/alerts',
+  unsubscribe: '/unsubscribe',
 } as const;
 
 /** The views of /app: the one type every part of the app names them by (`search`: results
@@ -35,6 +37,9 @@ export const appViewPath = (view: AppView) => (view === 'feed' ? paths.app : `${
 
 /** The results of a search: in the address, so back, forward and reload show them again. */
 export const searchPath = (q: string) => `${paths.app}?view=search&q=${encodeURIComponent(q)}`;
+
+/** The alerts page with a search ready to be saved as an alert. */
+export const watchPath = (q: string) => `${paths.alerts}?q=${encodeURIComponent(q)}`;
 
 /**
  * The in-app reader over `view`: deep-linkable, and closed by the browser's back button.

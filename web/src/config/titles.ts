@@ -26,6 +26,8 @@ export const titles = {
   weeklySummaryDetail: t('Weekly AI Summary'),
   profile: t('Profile'),
   tvMode: t('TV mode'),
+  alerts: t('Custom News Alerts'),
+  unsubscribe: t('Stop alert e-mails'),
   notFound: t('Page not found'),
 };
 

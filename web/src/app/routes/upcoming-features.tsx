@@ -28,7 +28,14 @@ const FEATURES = [
     link: { to: paths.weeklySummary, label: 'Read it in the weekly summary' },
   },
   { icon: BarChart3, title: 'Trends Tab', when: 'Q3 2025', text: 'Which topics are rising and fading, charted over weeks and months.' },
-  { icon: BellRing, title: 'Custom News Alerts', when: 'Q3 2025', text: 'Be told at once when a company, model or topic you follow is in the news.' },
+  {
+    icon: BellRing,
+    title: 'Custom News Alerts',
+    when: 'Q3 2025',
+    text: 'Be told at once when a company, model or topic you follow is in the news.',
+    // Built: the alerts page.
+    link: { to: paths.alerts, label: 'Set up your alerts' },
+  },
 ];
 
 export default function UpcomingFeaturesRoute() {

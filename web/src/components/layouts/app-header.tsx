@@ -4,6 +4,7 @@ import { buttonClass } from '@/components/ui/button';
 import { paths, type AppView } from '@/config/paths';
 import { useAuth } from '@/lib/auth';
 import { startCheckout } from '@/lib/checkout';
+import { AlertsBell } from './alerts-bell';
 import { DarkModeToggle } from './dark-mode-toggle';
 import { HeaderSearch } from './header-search';
 import { UserMenu } from './user-menu';
@@ -45,6 +46,7 @@ export function AppHeader({ view }: { view?: AppView }) {
               </span>
             </>
           )}
+          {user && <AlertsBell />}
           <DarkModeToggle />
           <UserMenu />
         </div>

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { Button, buttonClass } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { StateMessage } from '@/components/ui/state-message';
-import { paths } from '@/config/paths';
+import { paths, watchPath } from '@/config/paths';
 import { feedEnd } from '@/features/news/api/get-news';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { ListEnd } from '@/features/news/components/list-end';
@@ -109,6 +109,9 @@ export function SearchView({ q }: { q: string }) {
     <CardList label="Search results">
       <p className="text-sm text-slate-500 dark:text-slate-400" data-testid="search-count" aria-live="polite">
         {count} {count === '1' ? 'result' : 'results'} for “{query}”
+        <Link to={watchPath(query)} className="ml-3 font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+          Watch this search
+        </Link>
       </p>
       {hits.map(({ highlights, ...item }) => (
         <NewsCard key={item.id} item={item} view="search" highlights={highlights} query={query} />
