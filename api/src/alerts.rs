@@ -1,5 +1,5 @@
 //! Custom news alerts: a reader's saved searches, announced in the app and by e-mail
-//! when new items match (docs/product.md §13).
+//! when new items match (docs/product.md §15).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

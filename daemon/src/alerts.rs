@@ -1,4 +1,4 @@
-//! Custom news alerts (docs/product.md §13): a reader's saved searches, the matches they
+//! Custom news alerts (docs/product.md §15): a reader's saved searches, the matches they
 //! announced, and the mail of each alert at most once per its interval, with a link that
 //! stops it without signing in.
 

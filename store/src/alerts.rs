@@ -1,4 +1,4 @@
-//! Custom news alerts (docs/product.md §13): a reader saves a search; new items that
+//! Custom news alerts (docs/product.md §15): a reader saves a search; new items that
 //! match are announced in the app and, at most once per the alert's interval, by mail.
 //!
 //! A reader's alerts and their recent matches are one document (`alerts`, keyed by user

@@ -1,5 +1,5 @@
 // The reader's alerts list, shared by the header's badge and the alerts page, so both read
-// one cached answer (docs/product.md §13).
+// one cached answer (docs/product.md §15).
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';

@@ -1,4 +1,4 @@
-// The reader's alerts (docs/product.md §13): the list with its badge count, and the changes.
+// The reader's alerts (docs/product.md §15): the list with its badge count, and the changes.
 // Every change answers from the server and refreshes the list, so the badge and the page agree.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client, unwrap } from '@/lib/api-client';

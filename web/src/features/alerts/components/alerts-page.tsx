@@ -1,4 +1,4 @@
-// Custom news alerts (docs/product.md §13): save a search, choose how often its e-mail may
+// Custom news alerts (docs/product.md §15): save a search, choose how often its e-mail may
 // come, see what the alerts found. The server owns the rules (how many alerts a reader may
 // keep, which items match); this page draws its answers and says its refusals as they are.
 import { BellRing, Trash2 } from 'lucide-react';
