@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use radar_api::alerts::{Alert, AlertChange, AlertHit, AlertInterval, AlertList, NewAlert};
 
+use crate::backend::READER_DOCS;
 use crate::search::SearchQuery;
 use crate::search::matcher::ItemTerms;
 use crate::{Error, NewsItem, Result, Store, User};
@@ -32,9 +33,9 @@ pub const SUBSCRIBER_ALERTS: usize = 25;
 /// How many matches a reader's document keeps, newest first.
 const KEPT_MATCHES: usize = 100;
 /// The document kind of readers' alerts.
-const ALERTS: &str = "alerts";
+const ALERTS: &str = READER_DOCS[0];
 /// The document kind that lists readers with mail to send.
-const MAIL_DUE: &str = "alert-mail";
+const MAIL_DUE: &str = READER_DOCS[1];
 /// How many times a compare-and-set is tried before giving up.
 const TRIES: usize = 20;
 
@@ -402,7 +403,7 @@ impl Store {
 
     /// Forgets a reader's alerts (a deleted account).
     pub(crate) async fn forget_alerts(&self, user_id: &str) -> Result<()> {
-        for kind in [ALERTS, MAIL_DUE] {
+        for kind in READER_DOCS {
             for _ in 0..TRIES {
                 let version = self
                     .backend()

@@ -86,6 +86,7 @@ pub use items::{
 };
 pub use keys::KeyStore;
 pub use marks::{MarkChange, MarkCounts, MarkStore, Share};
+pub(crate) use records::READER_DOCS;
 pub use records::{Doc, DocStore, OutboxStore, ProfileStore, SummaryStore};
 pub use sources::{FeedChange, SourceStore};
 

@@ -28,7 +28,9 @@
 //! - caches (parsed records, first pages, the feed head): rebuilt on demand;
 //! - API quota counts of past days: the rules ask only of today's (today's is moved);
 //! - shares of items removed since: no listing shows them;
-//! - the embedded engine's journal and ballast file: its own machinery.
+//! - the embedded engine's journal and ballast file: its own machinery;
+//! - documents' versions: the target's start again at 1 (a version only guards against a
+//!   concurrent writer of the same engine).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -153,6 +155,15 @@ pub enum Record {
         /// The profile.
         profile: Profile,
     },
+    /// A reader's document of one kind (their alerts).
+    Doc {
+        /// The kind.
+        kind: &'static str,
+        /// The key: the reader's id.
+        key: String,
+        /// The document's JSON.
+        json: Vec<u8>,
+    },
     /// A waitlist entry.
     Waitlist(WaitlistEntry),
     /// A checkout session of the payment provider.
@@ -196,6 +207,7 @@ impl Record {
                 return;
             }
             Record::Profile { .. } => "profiles",
+            Record::Doc { .. } => "documents",
             Record::Waitlist(_) => "waitlist entries",
             Record::Checkout(_) => "checkouts",
             Record::Summary(_) => "summaries",
@@ -510,6 +522,15 @@ async fn owned_by(
             profile,
         });
     }
+    for kind in super::records::READER_DOCS {
+        if let Some(doc) = from.doc(kind, &id).await? {
+            out.push(Record::Doc {
+                kind,
+                key: id.clone(),
+                json: doc.json,
+            });
+        }
+    }
     if let Some(entry) = from.waitlist_entry(&id).await? {
         out.push(Record::Waitlist(entry));
     }
@@ -600,6 +621,16 @@ async fn import(to: &dyn Backend, record: Record, now: DateTime<Utc>) -> Result<
             Ok(())
         }
         Record::Profile { user, profile } => to.put_profile(&user, &profile).await,
+        Record::Doc { kind, key, json } => {
+            // The target starts the document's versions again: they only need to move on.
+            if to.put_doc(kind, &key, Some(&json), 0).await? {
+                Ok(())
+            } else {
+                Err(Error::Conflict(format!(
+                    "the target already holds the {kind} of {key}"
+                )))
+            }
+        }
         Record::Waitlist(entry) => to.join_waitlist(&entry).await.map(drop),
         Record::Checkout(checkout) => to.insert_checkout(&checkout).await,
         Record::Summary(summary) => to.put_summary(&summary).await,

@@ -161,6 +161,11 @@ async fn fill_account(b: &dyn Backend) {
     )
     .await
     .unwrap();
+    assert!(
+        b.put_doc("alerts", "u1", Some(br#"{"alerts":[],"matches":[]}"#), 0)
+            .await
+            .unwrap()
+    );
     b.join_waitlist(&parse(json!({"user_id": "u1", "email": "ada@example.com",
         "joined_at": "2026-02-01T00:00:00Z", "approved_at": "2026-02-02T00:00:00Z"})))
         .await
@@ -178,7 +183,7 @@ async fn moved(from: &dyn Backend, to: &dyn Backend) {
     );
     source.check(&target).unwrap();
     // Every kind was filled and found: none is compared as "0 = 0" by mistake.
-    assert_eq!(source.0.len(), 18, "{source:?}");
+    assert_eq!(source.0.len(), 19, "{source:?}");
     assert!(source.0.values().all(|n| *n > 0), "{source:?}");
     assert_eq!(records(from, now).await, records(to, now).await);
 }
