@@ -33,7 +33,7 @@ async fn add_item(data: &std::path::Path, title: &str, url: &str, published: Opt
 #[tokio::test]
 async fn an_alert_announces_new_matching_items_and_mails_once_per_interval() {
     let tmp = tempfile::tempdir().unwrap();
-    let (d, mut mails) = mailing_daemon(tmp.path(), &["--alert-mail-every", "1"]).await;
+    let (d, mut mails) = mailing_daemon(tmp.path(), &["--mail-every", "1"]).await;
     let data = tmp.path().join("data");
     let ada = d.sign_up("ada@example.com", "correct horse battery").await;
 
@@ -107,7 +107,7 @@ async fn an_alert_announces_new_matching_items_and_mails_once_per_interval() {
         .find(|l| l.to_ascii_lowercase().starts_with("list-unsubscribe:"))
         .unwrap_or_else(|| panic!("a List-Unsubscribe header in {}", mail.headers));
     assert!(
-        unsubscribe_header.contains("/api/alerts/unsubscribe?token="),
+        unsubscribe_header.contains("/api/unsubscribe?token="),
         "{unsubscribe_header}"
     );
     assert!(
@@ -181,29 +181,24 @@ async fn an_alert_announces_new_matching_items_and_mails_once_per_interval() {
     let (status, done) = d
         .call(
             "POST",
-            &format!("/api/alerts/unsubscribe?token={token}"),
+            &format!("/api/unsubscribe?token={token}"),
             None,
             None,
         )
         .await;
     assert_eq!(status, 200, "{done}");
-    assert_eq!(done["query"], "\"open weights\"");
+    assert_eq!(done["stopped"], "the alert “\"open weights\"”");
     assert_eq!(
         d.get("/api/alerts", Some(&ada)).await.1["alerts"][0]["email"],
         false
     );
     let damaged = d
-        .call("POST", "/api/alerts/unsubscribe?token=x.y.z", None, None)
+        .call("POST", "/api/unsubscribe?token=x.y.z", None, None)
         .await;
     assert_error(&damaged, 400);
     // An access token is not an unsubscribe link.
     let access = d
-        .call(
-            "POST",
-            &format!("/api/alerts/unsubscribe?token={ada}"),
-            None,
-            None,
-        )
+        .call("POST", &format!("/api/unsubscribe?token={ada}"), None, None)
         .await;
     assert_error(&access, 400);
 

@@ -135,7 +135,7 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
 
     assert_eq!(
         d.get("/api/user/profile", Some(&ann)).await,
-        (200, json!({"resume": "", "markOnOpen": true}))
+        (200, json!({"resume": "", "markOnOpen": true, "weeklyEmail": false}))
     );
     let resume = "Data scientist; ten years of NLP. Zürich.";
     assert_eq!(
@@ -146,7 +146,7 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
             Some(json!({"resume": resume}))
         )
         .await,
-        (200, json!({"resume": resume, "markOnOpen": true}))
+        (200, json!({"resume": resume, "markOnOpen": true, "weeklyEmail": false}))
     );
     // The reading setting changes alone, and the resume stays.
     assert_eq!(
@@ -154,18 +154,18 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
             "PATCH",
             "/api/user/profile",
             Some(&ann),
-            Some(json!({"markOnOpen": false}))
+            Some(json!({"markOnOpen": false, "weeklyEmail": false}))
         )
         .await,
-        (200, json!({"resume": resume, "markOnOpen": false}))
+        (200, json!({"resume": resume, "markOnOpen": false, "weeklyEmail": false}))
     );
     assert_eq!(
         d.get("/api/user/profile", Some(&ann)).await.1,
-        json!({"resume": resume, "markOnOpen": false})
+        json!({"resume": resume, "markOnOpen": false, "weeklyEmail": false})
     );
     assert_eq!(
         d.get("/api/user/profile", Some(&bob)).await.1,
-        json!({"resume": "", "markOnOpen": true}),
+        json!({"resume": "", "markOnOpen": true, "weeklyEmail": false}),
         "one user never sees another's profile"
     );
 
@@ -219,6 +219,7 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
         json!({"resume": null}),
         json!({"markOnOpen": "no"}),
         json!({"resume": "x", "markOnOpen": 1}),
+        json!({"weeklyEmail": "yes"}),
     ] {
         let got = d
             .call("PATCH", "/api/user/profile", Some(&ann), Some(bad.clone()))

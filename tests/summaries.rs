@@ -532,3 +532,84 @@ async fn the_daemon_writes_last_weeks_summary_on_schedule() {
     );
     drop(d);
 }
+
+/// The weekly summary by e-mail: once to each subscriber who asked, never to a free reader
+/// who asked nor to a subscriber who did not, with its key points, a link to read it and
+/// a link that stops it signed out.
+#[tokio::test]
+async fn the_weekly_summary_is_mailed_once_to_subscribers_who_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = demo_dir(&tmp).await;
+    let (label, _, _) = previous_week();
+    let generated = cli(&dir, &["summaries", "generate"]).await;
+    assert_eq!(generated.code, 0, "{generated:?}");
+    let (d, mut mails) = crate::auth::mailing_daemon(tmp.path(), &["--mail-every", "1"]).await;
+    let mut tokens = Vec::new();
+    for who in ["ada", "bob", "cy"] {
+        tokens.push(
+            d.sign_up(&format!("{who}@example.com"), "correct horse battery")
+                .await,
+        );
+    }
+    for who in ["ada", "cy"] {
+        let out = cli(
+            &dir,
+            &["subscribers", "grant", &format!("{who}@example.com")],
+        )
+        .await;
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    // ada (subscriber) and bob (free) ask; cy (subscriber) does not.
+    for token in &tokens[..2] {
+        let (status, body) = d
+            .call(
+                "PATCH",
+                "/api/user/profile",
+                Some(token),
+                Some(serde_json::json!({"weeklyEmail": true})),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["weeklyEmail"], true);
+    }
+    let mail = crate::auth::next_mail(&mut mails).await;
+    assert_eq!(mail.to, "ada@example.com");
+    assert!(mail.body.contains("All You Need to Know"), "{}", mail.body);
+    assert!(
+        mail.body.contains(&format!("/weekly-summary/{label}")),
+        "{}",
+        mail.body
+    );
+    assert!(
+        mail.headers
+            .contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click")
+    );
+    assert!(
+        tokio::time::timeout(Duration::from_secs(4), mails.recv())
+            .await
+            .is_err(),
+        "one mail a week, to ada alone"
+    );
+    let link = mail
+        .body
+        .lines()
+        .find(|l| l.contains("/unsubscribe?token="))
+        .expect("an unsubscribe link")
+        .trim()
+        .to_string();
+    let token = link.split("token=").nth(1).unwrap();
+    let (status, done) = d
+        .call(
+            "POST",
+            &format!("/api/unsubscribe?token={token}"),
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{done}");
+    assert_eq!(done["stopped"], "the weekly summary");
+    assert_eq!(
+        d.get("/api/user/profile", Some(&tokens[0])).await.1["weeklyEmail"],
+        false
+    );
+}

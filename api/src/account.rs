@@ -24,6 +24,9 @@ pub struct ProfileBody {
     /// Whether opening an unmarked item from the feed, Drops, TV or search marks it read
     /// (on until the reader turns it off; web and terminal follow the same setting).
     pub mark_on_open: bool,
+    /// Whether each weekly summary is also sent by e-mail (subscribers; off until asked).
+    #[serde(default)]
+    pub weekly_email: bool,
 }
 
 /// Body of `PATCH /api/user/profile`: the fields to change, at least one.
@@ -36,6 +39,9 @@ pub struct ProfileChange {
     /// Turns mark-on-open on or off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark_on_open: Option<bool>,
+    /// Turns the weekly summary by e-mail on or off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weekly_email: Option<bool>,
 }
 
 /// `GET /api/key` and `POST /api/key/rotate`.

@@ -111,9 +111,10 @@ pub struct AlertHits {
     pub items: Vec<AlertHit>,
 }
 
-/// `POST /api/alerts/unsubscribe`: what the link in an alert's mail stopped.
+/// `POST /api/unsubscribe`: what the link in a mail stopped.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Unsubscribed {
-    /// The alert's search, whose mails stopped.
-    pub query: String,
+    /// The mails that stopped, as a page says it: `the alert “open weights”`, or `the
+    /// weekly summary`.
+    pub stopped: String,
 }

@@ -1,25 +1,19 @@
 //! Custom news alerts (docs/product.md §15): a reader's saved searches, the matches they
 //! announced, and the mail of each alert at most once per its interval, with a link that
-//! stops it without signing in.
+//! stops it without signing in (`unsubscribe`).
 
 use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::Utc;
-use radar_api::alerts::{Alert, AlertChange, AlertHits, AlertList, NewAlert, Unsubscribed};
-use serde::Deserialize;
-use utoipa::IntoParams;
+use radar_api::alerts::{Alert, AlertChange, AlertHits, AlertList, NewAlert};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::error::{ApiError, Result};
-use crate::extract::{AuthUser, Json, Path, Query};
+use crate::error::Result;
+use crate::extract::{AuthUser, Json, Path};
 use crate::state::AppState;
 
-/// What an unsubscribe link is signed for.
-const UNSUBSCRIBE: &str = "alert-unsubscribe";
-/// How long an unsubscribe link works.
-const UNSUBSCRIBE_VALID_DAYS: i64 = 365;
 /// The lease the mail job holds while it sends, against other daemons sharing the store.
 const MAIL_LEASE: &str = "alert-mail";
 
@@ -29,7 +23,6 @@ pub(crate) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_alerts, add_alert))
         .routes(routes!(change_alert, remove_alert))
         .routes(routes!(alert_matches))
-        .routes(routes!(unsubscribe))
 }
 
 /// The caller's alerts, oldest first, with how many they may keep and the badge's count.
@@ -102,56 +95,9 @@ pub(crate) async fn alert_matches(
     }))
 }
 
-/// The unsubscribe link's token.
-#[derive(Debug, Deserialize, IntoParams)]
-pub(crate) struct UnsubscribeQuery {
-    /// The token of the link in the alert's mail.
-    token: String,
-}
-
-/// Stops an alert's mail: the link in every alert mail (opened at `/unsubscribe` in the
-/// web app) and its `List-Unsubscribe` header (one click, RFC 8058). Works signed out:
-/// the signed token names the reader and the alert.
-#[utoipa::path(post, path = "/api/alerts/unsubscribe", tag = "alerts", params(UnsubscribeQuery), responses(
-    (status = 200, body = Unsubscribed),
-    (status = 400, body = crate::error::ErrorBody, description = "The link is damaged or has expired"),
-    (status = 404, body = crate::error::ErrorBody, description = "The alert was deleted"),
-))]
-pub(crate) async fn unsubscribe(
-    State(s): State<AppState>,
-    Query(q): Query<UnsubscribeQuery>,
-) -> Result<Json<Unsubscribed>> {
-    let bad = || {
-        ApiError::bad_request(
-            "invalid_link",
-            "This unsubscribe link is damaged or has expired. Sign in and turn the alert's e-mail off on the Alerts page.",
-        )
-    };
-    let subject = s
-        .tokens
-        .verify_link(UNSUBSCRIBE, &q.token)
-        .ok_or_else(bad)?;
-    let (user, alert) = subject.split_once(' ').ok_or_else(bad)?;
-    let query = s.store.unsubscribe_alert(user, alert).await?;
-    Ok(Json(Unsubscribed { query }))
-}
-
-/// The mail job: every `every`, the daemon holding the lease sends the alerts' due mails.
-pub(crate) async fn mail_loop(s: AppState, every: Duration) {
-    let holder = uuid::Uuid::new_v4().to_string();
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tick.tick().await;
-        if let Err(e) = send_due(&s, &holder, every).await {
-            tracing::warn!(error = %e, "cannot send the alerts' mails; will retry");
-        }
-    }
-}
-
 /// Sends each due alert mail once: the lease keeps other daemons out meanwhile, and an
 /// alert's mail is recorded as sent before the next one is looked at.
-async fn send_due(s: &AppState, holder: &str, every: Duration) -> anyhow::Result<()> {
+pub(crate) async fn send_due(s: &AppState, holder: &str, every: Duration) -> anyhow::Result<()> {
     let until = Utc::now() + chrono::Duration::from_std(every * 4)?;
     if !s.store.lease(MAIL_LEASE, holder, until).await? {
         return Ok(());
@@ -161,18 +107,20 @@ async fn send_due(s: &AppState, holder: &str, every: Duration) -> anyhow::Result
         let Some(user) = s.store.user(&due.user_id).await? else {
             continue;
         };
-        let token = s.tokens.sign_link(
-            UNSUBSCRIBE,
+        let links = crate::unsubscribe::links(
+            s,
+            crate::unsubscribe::ALERT,
             &format!("{} {}", due.user_id, due.alert.id),
-            chrono::Duration::days(UNSUBSCRIBE_VALID_DAYS),
-        );
-        let mut page = s.site_url.join("unsubscribe")?;
-        page.query_pairs_mut().append_pair("token", &token);
-        let mut one_click = s.site_url.join("api/alerts/unsubscribe")?;
-        one_click.query_pairs_mut().append_pair("token", &token);
-        let (subject, text) = mail_text(&due, page.as_str());
+        )?;
+        let (subject, text) = mail_text(&due, links.page.as_str());
         s.mailer
-            .send_with_unsubscribe(&user.email, &subject, &text, "alert", one_click.as_str())
+            .send_with_unsubscribe(
+                &user.email,
+                &subject,
+                &text,
+                "alert",
+                links.one_click.as_str(),
+            )
             .await?;
         let ids: Vec<String> = due.items.iter().map(|i| i.id.clone()).collect();
         s.store

@@ -32,14 +32,10 @@ pub struct Config {
     #[arg(long, env = "RADAR_WORKERS")]
     pub workers: Option<std::num::NonZeroUsize>,
 
-    /// How often, in seconds, the alerts' due mails are looked for and sent (each alert
-    /// mails at most once per its own interval whatever this is).
-    #[arg(
-        long = "alert-mail-every",
-        env = "RADAR_ALERT_MAIL_EVERY",
-        default_value_t = 60
-    )]
-    pub alert_mail_every_secs: u64,
+    /// How often, in seconds, due mails are looked for and sent: the alerts' (each alert
+    /// mails at most once per its own interval whatever this is) and the weekly summary's.
+    #[arg(long = "mail-every", env = "RADAR_MAIL_EVERY", default_value_t = 60)]
+    pub mail_every_secs: u64,
 
     /// Upper bound of the store's page cache, in MiB.
     #[arg(long, env = "RADAR_CACHE_MB", default_value_t = 64)]

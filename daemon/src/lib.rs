@@ -5,7 +5,7 @@
 //! shape the answer. Rules live in `radar_store`.
 
 pub mod admin;
-mod alerts;
+pub(crate) mod alerts;
 pub(crate) mod api_key;
 pub(crate) mod auth;
 pub(crate) mod client_config;
@@ -28,6 +28,7 @@ pub(crate) mod public_api;
 pub(crate) mod search;
 pub(crate) mod state;
 pub mod summarize;
+pub(crate) mod unsubscribe;
 pub(crate) mod user_metadata;
 pub(crate) mod waitlist;
 pub(crate) mod web;
@@ -60,6 +61,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(api_key::router())
         .merge(user_metadata::router())
         .merge(alerts::router())
+        .merge(unsubscribe::router())
         .merge(weekly::router())
         .merge(payments::router())
         .merge(public_api::router())
@@ -123,9 +125,9 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
     let upkeep = tokio::spawn(upkeep(store.clone()));
     let state = AppState::new(config, store.clone(), tokens, bound);
-    let alert_mail = tokio::spawn(alerts::mail_loop(
+    let mail_jobs = tokio::spawn(mail::jobs(
         state.clone(),
-        std::time::Duration::from_secs(state.config.alert_mail_every_secs.max(1)),
+        std::time::Duration::from_secs(state.config.mail_every_secs.max(1)),
     ));
     // Handlers are installed before the address is announced, so a signal sent by anyone
     // who has read that line stops the daemon cleanly instead of killing it.
@@ -146,7 +148,7 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     connections::serve(listener, front::Front::new(state), &limits, shutdown).await;
     background.stop().await;
     upkeep.abort();
-    alert_mail.abort();
+    mail_jobs.abort();
     // Every acknowledged write was durable before its answer, so a failure here (a full
     // disk, a store that met an I/O error) loses nothing acknowledged: it is logged and
     // the exit stays clean. The quota counts of the last second are what may be lost.

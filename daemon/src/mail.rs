@@ -172,6 +172,24 @@ impl Mailer {
     }
 }
 
+/// The mail jobs: every `every`, the alerts' due mails and the weekly summary's mail to
+/// the readers who asked for it. Every daemon runs them; each takes its own lease, so
+/// one daemon at a time sends.
+pub(crate) async fn jobs(s: crate::state::AppState, every: std::time::Duration) {
+    let holder = uuid::Uuid::new_v4().to_string();
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if let Err(e) = crate::alerts::send_due(&s, &holder, every).await {
+            tracing::warn!(error = %e, "cannot send the alerts' mails; will retry");
+        }
+        if let Err(e) = crate::summarize::digest::send_due(&s, &holder, every).await {
+            tracing::warn!(error = %e, "cannot send the weekly summary's mails; will retry");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

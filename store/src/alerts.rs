@@ -401,8 +401,8 @@ impl Store {
         Ok(self.change_alert(user_id, alert_id, &change).await?.query)
     }
 
-    /// Forgets a reader's alerts (a deleted account).
-    pub(crate) async fn forget_alerts(&self, user_id: &str) -> Result<()> {
+    /// Forgets a reader's documents: alerts, mail due, the weekly mail (a deleted account).
+    pub(crate) async fn forget_reader_docs(&self, user_id: &str) -> Result<()> {
         for kind in READER_DOCS {
             for _ in 0..TRIES {
                 let version = self

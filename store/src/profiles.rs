@@ -9,6 +9,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result, Store};
 
+/// The document kind of readers who asked for the weekly summary by e-mail.
+const WEEKLY_MAIL: &str = crate::backend::READER_DOCS[2];
+
+/// What the `weekly-mail` document holds: the last week mailed.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct WeeklyMailState {
+    last_week: Option<String>,
+}
+
 /// Longest accepted resume, in characters (Unicode scalar values).
 pub const MAX_RESUME_CHARS: usize = 20_000;
 
@@ -25,6 +34,10 @@ pub struct Profile {
     /// it that carry no mark count as read and are out of the feed ([`Store::feed_page`]).
     #[serde(default)]
     pub read_before: Option<DateTime<Utc>>,
+    /// Whether the reader asked for each weekly summary by e-mail (subscribers only; see
+    /// [`Store::claim_weekly_mail`]).
+    #[serde(default)]
+    pub weekly_email: bool,
     /// Last change.
     #[serde(default)]
     pub updated_at: Option<DateTime<Utc>>,
@@ -40,6 +53,7 @@ impl Default for Profile {
             resume: String::new(),
             mark_on_open: true,
             read_before: None,
+            weekly_email: false,
             updated_at: None,
         }
     }
@@ -66,6 +80,64 @@ impl Store {
     /// Turns mark-on-open on or off for the user.
     pub async fn set_mark_on_open(&self, user_id: &str, on: bool) -> Result<Profile> {
         self.change_profile(user_id, |p| p.mark_on_open = on).await
+    }
+
+    /// Turns the weekly summary by e-mail on or off for the user. Who asked for it is
+    /// also kept as a document of its own (`weekly-mail`), so the weekly job walks those
+    /// readers only, and records there which week it mailed them.
+    pub async fn set_weekly_email(&self, user_id: &str, on: bool) -> Result<Profile> {
+        let profile = self
+            .change_profile(user_id, |p| p.weekly_email = on)
+            .await?;
+        for _ in 0..20 {
+            let doc = self.backend().doc(WEEKLY_MAIL, user_id).await?;
+            let done = match (on, doc) {
+                (true, None) => {
+                    self.backend()
+                        .put_doc(WEEKLY_MAIL, user_id, Some(b"{}"), 0)
+                        .await?
+                }
+                (false, Some(doc)) => {
+                    self.backend()
+                        .put_doc(WEEKLY_MAIL, user_id, None, doc.version)
+                        .await?
+                }
+                _ => true,
+            };
+            if done {
+                return Ok(profile);
+            }
+        }
+        Err(Error::Unavailable(
+            "the profile changed too often meanwhile: try again".into(),
+        ))
+    }
+
+    /// Up to `limit` readers who asked for the weekly summary by e-mail, after `after`.
+    pub async fn weekly_mail_readers(
+        &self,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<String>> {
+        self.backend().doc_keys(WEEKLY_MAIL, after, limit).await
+    }
+
+    /// Claims the mail of `week`'s summary to `user_id`: true once per reader and week,
+    /// however many daemons ask (the document records the last week mailed, written by
+    /// compare-and-set), false when it was claimed already or the reader no longer asks.
+    pub async fn claim_weekly_mail(&self, user_id: &str, week: &str) -> Result<bool> {
+        let Some(doc) = self.backend().doc(WEEKLY_MAIL, user_id).await? else {
+            return Ok(false);
+        };
+        let mut state: WeeklyMailState = serde_json::from_slice(&doc.json).unwrap_or_default();
+        if state.last_week.as_deref() == Some(week) {
+            return Ok(false);
+        }
+        state.last_week = Some(week.to_string());
+        let json = serde_json::to_vec(&state)?;
+        self.backend()
+            .put_doc(WEEKLY_MAIL, user_id, Some(&json), doc.version)
+            .await
     }
 
     /// Reads the profile, changes it and saves it. Two changes of one profile at the same
@@ -99,6 +171,23 @@ mod tests {
             store.set_resume("u1", "Data engineer").await.unwrap();
             assert!(!store.profile("u1").await.unwrap().mark_on_open);
             assert!(store.profile("u2").await.unwrap().mark_on_open);
+        }
+
+        async fn the_weekly_mail_is_claimed_once_per_reader_and_week(store) {
+            assert!(!store.profile("u1").await.unwrap().weekly_email);
+            assert!(!store.claim_weekly_mail("u1", "2026-W47").await.unwrap(), "not asked for");
+            store.set_weekly_email("u1", true).await.unwrap();
+            store.set_weekly_email("u2", true).await.unwrap();
+            assert!(store.profile("u1").await.unwrap().weekly_email);
+            assert_eq!(store.weekly_mail_readers(None, 10).await.unwrap(), ["u1", "u2"]);
+            assert!(store.claim_weekly_mail("u1", "2026-W47").await.unwrap());
+            assert!(!store.claim_weekly_mail("u1", "2026-W47").await.unwrap(), "once a week");
+            assert!(store.claim_weekly_mail("u1", "2026-W48").await.unwrap());
+            // Turned off, the reader is no longer walked nor mailed.
+            store.set_weekly_email("u2", false).await.unwrap();
+            assert_eq!(store.weekly_mail_readers(None, 10).await.unwrap(), ["u1"]);
+            assert!(!store.claim_weekly_mail("u2", "2026-W48").await.unwrap());
+            assert!(!store.profile("u2").await.unwrap().weekly_email);
         }
 
         async fn resume_round_trips_and_the_limit_counts_characters(store) {

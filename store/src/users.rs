@@ -209,7 +209,7 @@ impl Store {
             .await?
             .ok_or(Error::NotFound("user"))?;
         self.pages().forget_reader(id);
-        self.forget_alerts(id).await?;
+        self.forget_reader_docs(id).await?;
         Ok(user)
     }
 

@@ -30,7 +30,7 @@ describe('alerts', () => {
   let errors;
 
   before(async () => {
-    daemon = await startDaemon({ args: ['--alert-mail-every', '1'] });
+    daemon = await startDaemon({ args: ['--mail-every', '1'] });
     browser = await launchBrowser();
     ({ page, errors } = await openPage(browser, daemon.url));
     await registerAndSignIn(page, EMAIL);
@@ -84,7 +84,7 @@ describe('alerts', () => {
     const signedOut = await openPage(browser, daemon.url);
     await signedOut.page.goto(new URL(link).pathname + new URL(link).search);
     await signedOut.page.getByRole('button', { name: 'Stop these e-mails' }).click();
-    await signedOut.page.getByRole('status').filter({ hasText: 'You will get no more e-mails for the alert' }).waitFor();
+    await signedOut.page.getByRole('status').filter({ hasText: `You will get no more e-mails of the alert “${QUERY}”` }).waitFor();
     await signedOut.context.close();
     await page.goto('/alerts');
     const row = page.getByTestId('alert-row').filter({ hasText: QUERY });

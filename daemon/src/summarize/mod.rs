@@ -11,6 +11,7 @@
 //! topic. Every story in the content is followed by its source and link (the LLM's text
 //! gets a closing "Sources:" paragraph for that).
 
+pub(crate) mod digest;
 pub mod llm;
 pub mod local;
 pub mod week;

@@ -2634,6 +2634,7 @@ pub(crate) async fn profiles_are_kept_per_user(b: Arc<dyn Backend>) {
         resume: "ML engineer".into(),
         mark_on_open: true,
         read_before: None,
+        weekly_email: false,
         updated_at: Some(at("2026-03-01T00:00:00Z")),
     };
     b.put_profile("u", &first).await.unwrap();
@@ -2642,6 +2643,7 @@ pub(crate) async fn profiles_are_kept_per_user(b: Arc<dyn Backend>) {
         resume: "Research lead".into(),
         mark_on_open: false,
         read_before: Some(at("2026-03-01T12:00:00Z")),
+        weekly_email: true,
         updated_at: Some(at("2026-03-02T00:00:00Z")),
     };
     b.put_profile("u", &second).await.unwrap();

@@ -55,9 +55,10 @@ pub trait ProfileStore: Send + Sync {
     async fn put_profile(&self, user_id: &str, profile: &Profile) -> Result<()>;
 }
 
-/// The kinds of documents keyed by a reader's id: they go with the account when it is
+/// The kinds of documents keyed by a reader's id (their alerts, who has alert mail due,
+/// who asked for the weekly summary by e-mail): they go with the account when it is
 /// deleted, and with it when an install moves (`radar migrate`).
-pub(crate) const READER_DOCS: [&str; 2] = ["alerts", "alert-mail"];
+pub(crate) const READER_DOCS: [&str; 3] = ["alerts", "alert-mail", "weekly-mail"];
 
 /// A document as stored: its JSON and the version a compare-and-set names.
 #[derive(Debug, Clone, PartialEq, Eq)]

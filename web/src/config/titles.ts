@@ -27,7 +27,7 @@ export const titles = {
   profile: t('Profile'),
   tvMode: t('TV mode'),
   alerts: t('Custom News Alerts'),
-  unsubscribe: t('Stop alert e-mails'),
+  unsubscribe: t('Stop e-mails'),
   notFound: t('Page not found'),
 };
 

@@ -45,27 +45,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/alerts/unsubscribe": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Stops an alert's mail: the link in every alert mail (opened at `/unsubscribe` in the
-         *     web app) and its `List-Unsubscribe` header (one click, RFC 8058). Works signed out:
-         *     the signed token names the reader and the alert.
-         */
-        post: operations["unsubscribe"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/alerts/{id}": {
         parameters: {
             query?: never;
@@ -519,6 +498,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stops the mails a link came with: an alert's (its e-mail turned off; the alert stays)
+         *     or the weekly summary's. Works signed out: the signed token names the reader and what
+         *     to stop.
+         */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/metadata": {
         parameters: {
             query?: never;
@@ -551,8 +551,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Saves the caller's resume (at most 20,000 characters) or their mark-on-open setting,
-         *     and answers the profile.
+         * Saves the caller's resume (at most 20,000 characters), their mark-on-open setting or
+         *     whether they get each weekly summary by e-mail, and answers the profile.
          */
         patch: operations["patch_profile"];
         trace?: never;
@@ -1479,6 +1479,8 @@ export interface components {
             markOnOpen: boolean;
             /** @description The professional resume, free text (the server answers 413 past its limit). */
             resume: string;
+            /** @description Whether each weekly summary is also sent by e-mail (subscribers; off until asked). */
+            weeklyEmail?: boolean;
         };
         /** @description Body of `PATCH /api/user/profile`: the fields to change, at least one. */
         ProfileChange: {
@@ -1486,6 +1488,8 @@ export interface components {
             markOnOpen?: boolean | null;
             /** @description A new resume. */
             resume?: string | null;
+            /** @description Turns the weekly summary by e-mail on or off. */
+            weeklyEmail?: boolean | null;
         };
         /**
          * @description Which payment provider serves checkouts.
@@ -1686,10 +1690,13 @@ export interface components {
              */
             unread: number;
         };
-        /** @description `POST /api/alerts/unsubscribe`: what the link in an alert's mail stopped. */
+        /** @description `POST /api/unsubscribe`: what the link in a mail stopped. */
         Unsubscribed: {
-            /** @description The alert's search, whose mails stopped. */
-            query: string;
+            /**
+             * @description The mails that stopped, as a page says it: `the alert “open weights”`, or `the
+             *     weekly summary`.
+             */
+            stopped: string;
         };
         /** @description Body of `PUT /user`. */
         UpdateUserBody: components["schemas"]["AuthCodeChallenge"] & {
@@ -1905,55 +1912,6 @@ export interface operations {
                 };
             };
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    unsubscribe: {
-        parameters: {
-            query: {
-                /** @description The token of the link in the alert's mail. */
-                token: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Unsubscribed"];
-                };
-            };
-            /** @description The link is damaged or has expired */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The alert was deleted */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3283,6 +3241,55 @@ export interface operations {
             };
         };
     };
+    unsubscribe: {
+        parameters: {
+            query: {
+                /** @description The token of the link in the mail. */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unsubscribed"];
+                };
+            };
+            /** @description The link is damaged or has expired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The alert was deleted */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_user_metadata: {
         parameters: {
             query?: never;
@@ -3358,7 +3365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileBody"];
                 };
             };
-            /** @description Not a JSON object with a string resume or a boolean markOnOpen */
+            /** @description Not a JSON object with a string resume or a boolean markOnOpen or weeklyEmail */
             400: {
                 headers: {
                     [name: string]: unknown;

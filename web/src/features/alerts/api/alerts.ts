@@ -47,4 +47,4 @@ export const useRemoveAlert = () =>
 
 /** The unsubscribe link of an alert's mail: works signed out. */
 export const unsubscribe = (token: string) =>
-  unwrap(client.POST('/api/alerts/unsubscribe', { params: { query: { token } } }));
+  unwrap(client.POST('/api/unsubscribe', { params: { query: { token } } }));

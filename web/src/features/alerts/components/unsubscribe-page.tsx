@@ -1,4 +1,4 @@
-// The link in an alert's e-mail: stops that alert's mails without signing in. A click, not
+// The link in an alert's or the weekly summary's e-mail: stops those mails without signing in. A click, not
 // the page's opening, stops them, so a mail scanner that opens links changes nothing.
 import { useMutation } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -15,18 +15,22 @@ export function UnsubscribePage() {
 
   return (
     <Card className="mx-auto max-w-md">
-      <h1 className="text-xl font-bold">Stop alert e-mails</h1>
+      <h1 className="text-xl font-bold">Stop these e-mails</h1>
       {stop.isSuccess ? (
         <p className="mt-3 text-sm" role="status">
-          You will get no more e-mails for the alert “{stop.data.query}”. It still shows new stories in Radar; delete it on the{' '}
+          You will get no more e-mails of {stop.data.stopped}. Turn them on again, or change what else Radar sends you, on the{' '}
           <Link to={paths.alerts} className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
-            Alerts page
-          </Link>
-          .
+            Alerts
+          </Link>{' '}
+          and{' '}
+          <Link to={paths.profile} className="font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+            Profile
+          </Link>{' '}
+          pages.
         </p>
       ) : (
         <>
-          <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">This stops the e-mails of the alert this link came with. You do not need to sign in.</p>
+          <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">This stops the e-mails this link came with: an alert's, or the weekly summary's. You do not need to sign in.</p>
           {stop.isError && (
             <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
               {stop.error instanceof ApiError ? (stop.error.detail ?? stop.error.message) : String(stop.error)}
