@@ -170,6 +170,18 @@ describe('subscriber', () => {
     assert.equal(await page.getByRole('link', { name: 'Join Premium Waitlist' }).count(), 0);
   });
 
+  it('asks for the weekly summary by e-mail on the profile', async () => {
+    await page.goto('/profile');
+    const box = page.getByRole('checkbox', { name: /E-mail me the weekly summary/ });
+    await box.waitFor();
+    assert.equal(await box.isChecked(), false, 'off until asked');
+    await box.check();
+    await page.waitForFunction(() => !document.querySelector('input[type=checkbox]:disabled'));
+    await page.reload();
+    await box.waitFor();
+    assert.equal(await box.isChecked(), true, 'kept by the server');
+  });
+
   it('logged no console errors', () => {
     assertNoConsoleErrors(errors);
   });

@@ -86,6 +86,7 @@ export function ProfileEditor() {
             )}
           </div>
           <ReadingSetting on={profile.data.markOnOpen} />
+          <WeeklyEmailSetting on={profile.data.weeklyEmail ?? false} />
         </div>
       )}
     </Card>
@@ -114,6 +115,37 @@ function ReadingSetting({ on }: { on: boolean }) {
         <span className="font-semibold">Mark stories read when I open them</span>
         <span className="block text-sm text-slate-600 dark:text-slate-400">
           In the web app and the terminal. Stories opened from Favs, Read, Trash or Shared keep their place.
+        </span>
+      </span>
+    </label>
+  );
+}
+
+/** The weekly summary by e-mail: subscribers get it; others see what subscribing adds. */
+function WeeklyEmailSetting({ on }: { on: boolean }) {
+  const { isSubscriber } = useAuth();
+  const update = useUpdateProfile();
+  const checked = (update.isPending ? update.variables.weeklyEmail : null) ?? on;
+  return (
+    <label className="flex items-start gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+      <input
+        type="checkbox"
+        checked={checked}
+        disabled={update.isPending}
+        onChange={(e) =>
+          update.mutate(
+            { weeklyEmail: e.target.checked },
+            { onError: () => toast({ title: 'Update Failed', description: 'Failed to update your profile. Please try again.', variant: 'destructive' }) },
+          )
+        }
+        className="mt-1 h-4 w-4 accent-indigo-600"
+      />
+      <span>
+        <span className="font-semibold">E-mail me the weekly summary</span>
+        <span className="block text-sm text-slate-600 dark:text-slate-400">
+          {isSubscriber
+            ? 'Each Monday, the week’s summary with All You Need to Know, once it is written.'
+            : 'For subscribers: each Monday, the week’s summary with All You Need to Know.'}
         </span>
       </span>
     </label>
