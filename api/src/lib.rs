@@ -12,6 +12,7 @@
 pub mod account;
 pub mod auth;
 pub mod error;
+pub mod insights;
 pub mod news;
 pub mod public;
 pub mod search;

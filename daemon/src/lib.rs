@@ -16,6 +16,7 @@ pub(crate) mod extract;
 pub(crate) mod front;
 pub(crate) mod health;
 pub mod ingest;
+pub(crate) mod insights;
 pub(crate) mod mail;
 pub(crate) mod marks;
 pub mod memory;
@@ -59,6 +60,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(api_key::router())
         .merge(user_metadata::router())
         .merge(weekly::router())
+        .merge(insights::router())
         .merge(payments::router())
         .merge(public_api::router())
         .merge(search::router())
