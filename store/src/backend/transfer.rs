@@ -29,6 +29,8 @@
 //! - API quota counts of past days: the rules ask only of today's (today's is moved);
 //! - shares of items removed since: no listing shows them;
 //! - the embedded engine's journal and ballast file: its own machinery.
+//! - the reading history and its totals (docs/product.md §15): not moved yet; Insights
+//!   and the key points' reads start again from the target's own reads.
 
 use std::collections::BTreeMap;
 use std::path::Path;
