@@ -95,8 +95,9 @@ pub struct MissedStory {
     pub source: String,
     /// How many outlets reported it.
     pub outlets: u64,
-    /// How many readers read a report of it this week.
-    pub readers: u64,
+    /// How many reads its reports had this week; none while fewer readers read this week
+    /// than the comparison needs (a count of one or two would tell who read what).
+    pub readers: Option<u64>,
 }
 
 /// A resume term the week's items named.

@@ -139,8 +139,10 @@ impl Store {
         }
     }
 
-    /// How many readers read each item in `[since, until)` (each reader once per item).
-    /// Reads every reader's reads of the window: for jobs only.
+    /// How many readers read each item in `[since, until)` (each reader once per item);
+    /// none at all while fewer than [`MIN_COMPARISON_READERS`] readers read in the window,
+    /// so an order drawn from it tells nothing of one reader. Reads every reader's reads
+    /// of the window: for jobs only.
     pub async fn item_readers(
         &self,
         since: DateTime<Utc>,
@@ -152,6 +154,10 @@ impl Store {
             .await?;
         let pairs: HashSet<(String, String)> =
             reads.into_iter().map(|r| (r.reader, r.item)).collect();
+        let readers: HashSet<&str> = pairs.iter().map(|(r, _)| r.as_str()).collect();
+        if (readers.len() as u64) < MIN_COMPARISON_READERS {
+            return Ok(HashMap::new());
+        }
         let mut out: HashMap<String, u64> = HashMap::new();
         for (_, item) in pairs {
             *out.entry(item).or_default() += 1;
@@ -198,12 +204,21 @@ impl Store {
             }
         }
         let week_items = self.items_between(since, now, WEEK_ITEMS).await?;
+        let readers = readers.len() as u64;
+        // Below the comparison's threshold reads do not order the stories either: the
+        // order of the stories missed would tell what the few other readers read.
+        let enough = readers >= MIN_COMPARISON_READERS;
+        let stories = if enough {
+            stories(week_items, &item_readers)
+        } else {
+            stories(week_items, &HashMap::new())
+        };
         let totals = ReadTotals {
             counted_at: Some(now),
-            readers: readers.len() as u64,
+            readers,
             reads: counted,
             topics,
-            stories: stories(week_items, &item_readers),
+            stories,
             item_readers,
         };
         self.backend()
@@ -311,11 +326,13 @@ impl Store {
                 continue;
             };
             out.push(MissedStory {
-                readers: story
-                    .items
-                    .iter()
-                    .map(|i| totals.item_readers.get(i).copied().unwrap_or(0))
-                    .sum(),
+                readers: (totals.readers >= MIN_COMPARISON_READERS).then(|| {
+                    story
+                        .items
+                        .iter()
+                        .map(|i| totals.item_readers.get(i).copied().unwrap_or(0))
+                        .sum()
+                }),
                 id: item.id.clone(),
                 source: source_of(&item),
                 title: item.title,
@@ -442,7 +459,7 @@ mod tests {
             assert!(mine.comparison.topics.is_empty());
             assert_eq!(mine.reads, 1);
             assert_eq!(mine.missed.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(), [popular.as_str()]);
-            assert_eq!(mine.missed[0].readers, 18);
+            assert_eq!(mine.missed[0].readers, None, "no count below 20 readers");
 
             // Reading it again counts once; a 20th reader shows the comparison.
             store.set_mark("r0", &popular, Mark::Read).await.unwrap();
@@ -452,6 +469,7 @@ mod tests {
             let mine = store.insights(&me, Utc::now()).await.unwrap();
             assert!(mine.comparison.shown);
             assert_eq!(mine.comparison.readers, 20);
+            assert_eq!(mine.missed[0].readers, Some(19));
             let robotics = mine.comparison.topics.iter().find(|t| t.topic == "Robotics").unwrap();
             assert!((robotics.yours - 1.0).abs() < 1e-9);
             assert!((robotics.everyone - 1.0 / 20.0).abs() < 1e-9);

@@ -1301,9 +1301,10 @@ export interface components {
             outlets: number;
             /**
              * Format: int64
-             * @description How many readers read a report of it this week.
+             * @description How many reads its reports had this week; none while fewer readers read this week
+             *     than the comparison needs (a count of one or two would tell who read what).
              */
-            readers: number;
+            readers?: number | null;
             /** @description Its lead report's publication. */
             source: string;
             /** @description Its lead report's title. */

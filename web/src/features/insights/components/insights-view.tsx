@@ -109,7 +109,8 @@ function InsightsCards({ insights }: { insights: Insights }) {
                 )}
                 <span className="text-slate-500 dark:text-slate-400">
                   {' '}
-                  · {m.source} · {m.outlets} {m.outlets === 1 ? 'outlet' : 'outlets'} · {m.readers} {m.readers === 1 ? 'reader' : 'readers'}
+                  · {m.source} · {m.outlets} {m.outlets === 1 ? 'outlet' : 'outlets'}
+                  {m.readers != null && ` · ${m.readers} ${m.readers === 1 ? 'reader' : 'readers'}`}
                 </span>
               </li>
             ))}
