@@ -52,6 +52,8 @@ pub async fn run(
 ) {
     let mut next_summary_check = tokio::time::Instant::now();
     let mut next_count = tokio::time::Instant::now();
+    // A period of zero would spin the loop.
+    let totals_every = totals_every.max(Duration::from_secs(1));
     let poller = Poller {
         ctx: ctx.clone(),
         launched: Arc::default(),
