@@ -16,6 +16,9 @@ mod web;
 /// The reader API of docs/product.md §7: 401s, waitlist, profile, API key, metadata, weekly summaries, OpenAPI.
 mod reader_api;
 
+/// The Insights tab: reads by topic and source, the comparison from 20 readers, stories missed, privacy.
+mod insights;
+
 /// Payments: the test checkout end to end, Stripe against a local stub, the signed webhook.
 mod payments;
 

@@ -13,6 +13,7 @@ pub mod account;
 pub mod alerts;
 pub mod auth;
 pub mod error;
+pub mod insights;
 pub mod news;
 pub mod public;
 pub mod search;

@@ -17,6 +17,7 @@ pub(crate) mod extract;
 pub(crate) mod front;
 pub(crate) mod health;
 pub mod ingest;
+pub(crate) mod insights;
 pub(crate) mod mail;
 pub(crate) mod marks;
 pub mod memory;
@@ -63,6 +64,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(alerts::router())
         .merge(unsubscribe::router())
         .merge(weekly::router())
+        .merge(insights::router())
         .merge(payments::router())
         .merge(public_api::router())
         .merge(search::router())

@@ -62,9 +62,14 @@ impl Store {
         mark: Mark,
         on: bool,
     ) -> Result<ItemMarks> {
-        self.backend()
+        let marks = self
+            .backend()
             .change_marks(user, item, change_of(mark, on), Utc::now())
-            .await
+            .await?;
+        if mark == Mark::Read && on {
+            self.note_read(user, item, marks).await;
+        }
+        Ok(marks)
     }
 
     /// [`Store::change_mark`] asked by a signed-in request whose token names `session`:
@@ -79,9 +84,14 @@ impl Store {
         mark: Mark,
         on: bool,
     ) -> Result<ItemMarks> {
-        self.backend()
+        let marks = self
+            .backend()
             .change_marks_in_session(session, user, item, change_of(mark, on), Utc::now())
-            .await
+            .await?;
+        if mark == Mark::Read && on {
+            self.note_read(user, item, marks).await;
+        }
+        Ok(marks)
     }
 
     /// Whether the item carries the mark for this user.

@@ -118,6 +118,7 @@ impl Store {
                 marks,
             });
         }
+        self.note_read(user, item, now).await;
         Ok(Opening {
             marked_read: true,
             marks: now,

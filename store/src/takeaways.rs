@@ -100,6 +100,17 @@ const FALLBACKS: [(&str, [&str; 2], &str); 3] = [
     ),
 ];
 
+/// Every keyword of the themes, pairs as two words ("machine learning"): terms a
+/// resume may share with the week's items (docs/product.md §16).
+pub(crate) fn theme_keywords() -> impl Iterator<Item = String> {
+    THEMES.iter().flat_map(|t| {
+        t.words
+            .iter()
+            .map(|w| (*w).to_string())
+            .chain(t.pairs.iter().map(|(a, b)| format!("{a} {b}")))
+    })
+}
+
 /// How many cards an answer holds.
 const CARDS: usize = 3;
 

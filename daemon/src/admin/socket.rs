@@ -205,9 +205,14 @@ impl Background {
             }));
         }
         let (poll, schedule) = (!config.no_feed_polling, config.summary_schedule);
-        if poll || schedule {
-            tasks.push(tokio::spawn(scheduler::run(ctx, poll, schedule, stopped)));
-        }
+        // Always runs: the reading totals are counted whether or not feeds are polled.
+        tasks.push(tokio::spawn(scheduler::run(
+            ctx,
+            poll,
+            schedule,
+            config.reading_totals_every,
+            stopped,
+        )));
         Ok(Background {
             socket: Some(path),
             stop,

@@ -52,6 +52,11 @@ pub struct IngestConfig {
     /// hourly); a summary removed by hand is not written again.
     #[arg(long, env = "RADAR_SUMMARY_SCHEDULE")]
     pub summary_schedule: bool,
+
+    /// How often all readers' reads of the week are counted for the Insights tab (one
+    /// process of a cluster counts each time): `10m`, `1s`.
+    #[arg(long, env = "RADAR_READING_TOTALS_EVERY", default_value = "10m", value_parser = crate::config::parse_duration)]
+    pub reading_totals_every: Duration,
 }
 
 impl Default for IngestConfig {
@@ -63,6 +68,7 @@ impl Default for IngestConfig {
             feed_host_concurrency: DEFAULT_HOST_LIMITS.concurrent,
             feed_host_per_minute: DEFAULT_HOST_LIMITS.per_minute,
             summary_schedule: false,
+            reading_totals_every: DEFAULT_READING_TOTALS_EVERY,
         }
     }
 }
@@ -76,6 +82,9 @@ impl IngestConfig {
         }
     }
 }
+
+/// How often reads are counted by default.
+pub const DEFAULT_READING_TOTALS_EVERY: Duration = Duration::from_secs(600);
 
 /// The default per-host budget: two fetches at once, twelve polls a minute (a host
 /// serving many feeds is polled at a steady pace rather than all at once).

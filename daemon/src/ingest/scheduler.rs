@@ -47,9 +47,13 @@ pub async fn run(
     ctx: AdminCtx,
     poll_feeds: bool,
     summary_schedule: bool,
+    totals_every: Duration,
     mut stop: watch::Receiver<bool>,
 ) {
     let mut next_summary_check = tokio::time::Instant::now();
+    let mut next_count = tokio::time::Instant::now();
+    // A period of zero would spin the loop.
+    let totals_every = totals_every.max(Duration::from_secs(1));
     let poller = Poller {
         ctx: ctx.clone(),
         launched: Arc::default(),
@@ -72,6 +76,11 @@ pub async fn run(
             };
             crate::summarize::scheduled(&with, &poller.holder).await;
         }
+        if tokio::time::Instant::now() >= next_count {
+            next_count = tokio::time::Instant::now() + totals_every;
+            crate::insights::count_scheduled(&ctx.store, &poller.holder, totals_every).await;
+        }
+        wait = wait.min(next_count.saturating_duration_since(tokio::time::Instant::now()));
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
             () = ctx.wake.notified() => {}
@@ -293,7 +302,13 @@ mod tests {
         let mut ctx = AdminCtx::with_config(store, &config);
         ctx.polling.clock = clock;
         let (stop, stopped) = watch::channel(false);
-        tokio::spawn(run(ctx.clone(), true, false, stopped));
+        tokio::spawn(run(
+            ctx.clone(),
+            true,
+            false,
+            Duration::from_secs(3600),
+            stopped,
+        ));
         (dir, ctx, stop)
     }
 
@@ -388,7 +403,13 @@ mod tests {
         let mut second = AdminCtx::with_config(first.store.clone(), &IngestConfig::default());
         second.polling.clock = clock.clone();
         let (stop_second, stopped) = watch::channel(false);
-        tokio::spawn(run(second.clone(), true, false, stopped));
+        tokio::spawn(run(
+            second.clone(),
+            true,
+            false,
+            Duration::from_secs(3600),
+            stopped,
+        ));
         first
             .store
             .add_feed(&format!("{base}/slow/shared.xml"), None)

@@ -27,269 +27,14 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use radar_store::NewsItem;
 use radar_store::display::strip_citations;
+use radar_store::topics::{TOPICS, topic_of};
 
 use super::Draft;
 use crate::ingest::clean::sentences;
 
-/// Topics in the order they appear, with the words that place a story in them (a keyword
-/// of several words matches them in sequence). Words that turn up in any kind of story
-/// ("model", "researchers", "data", "power", "open", "release", "law") are left out on
-/// purpose: they filed stories by accident.
-const TOPICS: &[(&str, &[&str])] = &[
-    (
-        "Models",
-        &[
-            "llm",
-            "llms",
-            "gpt",
-            "claude",
-            "gemini",
-            "llama",
-            "qwen",
-            "multimodal",
-            "reasoning",
-            "benchmark",
-            "benchmarks",
-            "language model",
-            "foundation model",
-            "frontier model",
-            "mixture-of-experts",
-            "parameters",
-        ],
-    ),
-    (
-        "Research",
-        &[
-            "research",
-            "paper",
-            "preprint",
-            "study",
-            "university",
-            "arxiv",
-            "findings",
-            "experiment",
-            "dataset",
-            "interpretability",
-            "scaling laws",
-        ],
-    ),
-    (
-        "Chips & compute",
-        &[
-            "chip",
-            "chips",
-            "gpu",
-            "gpus",
-            "nvidia",
-            "amd",
-            "tsmc",
-            "semiconductor",
-            "semiconductors",
-            "compute",
-            "data center",
-            "data centers",
-            "datacenter",
-            "datacenters",
-            "accelerator",
-            "accelerators",
-            "hardware",
-            "silicon",
-            "high-bandwidth",
-            "packaging",
-            "interconnect",
-        ],
-    ),
-    (
-        "Business",
-        &[
-            "funding",
-            "raises",
-            "raised",
-            "valuation",
-            "valuations",
-            "revenue",
-            "investment",
-            "investors",
-            "acquisition",
-            "acquires",
-            "startup",
-            "startups",
-            "billion",
-            "million",
-            "customers",
-            "enterprise",
-            "enterprises",
-            "market",
-            "deal",
-            "deals",
-            "business",
-            "pricing",
-            "series a",
-            "series b",
-            "series c",
-            "seed round",
-        ],
-    ),
-    (
-        "Policy",
-        &[
-            "regulation",
-            "regulators",
-            "regulatory",
-            "laws",
-            "legislation",
-            "legislatures",
-            "lawmakers",
-            "bills",
-            "policy",
-            "government",
-            "eu",
-            "commission",
-            "congress",
-            "senate",
-            "court",
-            "lawsuit",
-            "copyright",
-            "ban",
-            "rules",
-            "compliance",
-            "guidance",
-            "exports",
-            "code of practice",
-        ],
-    ),
-    (
-        "Open source",
-        &[
-            "open source",
-            "open-source",
-            "open-weight",
-            "open weights",
-            "fully open",
-            "hugging face",
-            "apache",
-            "license",
-        ],
-    ),
-    (
-        "Robotics",
-        &[
-            "robot",
-            "robots",
-            "robotics",
-            "humanoid",
-            "humanoids",
-            "autonomous",
-            "driverless",
-            "drone",
-            "drones",
-            "vehicle",
-            "vehicles",
-            "trucks",
-        ],
-    ),
-    (
-        "Safety",
-        &[
-            "safety",
-            "alignment",
-            "risk",
-            "risks",
-            "misuse",
-            "red-teaming",
-            "red team",
-            "security",
-            "jailbreak",
-            "hijacked",
-            "prompt injection",
-            "harm",
-            "harmful",
-            "safeguards",
-            "incident",
-            "reward hacking",
-        ],
-    ),
-    (
-        "Health",
-        &[
-            "health",
-            "healthcare",
-            "hospital",
-            "hospitals",
-            "medical",
-            "clinical",
-            "clinicians",
-            "patients",
-            "fda",
-            "drug",
-            "drugs",
-            "scribe",
-            "surgical",
-            "surgery",
-            "diagnosis",
-        ],
-    ),
-    (
-        "Developer tools",
-        &[
-            "api",
-            "apis",
-            "sdk",
-            "developer",
-            "developers",
-            "coding",
-            "framework",
-            "frameworks",
-            "pytorch",
-            "protocol",
-            "plugin",
-            "plugins",
-            "ide",
-            "webhooks",
-            "github",
-        ],
-    ),
-    ("Agents", &["agent", "agents", "agentic"]),
-    (
-        "Assistants & apps",
-        &[
-            "assistant",
-            "assistants",
-            "chatbot",
-            "chatbots",
-            "app",
-            "apps",
-            "chatgpt",
-            "copilot",
-            "alexa",
-            "siri",
-            "search",
-            "workspaces",
-            "projects",
-        ],
-    ),
-];
-/// Which topic wins when a story's words name two equally: the specific before the
-/// general (a red-teaming contest of agents is safety news before it is tools news).
-const PRECEDENCE: &[&str] = &[
-    "Safety",
-    "Policy",
-    "Robotics",
-    "Health",
-    "Open source",
-    "Chips & compute",
-    "Research",
-    "Models",
-    "Business",
-    "Developer tools",
-    "Agents",
-    "Assistants & apps",
-];
 /// A story whose sentence is this similar (cosine of TF-IDF vectors) to the lead sentence
 /// tells the lead story again, from another source or in other words.
 const SAME_STORY: f64 = 0.5;
-/// A headline without a topic's keyword needs this many in its summary to be filed there.
-const MIN_SUMMARY_HITS: usize = 2;
 
 /// Kept per topic.
 const PER_TOPIC: usize = 3;
@@ -323,67 +68,6 @@ fn words(s: &str) -> impl Iterator<Item = String> + '_ {
                 && !STOPWORDS.contains(&w.as_str())
                 && !w.chars().all(|c| c.is_ascii_digit())
         })
-}
-
-/// The topic a story belongs to, by its own words: an index into [`TOPICS`], or none
-/// when its words name no topic (it is then left out of the sections).
-fn topic_of(item: &NewsItem) -> Option<usize> {
-    // The headline decides; the summary only when the headline names no topic.
-    [
-        (tokens(&item.title), 1),
-        (tokens(&strip_citations(&item.summary)), MIN_SUMMARY_HITS),
-    ]
-    .iter()
-    .find_map(|(words, least)| {
-        topic_hits(words)
-            .into_iter()
-            .enumerate()
-            .filter(|(_, hits)| hits >= least)
-            .max_by_key(|&(i, hits)| (hits, std::cmp::Reverse(precedence(i))))
-            .map(|(i, _)| i)
-    })
-}
-
-/// How many of each topic's keywords `words` holds. Longer keywords are matched first and
-/// take their words: "scaling laws" counts for research and its "laws" not for policy.
-fn topic_hits(words: &[String]) -> Vec<usize> {
-    let mut keywords: Vec<(usize, Vec<&str>)> = TOPICS
-        .iter()
-        .enumerate()
-        .flat_map(|(t, (_, kws))| kws.iter().map(move |kw| (t, kw.split(' ').collect())))
-        .collect();
-    // Stable: among keywords of one length, topic order.
-    keywords.sort_by_key(|(_, parts)| std::cmp::Reverse(parts.len()));
-    let mut taken = vec![false; words.len()];
-    let mut hits = vec![0; TOPICS.len()];
-    for (topic, parts) in &keywords {
-        for start in 0..words.len().saturating_sub(parts.len() - 1) {
-            let span = start..start + parts.len();
-            if !taken[span.clone()].iter().any(|t| *t)
-                && words[span.clone()].iter().zip(parts).all(|(w, p)| w == p)
-            {
-                taken[span].fill(true);
-                hits[*topic] += 1;
-            }
-        }
-    }
-    hits
-}
-
-/// The words of `text`, lower-cased, hyphens kept inside words.
-fn tokens(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .map(|w| w.trim_matches('-').to_lowercase())
-        .filter(|w| !w.is_empty())
-        .collect()
-}
-
-/// A topic's rank in [`PRECEDENCE`] (lower wins).
-fn precedence(topic: usize) -> usize {
-    PRECEDENCE
-        .iter()
-        .position(|p| *p == TOPICS[topic].0)
-        .unwrap_or(PRECEDENCE.len())
 }
 
 /// The week's topics by how many stories each has, biggest first (ties in topic order).
@@ -560,32 +244,92 @@ pub const KEY_POINTS: usize = 5;
 /// item with the stories found so far, so this bounds the work on a crowded week.
 const KEY_POINT_ITEMS: usize = 1_000;
 
-/// "All You Need to Know": the week's biggest stories, biggest by how many outlets
-/// reported them (items grouped into stories as story grouping would group them), then
-/// by how central they are; one sentence each (the most central sentence of its most
-/// central report), with every outlet that reported it. Stories without a link are not
-/// among them. At most [`KEY_POINTS`].
-pub fn key_points(items: &[NewsItem]) -> Vec<radar_store::KeyPoint> {
-    let items = by_date(items);
-    let sents = sentences_of(&items);
-    let weighed = Weighed::new(&sents);
+/// A story's weight: its outlets, plus one for each doubling of its readers
+/// (`outlets + log2(1 + readers)`), so a story twice as read weighs as one more outlet
+/// reporting it. Coverage leads; reads decide between stories of like coverage and can
+/// lift a much-read story over one a single outlet more reported.
+#[expect(
+    clippy::cast_precision_loss,
+    reason = "counts far below 2^52 weighed, not counted"
+)]
+fn weight(outlets: usize, readers: u64) -> f64 {
+    outlets as f64 + (1.0 + readers as f64).log2()
+}
+
+/// A story of the week: its reports (indexes into the items by date, the most central
+/// first) and the sentence that tells it.
+struct Story {
+    sentence: usize,
+    members: Vec<usize>,
+}
+
+/// The week's stories with a link, biggest first by [`weight`] (outlets: the distinct
+/// links of its reports; readers: the sum of its reports' readers, from `readers` by
+/// item id), then by how central they are. Items are grouped into stories as story
+/// grouping would group them.
+fn ranked_stories<S: std::hash::BuildHasher>(
+    items: &[&NewsItem],
+    sents: &[Sentence],
+    readers: &HashMap<String, u64, S>,
+) -> Vec<(Story, usize)> {
+    let weighed = Weighed::new(sents);
     let ranked = weighed.ranked(&weighed.best_per_item(items.len()));
     // Stories in order of their most central report, which comes first among members.
-    let mut told = Told::new(&items);
-    let mut stories: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut told = Told::new(items);
+    let mut stories: Vec<Story> = Vec::new();
     for &b in ranked.iter().take(KEY_POINT_ITEMS) {
         let item = sents[b].item;
         match told.join_or_tell(item) {
-            Some(k) => stories[k].1.push(item),
-            None => stories.push((b, vec![item])),
+            Some(k) => stories[k].members.push(item),
+            None => stories.push(Story {
+                sentence: b,
+                members: vec![item],
+            }),
         }
     }
-    let mut points: Vec<(usize, radar_store::KeyPoint)> = stories
+    let mut weighted: Vec<(f64, usize, Story, usize)> = stories
         .into_iter()
         .enumerate()
-        .filter_map(|(rank, (sentence, members))| {
+        .filter_map(|(rank, story)| {
+            let mut links: Vec<&str> = story
+                .members
+                .iter()
+                .filter_map(|m| items[*m].url.as_deref())
+                .collect();
+            links.sort_unstable();
+            links.dedup();
+            let read: u64 = story
+                .members
+                .iter()
+                .map(|m| readers.get(&items[*m].id).copied().unwrap_or(0))
+                .sum();
+            (!links.is_empty()).then(|| (weight(links.len(), read), rank, story, links.len()))
+        })
+        .collect();
+    // Heaviest first; among equals, the more central. Stable, so deterministic.
+    weighted.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    weighted
+        .into_iter()
+        .map(|(_, _, story, outlets)| (story, outlets))
+        .collect()
+}
+
+/// "All You Need to Know": the week's biggest stories by coverage and reads (see
+/// [`weight`]; `readers` gives each item's readers); one sentence each (the most central
+/// sentence of its most central report), with every outlet that reported it. Stories
+/// without a link are not among them. At most [`KEY_POINTS`].
+pub fn key_points<S: std::hash::BuildHasher>(
+    items: &[NewsItem],
+    readers: &HashMap<String, u64, S>,
+) -> Vec<radar_store::KeyPoint> {
+    let items = by_date(items);
+    let sents = sentences_of(&items);
+    ranked_stories(&items, &sents, readers)
+        .into_iter()
+        .take(KEY_POINTS)
+        .map(|(story, _)| {
             let mut sources: Vec<radar_store::SourceLink> = Vec::new();
-            for m in members {
+            for m in story.members {
                 let item = items[m];
                 let Some(url) = &item.url else { continue };
                 if sources.iter().any(|s| &s.url == url) {
@@ -596,23 +340,28 @@ pub fn key_points(items: &[NewsItem]) -> Vec<radar_store::KeyPoint> {
                     url: url.clone(),
                 });
             }
-            (!sources.is_empty()).then(|| {
-                (
-                    rank,
-                    radar_store::KeyPoint {
-                        text: sents[sentence].text.clone(),
-                        sources,
-                    },
-                )
-            })
+            radar_store::KeyPoint {
+                text: sents[story.sentence].text.clone(),
+                sources,
+            }
         })
-        .collect();
-    // The most outlets first; among equals, the more central. Stable, so deterministic.
-    points.sort_by_key(|(rank, p)| (std::cmp::Reverse(p.sources.len()), *rank));
-    points
+        .collect()
+}
+
+/// The week's stories for the Insights tab, biggest first as [`key_points`] ranks them:
+/// each story's item ids (its most central report first) and its outlets.
+pub fn week_stories<S: std::hash::BuildHasher>(
+    items: &[NewsItem],
+    readers: &HashMap<String, u64, S>,
+) -> Vec<radar_store::WeekStory> {
+    let items = by_date(items);
+    let sents = sentences_of(&items);
+    ranked_stories(&items, &sents, readers)
         .into_iter()
-        .take(KEY_POINTS)
-        .map(|(_, p)| p)
+        .map(|(story, outlets)| radar_store::WeekStory {
+            items: story.members.iter().map(|m| items[*m].id.clone()).collect(),
+            outlets: outlets as u64,
+        })
         .collect()
 }
 
@@ -824,6 +573,7 @@ fn sections(
 mod tests {
     use super::*;
     use chrono::{DateTime, Utc};
+    use radar_store::topics::{tokens, topic_hits};
 
     fn item(id: &str, summary: &str, content: &str, day: u32) -> NewsItem {
         NewsItem {
@@ -1264,7 +1014,7 @@ mod tests {
     #[test]
     fn key_points_put_the_most_covered_story_first_with_all_its_sources() {
         let items = week_with_nvidia_elsewhere();
-        let points = key_points(&items);
+        let points = key_points(&items, &HashMap::new());
         assert_eq!(points.len(), 4, "one per story: {points:#?}");
         let urls: Vec<&str> = points[0].sources.iter().map(|s| s.url.as_str()).collect();
         assert_eq!(urls.len(), 2, "{points:#?}");
@@ -1277,9 +1027,45 @@ mod tests {
     }
 
     #[test]
+    fn reads_lift_a_much_read_story_over_a_more_covered_one() {
+        let items = week_with_nvidia_elsewhere();
+        let unread = key_points(&items, &HashMap::new());
+        assert_eq!(
+            unread[0].sources.len(),
+            2,
+            "coverage leads unread: {unread:#?}"
+        );
+        // The last single-outlet story, read by 3 readers: 1 + log2(4) = 3 > 2 + log2(1).
+        let last = unread.last().unwrap().sources[0].url.clone();
+        let id = items
+            .iter()
+            .find(|i| i.url.as_deref() == Some(last.as_str()))
+            .unwrap()
+            .id
+            .clone();
+        let read = key_points(&items, &HashMap::from([(id, 3)]));
+        assert_eq!(read[0].sources[0].url, last, "{read:#?}");
+        assert_eq!(read[1].sources.len(), 2, "the covered story comes next");
+        // One reader is not enough: 1 + log2(2) = 2, a tie the more central wins.
+        let one = key_points(
+            &items,
+            &HashMap::from([(
+                items
+                    .iter()
+                    .find(|i| i.url.as_deref() == Some(last.as_str()))
+                    .unwrap()
+                    .id
+                    .clone(),
+                1,
+            )]),
+        );
+        assert_eq!(one[0].sources.len(), 2, "{one:#?}");
+    }
+
+    #[test]
     fn every_demo_week_has_five_key_points_with_their_sources() {
         for week in demo_weeks() {
-            let points = key_points(&week);
+            let points = key_points(&week, &HashMap::new());
             assert_eq!(points.len(), KEY_POINTS, "{points:#?}");
             for p in &points {
                 assert!(!p.sources.is_empty());

@@ -131,9 +131,12 @@ pub async fn generate(
     // "All You Need to Know": the stories and their sources are chosen by the local
     // ranking whichever summariser wrote the text; the model, when it wrote the text,
     // tells each story in a sentence of its own (else the most central sentence stays).
+    // Ranked by coverage and reads: each item's readers from the week's start until now
+    // (a report is read during its week and after it).
+    let readers = with.store.item_readers(week.start(), Utc::now()).await?;
     let mut key_points = {
         let items = items.clone();
-        tokio::task::spawn_blocking(move || local::key_points(&items))
+        tokio::task::spawn_blocking(move || local::key_points(&items, &readers))
             .await
             .map_err(|e| SummaryError::Internal(e.to_string()))?
     };

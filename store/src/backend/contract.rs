@@ -35,8 +35,8 @@ use serde_json::json;
 use tokio::sync::Barrier;
 
 use crate::backend::{
-    Backend, FeedPosition, Json, MarkChange, MarkCounts, NewestQuery, SecretLookup, Share,
-    StoredItem, UserChange,
+    Backend, FeedPosition, Json, MarkChange, MarkCounts, NewestQuery, ReadEvent, SecretLookup,
+    Share, StoredItem, UserChange,
 };
 use crate::catalogue::{SortBy, SortOrder};
 use crate::rate::Gcra;
@@ -104,6 +104,7 @@ macro_rules! contract_tests {
             accounts_are_found_by_id_email_and_customer,
             update_user_keeps_emails_unique_and_lookups_in_step,
             delete_user_removes_everything_the_user_owns,
+            reading_history_is_per_reader_by_time_and_goes_with_the_account,
             sessions_start_with_a_stamp_and_end_with_their_tokens,
             refresh_hands_the_rule_its_view_and_applies_the_plan,
             refresh_is_one_step_under_concurrency,
@@ -1397,6 +1398,110 @@ pub(crate) async fn update_user_keeps_emails_unique_and_lookups_in_step(b: Arc<d
     })
     .await;
     assert_eq!(b.user("u2").await.unwrap().expect("u2").password_hash, "16");
+}
+
+/// Reads are found per reader from a time on and for all readers in a window, oldest
+/// first; pruning removes those before a time; deleting an account removes its reads
+/// and no one else's; the totals are one replaceable record.
+pub(crate) async fn reading_history_is_per_reader_by_time_and_goes_with_the_account(
+    b: Arc<dyn Backend>,
+) {
+    put_plain(&*b, &["i1", "i2", "i3"]).await;
+    for id in ["ann", "bob"] {
+        b.insert_user(&user(id, &format!("{id}@example.com")))
+            .await
+            .unwrap();
+    }
+    let reads = [
+        ("ann", "i1", "2026-03-01T10:00:00Z"),
+        ("bob", "i1", "2026-03-02T10:00:00Z"),
+        ("ann", "i2", "2026-03-03T10:00:00Z"),
+        ("ann", "i1", "2026-03-04T10:00:00Z"),
+        ("bob", "i3", "2026-03-05T10:00:00Z"),
+    ];
+    for (reader, item, t) in reads {
+        b.record_read(reader, item, at(t)).await.unwrap();
+    }
+    let ann = b
+        .reads_of("ann", at("2026-03-02T00:00:00Z"), 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        ann,
+        [
+            ("i2".to_string(), at("2026-03-03T10:00:00Z")),
+            ("i1".to_string(), at("2026-03-04T10:00:00Z")),
+        ],
+        "one reader's reads from a time on, oldest first, no one else's"
+    );
+    assert_eq!(
+        b.reads_of("ann", at("2026-03-01T00:00:00Z"), 1)
+            .await
+            .unwrap()
+            .len(),
+        1,
+        "the limit"
+    );
+    let all = b
+        .reads_between(at("2026-03-02T00:00:00Z"), at("2026-03-05T00:00:00Z"), 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        all,
+        [
+            ReadEvent {
+                reader: "bob".into(),
+                item: "i1".into(),
+                at: at("2026-03-02T10:00:00Z"),
+            },
+            ReadEvent {
+                reader: "ann".into(),
+                item: "i2".into(),
+                at: at("2026-03-03T10:00:00Z"),
+            },
+            ReadEvent {
+                reader: "ann".into(),
+                item: "i1".into(),
+                at: at("2026-03-04T10:00:00Z"),
+            },
+        ],
+        "every reader's reads of [since, until), oldest first"
+    );
+    assert_eq!(b.prune_reads(at("2026-03-02T00:00:00Z")).await.unwrap(), 1);
+    assert!(
+        b.reads_between(at("2026-01-01T00:00:00Z"), at("2026-03-02T00:00:00Z"), 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    b.delete_user("ann").await.unwrap().expect("ann existed");
+    assert!(
+        b.reads_of("ann", at("2026-01-01T00:00:00Z"), 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "the deleted account's reads are gone"
+    );
+    let left = b
+        .reads_between(at("2026-01-01T00:00:00Z"), at("2027-01-01T00:00:00Z"), 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        left.iter().map(|r| r.reader.as_str()).collect::<Vec<_>>(),
+        ["bob", "bob"],
+        "another reader's reads stay"
+    );
+    assert!(b.read_totals().await.unwrap().is_none());
+    b.put_read_totals(&Json::from_static(b"{\"readers\":1}"))
+        .await
+        .unwrap();
+    b.put_read_totals(&Json::from_static(b"{\"readers\":2}"))
+        .await
+        .unwrap();
+    assert_eq!(
+        b.read_totals().await.unwrap().as_deref(),
+        Some(&b"{\"readers\":2}"[..])
+    );
 }
 
 /// `delete_user` removes the account with everything it owns, and nothing of another

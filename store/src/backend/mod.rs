@@ -64,6 +64,7 @@
 //! | weekly summary's check-then-write | a meta flag | [`SummaryStore::put_summary_once`], [`Coordination::set_flag`] | one summary per week, one first setter |
 //! | the token signing secret | `DATA/jwt_secret` | [`Coordination::shared_secret`] | make it once, the same for all |
 //! | start-up steps (demo load, index rebuild) | meta flags | [`Coordination::set_flag`], [`Coordination::lease`] | one holder at a time |
+//! | the week's reading totals of all readers (Insights, key points) | none | [`ReadingStore::put_read_totals`], written by the job that holds the `reading-totals` lease | keep one copy every process reads |
 //! | the search index's sync | `search_pending` in sled | [`ItemStore::item_changes`], [`Backend::shared_change_log`]; each replica's position in its own commit | an ordered log without gaps every replica can follow, whose last number is the items version; pruned only as a prefix, saying how far ([`ItemStore::change_log_pruned_through`]) |
 
 mod accounts;
@@ -74,6 +75,7 @@ mod coordination;
 mod items;
 mod keys;
 mod marks;
+mod reading;
 mod records;
 mod sources;
 pub mod transfer;
@@ -87,6 +89,7 @@ pub use items::{
 pub use keys::KeyStore;
 pub use marks::{MarkChange, MarkCounts, MarkStore, Share};
 pub(crate) use records::READER_DOCS;
+pub use reading::{ReadEvent, ReadingStore};
 pub use records::{Doc, DocStore, OutboxStore, ProfileStore, SummaryStore};
 pub use sources::{FeedChange, SourceStore};
 
@@ -124,6 +127,7 @@ pub trait Backend:
     + OutboxStore
     + ProfileStore
     + DocStore
+    + ReadingStore
     + Coordination
     + Send
     + Sync

@@ -30,7 +30,9 @@
 //! - shares of items removed since: no listing shows them;
 //! - the embedded engine's journal and ballast file: its own machinery;
 //! - documents' versions: the target's start again at 1 (a version only guards against a
-//!   concurrent writer of the same engine).
+//!   concurrent writer of the same engine);
+//! - the reading history and its totals (docs/product.md §16): not moved yet; Insights
+//!   and the key points' reads start again from the target's own reads.
 
 use std::collections::BTreeMap;
 use std::path::Path;

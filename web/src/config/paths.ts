@@ -12,6 +12,7 @@ export const paths = {
   apiDocs: '/api-docs',
   weeklySummary: '/weekly-summary',
   weeklySummaryDetail: (id: string) => `/weekly-summary/${encodeURIComponent(id)}`,
+  insights: '/insights',
   profile: '/profile',
   tvMode: '/tv-mode',
   alerts: '/alerts',

@@ -24,6 +24,7 @@ export const titles = {
   apiDocs: t('API'),
   weeklySummary: t('Weekly AI Summary'),
   weeklySummaryDetail: t('Weekly AI Summary'),
+  insights: t('Insights'),
   profile: t('Profile'),
   tvMode: t('TV mode'),
   alerts: t('Custom News Alerts'),

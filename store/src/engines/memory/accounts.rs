@@ -88,6 +88,7 @@ impl State {
         self.sessions.forget_user(id);
         self.secrets.forget_owner(id);
         self.marks.forget_reader(id);
+        self.reading.forget_reader(id);
         self.records.forget_user(id);
         self.keys.forget_owner(id);
         self.billing.forget_user(id);

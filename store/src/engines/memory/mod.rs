@@ -14,6 +14,7 @@ mod coordination;
 mod items;
 mod keys;
 mod marks;
+mod reading;
 mod records;
 mod secrets;
 mod sessions;
@@ -42,6 +43,7 @@ struct State {
     billing: billing::Billing,
     sources: sources::Sources,
     records: records::Records,
+    reading: reading::Reading,
     coordination: coordination::Coordination,
 }
 

@@ -154,6 +154,7 @@ impl AccountStore for PostgresBackend {
                 "DELETE FROM reader_state WHERE reader = $1",
                 "DELETE FROM marks WHERE reader = $1",
                 "DELETE FROM shares WHERE reader = $1",
+                "DELETE FROM reads WHERE reader = $1",
                 "DELETE FROM api_keys WHERE user_id = $1",
                 "DELETE FROM quotas WHERE owner = $1",
                 "DELETE FROM waitlist WHERE user_id = $1",

@@ -92,6 +92,7 @@ mod coordination;
 mod items;
 mod keys;
 mod marks;
+mod reading;
 mod records;
 mod schema;
 mod sources;

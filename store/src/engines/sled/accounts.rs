@@ -77,6 +77,7 @@ impl SledBackend {
         self.end_sessions_now(&sessions)?;
         self.forget_secrets(id)?;
         self.forget_marks(id)?;
+        self.forget_reads(id)?;
         self.forget_api_key(id)?;
         self.forget_quotas(id)?;
         self.t.userid_profile.remove(id.as_bytes())?;

@@ -118,6 +118,49 @@ pub(crate) fn u64_from(bytes: Option<&[u8]>) -> u64 {
 }
 
 /// Tests of the key layouts of sled's trees: sled only.
+/// The start of every `userid_reads` key of one reader: reader id ++ SEP.
+pub(crate) fn reads_prefix(reader: &str) -> Vec<u8> {
+    let mut k = reader.as_bytes().to_vec();
+    k.push(SEP);
+    k
+}
+
+/// `userid_reads` key: reader id ++ SEP ++ time(at) ++ item id, so one reader's reads
+/// from a time on are one range.
+pub(crate) fn read_of(reader: &str, at: DateTime<Utc>, item: &str) -> Vec<u8> {
+    let mut k = reads_prefix(reader);
+    k.extend_from_slice(&time(at));
+    k.extend_from_slice(item.as_bytes());
+    k
+}
+
+/// The time and item id of a `userid_reads` key, after its reader prefix.
+pub(crate) fn read_parts(rest: &[u8]) -> Option<(DateTime<Utc>, &str)> {
+    Some((time_from(rest)?, std::str::from_utf8(rest.get(8..)?).ok()?))
+}
+
+/// `readat_userid` key: time(at) ++ reader id ++ SEP ++ item id, so every reader's reads
+/// of a window of time are one range.
+pub(crate) fn read_at(at: DateTime<Utc>, reader: &str, item: &str) -> Vec<u8> {
+    let mut k = time(at).to_vec();
+    k.extend_from_slice(reader.as_bytes());
+    k.push(SEP);
+    k.extend_from_slice(item.as_bytes());
+    k
+}
+
+/// The read a `readat_userid` key names.
+pub(crate) fn read_event(key: &[u8]) -> Option<crate::backend::ReadEvent> {
+    let at = time_from(key)?;
+    let rest = key.get(8..)?;
+    let sep = rest.iter().position(|b| *b == SEP)?;
+    Some(crate::backend::ReadEvent {
+        reader: std::str::from_utf8(&rest[..sep]).ok()?.to_string(),
+        item: std::str::from_utf8(&rest[sep + 1..]).ok()?.to_string(),
+        at,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

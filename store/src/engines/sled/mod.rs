@@ -37,6 +37,7 @@ mod marks;
 mod out_of_feed;
 mod parsed;
 mod quotas;
+mod reading;
 mod records;
 mod secrets;
 mod sessions;
@@ -146,6 +147,10 @@ pub(crate) struct Trees {
     /// until the search index has committed them, so after a crash the ids left here are
     /// indexed again when the store opens.
     pub search_pending: sled::Tree,
+    /// keys::read_of(reader, at, item) -> (): one reader's reads by time.
+    pub userid_reads: sled::Tree,
+    /// keys::read_at(at, reader, item) -> (): every reader's reads by time.
+    pub readat_userid: sled::Tree,
 }
 
 /// What the backend keeps in memory besides sled's own page cache: derived from the
@@ -253,6 +258,8 @@ impl SledBackend {
             feedurl_feedid: tree("feedurl_feedid")?,
             feedguid_itemid: tree("feedguid_itemid")?,
             search_pending: tree("search_pending")?,
+            userid_reads: tree("userid_reads")?,
+            readat_userid: tree("readat_userid")?,
         };
         let t = Arc::new(t);
         let mem = Arc::new(Memory {

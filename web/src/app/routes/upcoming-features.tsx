@@ -11,6 +11,8 @@ const FEATURES = [
     title: 'Insights Tab',
     when: 'Q2 2025',
     text: 'Analysis that connects the week’s stories and explains what they mean for your field.',
+    // Built: your week's reading against all readers'.
+    link: { to: paths.insights, label: 'Open your Insights' },
   },
   {
     icon: CalendarDays,

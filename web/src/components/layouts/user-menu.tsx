@@ -76,6 +76,11 @@ export function UserMenu() {
           <Menu.Item asChild className={menuItemClass}>
             <Link to={paths.weeklySummary}>Weekly AI Summary</Link>
           </Menu.Item>
+          {isSubscriber && (
+            <Menu.Item asChild className={menuItemClass}>
+              <Link to={paths.insights}>Insights</Link>
+            </Menu.Item>
+          )}
           <Menu.Item asChild className={menuItemClass}>
             <Link to={paths.alerts}>Alerts</Link>
           </Menu.Item>

@@ -201,6 +201,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's week (subscribers): reads by topic and source, the comparison with all
+         *     readers (only when at least 20 read this week), the biggest stories missed and the
+         *     resume's terms the week's items named.
+         */
+        get: operations["get_insights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/key": {
         parameters: {
             query?: never;
@@ -1262,6 +1283,33 @@ export interface components {
             /** @description Whether subscriptions are open; when closed, the waitlist is the offered path. */
             subscriptionsOpen: boolean;
         };
+        /**
+         * @description The reader's share of reads per topic against all readers'. Shown only when enough
+         *     readers read this week that no one's reading can be inferred.
+         */
+        Comparison: {
+            /**
+             * Format: date-time
+             * @description When all readers' reads were last counted.
+             */
+            countedAt?: string | null;
+            /** @description Why it is hidden, when it is. */
+            hiddenReason?: string | null;
+            /**
+             * Format: int64
+             * @description Fewest readers the comparison is shown with.
+             */
+            minReaders: number;
+            /**
+             * Format: int64
+             * @description Readers who read this week, as last counted.
+             */
+            readers: number;
+            /** @description Whether `topics` holds the comparison. */
+            shown: boolean;
+            /** @description Per topic, the share of the reader's reads and of all readers' reads (0 to 1). */
+            topics: components["schemas"]["TopicShare"][];
+        };
         /** @description Body of `POST /factors`. */
         EnrollBody: {
             /** @description `totp`, `phone` or `webauthn`. */
@@ -1336,6 +1384,39 @@ export interface components {
             /** @description The whole title, marked. */
             title: components["schemas"]["Highlighted"];
         };
+        /**
+         * @description A reader's week: what they read, how it compares with all readers, the biggest
+         *     stories they missed and the terms of their resume the week's items named.
+         */
+        Insights: {
+            /** @description The comparison with all readers, or why it is hidden. */
+            comparison: components["schemas"]["Comparison"];
+            /** @description Whether the reader has saved a resume at all. */
+            hasResume: boolean;
+            /** @description The week's biggest stories (by coverage and reads) the reader read no report of. */
+            missed: components["schemas"]["MissedStory"][];
+            /**
+             * Format: int64
+             * @description How many items the reader read this week (each item once).
+             */
+            reads: number;
+            /** @description Terms of the reader's resume that this week's items name, the most named first. */
+            resumeTerms: components["schemas"]["ResumeTerm"][];
+            /**
+             * Format: date-time
+             * @description The week's start: seven days before `until`.
+             */
+            since: string;
+            /** @description The reader's reads by source, most read first. */
+            sources: components["schemas"]["SourceReads"][];
+            /** @description The reader's reads by topic, most read first (items no topic claims are left out). */
+            topics: components["schemas"]["TopicReads"][];
+            /**
+             * Format: date-time
+             * @description When the answer was made.
+             */
+            until: string;
+        };
         /** @description The caller's marks on one item after a change; at most one is true. */
         ItemMarks: {
             /** @description In Favs. */
@@ -1365,6 +1446,28 @@ export interface components {
             marks: components["schemas"]["ItemMarks"];
             /** @description Always true on a 200 answer. */
             success: boolean;
+        };
+        /** @description A story of the week the reader did not read. */
+        MissedStory: {
+            /** @description Its lead report's item id. */
+            id: string;
+            /**
+             * Format: int64
+             * @description How many outlets reported it.
+             */
+            outlets: number;
+            /**
+             * Format: int64
+             * @description How many reads its reports had this week; none while fewer readers read this week
+             *     than the comparison needs (a count of one or two would tell who read what).
+             */
+            readers?: number | null;
+            /** @description Its lead report's publication. */
+            source: string;
+            /** @description Its lead report's title. */
+            title: string;
+            /** @description Its lead report's link. */
+            url?: string | null;
         };
         /** @description `POST /api/alerts`: a new alert. */
         NewAlert: {
@@ -1561,6 +1664,16 @@ export interface components {
             email?: string | null;
             type?: string | null;
         };
+        /** @description A resume term the week's items named. */
+        ResumeTerm: {
+            /**
+             * Format: int64
+             * @description How many of the week's items name it.
+             */
+            items: number;
+            /** @description The term, as the week's items spell it in lower case. */
+            term: string;
+        };
         /** @description One search result: the item, as in the feed, and its highlights. */
         SearchHit: components["schemas"]["NewsItem"] & {
             /** @description Where it matched. */
@@ -1642,6 +1755,16 @@ export interface components {
             /** @description The report's link. */
             url: string;
         };
+        /** @description Reads of one source. */
+        SourceReads: {
+            /**
+             * Format: int64
+             * @description Items of that source the reader read.
+             */
+            reads: number;
+            /** @description The publication's name. */
+            source: string;
+        };
         /** @description The subscription part of `GET /api/user/metadata`. */
         SubscriptionStatus: {
             /** @description The payment provider's customer id while the subscription is current, else null. */
@@ -1680,6 +1803,31 @@ export interface components {
             /** @description A phone sign-in, which Radar does not offer (`phone_provider_disabled`). */
             phone?: string | null;
             refresh_token?: string | null;
+        };
+        /** @description Reads of one topic. */
+        TopicReads: {
+            /**
+             * Format: int64
+             * @description Items of that topic the reader read.
+             */
+            reads: number;
+            /** @description The topic's name (the weekly summary's sections). */
+            topic: string;
+        };
+        /** @description One topic's share of reads. */
+        TopicShare: {
+            /**
+             * Format: double
+             * @description Its share of all readers' reads.
+             */
+            everyone: number;
+            /** @description The topic. */
+            topic: string;
+            /**
+             * Format: double
+             * @description Its share of the reader's reads.
+             */
+            yours: number;
         };
         /** @description Answer of `GET /api/unread`. */
         UnreadCount: {
@@ -2399,6 +2547,43 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_insights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Insights"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a subscriber (`subscription_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

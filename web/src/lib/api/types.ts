@@ -28,3 +28,4 @@ export type OpenedFrom = Schemas['OpenedFrom'];
 export type UnreadCount = Schemas['UnreadCount'];
 export type MarkOlderBody = Schemas['MarkOlderBody'];
 export type ReadBeforeState = Schemas['ReadBeforeState'];
+export type Insights = Schemas['Insights'];
