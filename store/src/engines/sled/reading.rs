@@ -2,13 +2,11 @@
 //! `readat_userid` (every reader's reads by time, for the totals job and pruning); the
 //! totals are one value in `meta`.
 //!
-//! A read is written in one transaction over both trees but not synced before it
-//! returns: it rides on the next sync of anything else (at the latest sled's own flush,
+//! A read is written as two inserts, not synced before it returns: it rides on the next sync of anything else (at the latest sled's own flush,
 //! every half second), so recording a read adds microseconds to opening an item, not a
 //! disk wait. A crash may lose the last reads; never a mark.
 
 use chrono::{DateTime, Utc};
-use sled::Transactional;
 
 use super::{SledBackend, keys};
 use crate::Result;
@@ -40,11 +38,13 @@ impl ReadingStore for SledBackend {
         self.writable()?;
         let by_reader = keys::read_of(reader, at, item);
         let by_time = keys::read_at(at, reader, item);
-        (&self.t.userid_reads, &self.t.readat_userid).transaction(|(mine, all)| {
-            mine.insert(by_reader.as_slice(), &[])?;
-            all.insert(by_time.as_slice(), &[])?;
-            Ok(())
-        })?;
+        // Two plain inserts, not a transaction: a sled transaction writes sled's log
+        // buffer out, which a read mark must not pay for (docs/architecture.md, Store
+        // design). The reader's entry goes first: a crash between the two leaves it
+        // without its entry by time, which the account's deletion still finds (it walks
+        // the reader's entries) and pruning by time misses (one key, kept until then).
+        self.t.userid_reads.insert(by_reader.as_slice(), &[])?;
+        self.t.readat_userid.insert(by_time.as_slice(), &[])?;
         Ok(())
     }
 
