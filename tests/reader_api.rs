@@ -135,7 +135,10 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
 
     assert_eq!(
         d.get("/api/user/profile", Some(&ann)).await,
-        (200, json!({"resume": "", "markOnOpen": true, "weeklyEmail": false}))
+        (
+            200,
+            json!({"resume": "", "markOnOpen": true, "weeklyEmail": false})
+        )
     );
     let resume = "Data scientist; ten years of NLP. Zürich.";
     assert_eq!(
@@ -146,7 +149,10 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
             Some(json!({"resume": resume}))
         )
         .await,
-        (200, json!({"resume": resume, "markOnOpen": true, "weeklyEmail": false}))
+        (
+            200,
+            json!({"resume": resume, "markOnOpen": true, "weeklyEmail": false})
+        )
     );
     // The reading setting changes alone, and the resume stays.
     assert_eq!(
@@ -157,7 +163,10 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
             Some(json!({"markOnOpen": false, "weeklyEmail": false}))
         )
         .await,
-        (200, json!({"resume": resume, "markOnOpen": false, "weeklyEmail": false}))
+        (
+            200,
+            json!({"resume": resume, "markOnOpen": false, "weeklyEmail": false})
+        )
     );
     assert_eq!(
         d.get("/api/user/profile", Some(&ann)).await.1,

@@ -1371,3 +1371,47 @@ async fn keys_come_from_keys_toml_in_the_xdg_config_dir() {
     tui.wait_until("the first item hidden", |s| !s.contains(&t[0]));
     assert!(!dir.path().join("unused/keys.toml").exists());
 }
+
+/// What an alert found: the tab counts it new, `8` lists it with the alert that found it,
+/// and once listed the count goes.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_alerts_tab_counts_and_lists_what_an_alert_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::start_with(&data, &[], &[]);
+    let token = daemon.sign_up("watcher@example.com", "correct horse").await;
+    let (status, _) = daemon
+        .call(
+            "POST",
+            "/api/alerts",
+            Some(&token),
+            Some(serde_json::json!({"query": "quokka"})),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let added = crate::admin::cli(
+        &data,
+        &[
+            "items",
+            "add",
+            "--title",
+            "A quokka learns to code",
+            "--summary",
+            "A report.",
+            "--url",
+            "https://zoo.example/quokka",
+        ],
+    )
+    .await;
+    assert_eq!(added.code, 0, "{added:?}");
+    let tui = Tmux::start_sized(&daemon.base, &dir.path().join("config"), "", (120, 30));
+    tui.wait_for("Not signed in");
+    tui.sign_in("watcher@example.com", "correct horse");
+    tui.wait_for("8 Alerts (1 new)");
+    tui.keys(&["8"]);
+    let screen = tui.wait_for("A quokka learns to code");
+    assert!(screen.contains("Found by your alert “quokka”"), "{screen}");
+    tui.wait_until("the count gone once listed", |s| {
+        s.contains("8 Alerts") && !s.contains("(1 new)")
+    });
+}

@@ -318,6 +318,19 @@ impl Api {
             .await
     }
 
+    /// `GET /api/alerts`: the reader's alerts and the count of what they found unseen.
+    pub async fn alerts(&self, token: &str) -> ApiResult<radar_api::alerts::AlertList> {
+        self.send(self.request(Method::GET, "/api/alerts", Some(token)))
+            .await
+    }
+
+    /// `GET /api/alerts/matches`: what the alerts found, newest first; the server counts
+    /// it seen from then on.
+    pub async fn alert_hits(&self, token: &str) -> ApiResult<radar_api::alerts::AlertHits> {
+        self.send(self.request(Method::GET, "/api/alerts/matches", Some(token)))
+            .await
+    }
+
     /// The install's anonymous key (`GET /api/config`), fetched once.
     async fn anon_key(&self) -> ApiResult<&str> {
         let key = self

@@ -89,7 +89,7 @@ pub enum Command {
     Quit,
     /// Show the keys.
     Help,
-    /// Open view n (1-7).
+    /// Open view n (1-8).
     View(u8),
     /// The next tab.
     NextView,
@@ -248,6 +248,7 @@ pub const TABLE: &[Binding] = &[
     bind(X::Global, C::View(5), &["5"], "Read"),
     bind(X::Global, C::View(6), &["6"], "Trash"),
     bind(X::Global, C::View(7), &["7"], "Shared"),
+    bind(X::Global, C::View(8), &["8"], "Alerts"),
     bind(X::Global, C::NextView, &["Tab", "l", "Right"], "next view"),
     bind(
         X::Global,

@@ -116,6 +116,14 @@ impl Runtime {
                 epoch,
                 result: api.shared(&token).await,
             },
+            Request::LoadAlertHits => Action::AlertHitsLoaded {
+                epoch,
+                result: api.alert_hits(&token).await,
+            },
+            Request::LoadAlertCount => Action::AlertCountLoaded {
+                epoch,
+                result: api.alerts(&token).await,
+            },
             Request::SetMark { mark, id, on } => {
                 let result = api.set_mark(&token, mark, &id, on).await;
                 Action::MarkSaved {

@@ -20,6 +20,8 @@ pub const TAB_READ: &str = "Read";
 pub const TAB_TRASH: &str = "Trash";
 /// Shared items tab.
 pub const TAB_SHARED: &str = "Shared";
+/// The Alerts tab.
+pub const TAB_ALERTS: &str = "Alerts";
 
 /// Header, right side, when nobody is signed in.
 pub fn signed_out_hint(sign_in: &str) -> String {
@@ -137,6 +139,17 @@ pub const NO_READ: &str = "No read items";
 pub const TRASH_EMPTY: &str = "Trash is empty";
 /// Shared empty.
 pub const NO_SHARED: &str = "No shared items";
+/// The Alerts view before any alert found anything.
+pub const NO_ALERT_HITS: &str = "Nothing found by your alerts yet";
+/// Where alerts are set up.
+pub const ALERTS_HINT: &str = "Save a search as an alert on the web app's Alerts page (/alerts).";
+/// The Alerts view could not load.
+pub const ERROR_LOADING_ALERTS: &str = "Error loading what your alerts found";
+
+/// The line above an item an alert found: which alert.
+pub fn found_by(query: &str, when: &str) -> String {
+    format!("Found by your alert “{query}” {when}")
+}
 /// Any list while it loads.
 pub const LOADING: &str = "Loading…";
 /// When a signed-out reader asks for a signed-in view.

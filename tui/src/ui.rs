@@ -112,9 +112,12 @@ fn header(frame: &mut Frame, app: &App, title: Rect, tabs: Rect) {
     let labels: Vec<Line> = views
         .iter()
         .enumerate()
-        .map(|(i, v)| match (v, app.unread) {
-            (View::Feed, Some(n)) if app.signed_in() => {
+        .map(|(i, v)| match (v, app.unread, app.alerts_unseen) {
+            (View::Feed, Some(n), _) if app.signed_in() => {
                 Line::raw(format!("{} {} ({n})", i + 1, v.label()))
+            }
+            (View::Alerts, _, Some(n)) if n > 0 => {
+                Line::raw(format!("{} {} ({n} new)", i + 1, v.label()))
             }
             _ => Line::raw(format!("{} {}", i + 1, v.label())),
         })
@@ -324,6 +327,12 @@ fn list_state(app: &App, view: View) -> ListState<'_> {
             strings::NO_SHARED,
             strings::ERROR_LOADING_SHARED,
         ),
+        View::Alerts => match &app.alert_hits {
+            Load::Loaded(hits) if hits.is_empty() => {
+                ListState::Empty(strings::NO_ALERT_HITS, Some(strings::ALERTS_HINT.into()))
+            }
+            other => of(other, strings::NO_ALERT_HITS, strings::ERROR_LOADING_ALERTS),
+        },
         View::Drops | View::Tv => ListState::Items,
     }
 }
@@ -382,6 +391,16 @@ fn list_view(frame: &mut Frame, app: &App, view: View, area: Rect) {
                     &crate::format::relative_time(s.shared_at, app.clock),
                 )
             }),
+            View::Alerts => app
+                .alert_hits
+                .data()
+                .and_then(|h| h.get(selected))
+                .map(|h| {
+                    strings::found_by(
+                        &h.query,
+                        &crate::format::relative_time(h.matched_at, app.clock),
+                    )
+                }),
             _ => None,
         };
         let detail = DetailWidget {

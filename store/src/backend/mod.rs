@@ -88,8 +88,8 @@ pub use items::{
 };
 pub use keys::KeyStore;
 pub use marks::{MarkChange, MarkCounts, MarkStore, Share};
-pub(crate) use records::READER_DOCS;
 pub use reading::{ReadEvent, ReadingStore};
+pub(crate) use records::READER_DOCS;
 pub use records::{Doc, DocStore, OutboxStore, ProfileStore, SummaryStore};
 pub use sources::{FeedChange, SourceStore};
 

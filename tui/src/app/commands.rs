@@ -83,7 +83,7 @@ impl App {
             (_, C::Help) => self.overlay = Overlay::Help(0),
             (_, C::Suspend) => self.requests.push(Request::Suspend),
             (_, C::View(n)) => {
-                let view = View::ALL[(n as usize).clamp(1, 7) - 1];
+                let view = View::ALL[(n as usize).clamp(1, View::ALL.len()) - 1];
                 self.switch_to(view, now);
             }
             (_, C::NextView) => self.step_tab(1, now),
@@ -160,6 +160,10 @@ impl App {
                 self.shared.start();
                 self.requests.push(Request::LoadShared);
             }
+            View::Alerts => {
+                self.alert_hits.start();
+                self.requests.push(Request::LoadAlertHits);
+            }
             View::Feed => {}
             _ => {
                 let mark = view.mark().expect("mark views");
@@ -175,6 +179,10 @@ impl App {
             View::Shared => {
                 self.shared.start();
                 self.requests.push(Request::LoadShared);
+            }
+            View::Alerts => {
+                self.alert_hits.start();
+                self.requests.push(Request::LoadAlertHits);
             }
             v => {
                 let mark = v.mark().expect("mark views");

@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use radar_api::account::UserMetadata;
+use radar_api::alerts::{AlertHits, AlertList};
 use radar_api::{FeedPage, Mark, NewsItem, SharedItem, Takeaways};
 
 use super::{App, FeedData, FeedFetch, Overlay, Request, StatusKind, View};
@@ -48,6 +49,7 @@ impl App {
             }
             self.shared.start();
             self.requests.push(Request::LoadShared);
+            self.requests.push(Request::LoadAlertCount);
         }
     }
 
@@ -219,6 +221,29 @@ impl App {
             }
             Err(e) if e.is_unauthorized() => self.on_unauthorized(),
             Err(e) => self.marks.failed(mark, e.message),
+        }
+    }
+
+    /// What the alerts found: shown, and counted seen (the server did so on answering).
+    pub(super) fn on_alert_hits(&mut self, result: ApiResult<AlertHits>) {
+        match result {
+            Ok(hits) => {
+                self.alert_hits = Load::Loaded(hits.items);
+                self.alerts_unseen = Some(0);
+                self.on_success();
+            }
+            Err(e) if e.is_unauthorized() => self.on_unauthorized(),
+            Err(e) => self.alert_hits = Load::Failed(e.message),
+        }
+    }
+
+    /// The count of what the alerts found unseen: the tab's badge. A failure keeps the
+    /// last count (it is asked again at the next recheck).
+    pub(super) fn on_alert_count(&mut self, result: ApiResult<AlertList>) {
+        match result {
+            Ok(list) => self.alerts_unseen = Some(list.unseen),
+            Err(e) if e.is_unauthorized() => self.on_unauthorized(),
+            Err(_) => {}
         }
     }
 

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use radar_api::account::UserMetadata;
+use radar_api::alerts::{AlertHit, AlertHits, AlertList};
 use radar_api::auth::AuthSession;
 use radar_api::search::SearchPage;
 use radar_api::{
@@ -64,11 +65,13 @@ pub enum View {
     Trash,
     /// Shared items (signed in).
     Shared,
+    /// What the reader's alerts found (signed in; docs/product.md §15).
+    Alerts,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 7] = [
+    pub const ALL: [View; 8] = [
         View::Feed,
         View::Drops,
         View::Tv,
@@ -76,6 +79,7 @@ impl View {
         View::Read,
         View::Trash,
         View::Shared,
+        View::Alerts,
     ];
 
     /// The tab label.
@@ -88,12 +92,16 @@ impl View {
             View::Read => strings::TAB_READ,
             View::Trash => strings::TAB_TRASH,
             View::Shared => strings::TAB_SHARED,
+            View::Alerts => strings::TAB_ALERTS,
         }
     }
 
     /// Whether only signed-in readers have this tab.
     pub fn needs_sign_in(self) -> bool {
-        matches!(self, View::Favs | View::Read | View::Trash | View::Shared)
+        matches!(
+            self,
+            View::Favs | View::Read | View::Trash | View::Shared | View::Alerts
+        )
     }
 
     /// The mark whose list this view shows.
@@ -146,8 +154,10 @@ impl ItemAction {
     pub fn allowed_in(self, view: View) -> bool {
         use View as V;
         match self {
-            ItemAction::Favorite => matches!(view, V::Feed | V::Favs | V::Shared),
-            ItemAction::Read => matches!(view, V::Feed | V::Read | V::Shared | V::Drops),
+            ItemAction::Favorite => matches!(view, V::Feed | V::Favs | V::Shared | V::Alerts),
+            ItemAction::Read => {
+                matches!(view, V::Feed | V::Read | V::Shared | V::Drops | V::Alerts)
+            }
             ItemAction::Hide => matches!(view, V::Feed | V::Favs),
             ItemAction::Restore => view == V::Trash,
             ItemAction::Share | ItemAction::Open => !matches!(view, V::Trash | V::Tv),
@@ -255,6 +265,10 @@ pub enum Request {
     LoadMarks(Mark),
     /// `GET /api/shared`.
     LoadShared,
+    /// `GET /api/alerts/matches`: what the alerts found (the server then counts it seen).
+    LoadAlertHits,
+    /// `GET /api/alerts`: the count of what the alerts found and the reader has not seen.
+    LoadAlertCount,
     /// `GET /api/user/metadata`.
     LoadMetadata,
     /// `GET /api/search`: the first page of `query`, or the one after `cursor`.
@@ -346,6 +360,20 @@ pub enum Action {
         epoch: u64,
         /// The answer.
         result: ApiResult<Vec<SharedItem>>,
+    },
+    /// What the alerts found arrived.
+    AlertHitsLoaded {
+        /// The session epoch of the request.
+        epoch: u64,
+        /// The answer.
+        result: ApiResult<AlertHits>,
+    },
+    /// The alerts' count of what the reader has not seen arrived.
+    AlertCountLoaded {
+        /// The session epoch of the request.
+        epoch: u64,
+        /// The answer.
+        result: ApiResult<AlertList>,
     },
     /// The server moved the reader's read cut-off (`undo`: put the previous one back).
     ReadBeforeSaved {
@@ -470,6 +498,10 @@ pub struct App {
     pub undo_read_before: Option<Option<DateTime<Utc>>>,
     /// Shared items.
     pub shared: Load<Vec<SharedItem>>,
+    /// What the reader's alerts found, newest first.
+    pub alert_hits: Load<Vec<AlertHit>>,
+    /// How many of those the reader has not seen, as the server counted them last.
+    pub alerts_unseen: Option<u64>,
     /// The stories of Drops and TV mode: the feed as it was when the view opened, so
     /// marking a story read does not move the one under the reader.
     pub stories: Vec<NewsItem>,
@@ -477,7 +509,7 @@ pub struct App {
     /// the view opened, so the loaded feed was out of date).
     pub stories_pending: bool,
     /// The selected row of each view.
-    pub selected: [usize; 7],
+    pub selected: [usize; 8],
     /// Drops.
     pub drops: DropsState,
     /// TV mode.
@@ -545,7 +577,9 @@ impl App {
             shared: Load::Idle,
             stories: Vec::new(),
             stories_pending: false,
-            selected: [0; 7],
+            selected: [0; 8],
+            alert_hits: Load::default(),
+            alerts_unseen: None,
             drops: DropsState::default(),
             tv: TvState::default(),
             reader: None,
@@ -666,6 +700,11 @@ impl App {
                 .data()
                 .map(|s| s.iter().map(|i| &i.item).collect())
                 .unwrap_or_default(),
+            View::Alerts => self
+                .alert_hits
+                .data()
+                .map(|h| h.iter().map(|h| &h.item).collect())
+                .unwrap_or_default(),
             View::Drops | View::Tv => self.stories.iter().collect(),
             _ => {
                 let mark = view.mark().expect("list views with marks");
@@ -725,6 +764,12 @@ impl App {
                 result,
             } if epoch == self.epoch => self.on_marks(mark, result),
             Action::SharedLoaded { epoch, result } if epoch == self.epoch => self.on_shared(result),
+            Action::AlertHitsLoaded { epoch, result } if epoch == self.epoch => {
+                self.on_alert_hits(result);
+            }
+            Action::AlertCountLoaded { epoch, result } if epoch == self.epoch => {
+                self.on_alert_count(result);
+            }
             Action::ItemOpened { epoch, id, result } if epoch == self.epoch => {
                 self.on_item_opened(&id, result);
             }
@@ -827,6 +872,7 @@ impl App {
             Some(t) if now >= t => {
                 self.next_recheck = Some(now + self.recheck_every);
                 self.requests.push(Request::LoadMetadata);
+                self.requests.push(Request::LoadAlertCount);
                 self.send_pending();
             }
             Some(_) => {}

@@ -25,6 +25,8 @@ impl View {
             View::Read => OpenedFrom::Read,
             View::Trash => OpenedFrom::Hidden,
             View::Shared => OpenedFrom::Shared,
+            // New stories an alert found, as a search finds them: opening one reads it.
+            View::Alerts => OpenedFrom::Search,
         }
     }
 }

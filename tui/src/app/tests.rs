@@ -887,7 +887,10 @@ fn the_subscription_is_read_again_and_a_change_reloads_the_feed() {
     sub.update(Action::Tick, now);
     assert!(sub.take_requests().is_empty());
     sub.update(Action::Tick, now + Duration::from_secs(2));
-    assert_eq!(sub.take_requests(), vec![Request::LoadMetadata]);
+    assert_eq!(
+        sub.take_requests(),
+        vec![Request::LoadMetadata, Request::LoadAlertCount]
+    );
     let meta = |active: bool| radar_api::account::UserMetadata {
         subscription: radar_api::account::SubscriptionStatus {
             is_active: active,
@@ -1051,4 +1054,48 @@ fn takeaways_come_from_the_server() {
         panic!("still open")
     };
     assert_eq!(overlay.takeaways, Load::Loaded(answer));
+}
+
+#[test]
+fn the_alerts_view_lists_what_the_alerts_found_and_clears_the_badge() {
+    let now = Instant::now();
+    let mut app = free();
+    let epoch = app.epoch;
+    app.update(
+        Action::AlertCountLoaded {
+            epoch,
+            result: Ok(radar_api::alerts::AlertList {
+                alerts: Vec::new(),
+                limit: 1,
+                unseen: 2,
+            }),
+        },
+        now,
+    );
+    assert_eq!(app.alerts_unseen, Some(2));
+    press(&mut app, "8", now);
+    assert_eq!(app.view, View::Alerts);
+    assert_eq!(app.take_requests(), vec![Request::LoadAlertHits]);
+    let hit = |n: usize| radar_api::alerts::AlertHit {
+        alert_id: "a1".into(),
+        query: "open weights".into(),
+        matched_at: chrono::Utc::now(),
+        seen: false,
+        item: item(n),
+    };
+    app.update(
+        Action::AlertHitsLoaded {
+            epoch,
+            result: Ok(radar_api::alerts::AlertHits {
+                items: vec![hit(1), hit(2)],
+            }),
+        },
+        now,
+    );
+    assert_eq!(app.list_items(View::Alerts).len(), 2);
+    assert_eq!(app.alerts_unseen, Some(0), "listed, they are seen");
+    assert!(ItemAction::Favorite.allowed_in(View::Alerts));
+    assert!(!ItemAction::Restore.allowed_in(View::Alerts));
+    // Signed out, the tab is not offered.
+    assert!(!anonymous().tabs().contains(&View::Alerts));
 }
