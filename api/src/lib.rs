@@ -15,6 +15,7 @@ pub mod error;
 pub mod news;
 pub mod public;
 pub mod search;
+pub mod trends;
 
 pub use error::ErrorBody;
 pub use news::{
