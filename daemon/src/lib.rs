@@ -27,6 +27,7 @@ pub(crate) mod public_api;
 pub(crate) mod search;
 pub(crate) mod state;
 pub mod summarize;
+pub(crate) mod trends;
 pub(crate) mod user_metadata;
 pub(crate) mod waitlist;
 pub(crate) mod web;
@@ -62,6 +63,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(payments::router())
         .merge(public_api::router())
         .merge(search::router())
+        .merge(trends::router())
         .merge(openapi::router())
         .nest("/auth/v1", auth::router())
 }
