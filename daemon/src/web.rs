@@ -46,6 +46,7 @@ const APP_ROUTES: &[&str] = &[
     "/upcoming-features",
     "/api-docs",
     "/weekly-summary",
+    "/trends",
     "/profile",
     "/tv-mode",
 ];

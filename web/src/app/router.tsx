@@ -113,6 +113,7 @@ const pages = {
   apiDocs: page(titles.apiDocs, () => import('./routes/api-docs')),
   weeklySummary: page(titles.weeklySummary, () => import('./routes/weekly-summary')),
   weeklySummaryDetail: page(titles.weeklySummaryDetail, () => import('./routes/weekly-summary-detail')),
+  trends: page(titles.trends, () => import('./routes/trends')),
   profile: page(titles.profile, () => import('./routes/profile')),
   tvMode: page(titles.tvMode, loaders[paths.tvMode]),
   notFound: page(titles.notFound, () => import('./routes/not-found')),
@@ -135,6 +136,7 @@ export function AppRoutes() {
           <Route path={paths.apiDocs} element={pages.apiDocs} />
           <Route path={paths.weeklySummary} element={pages.weeklySummary} />
           <Route path="/weekly-summary/:id" element={pages.weeklySummaryDetail} />
+          <Route path={paths.trends} element={pages.trends} />
           <Route path={paths.profile} element={pages.profile} />
           <Route path={paths.tvMode} element={pages.tvMode} />
         </Route>

@@ -24,6 +24,7 @@ export const titles = {
   apiDocs: t('API'),
   weeklySummary: t('Weekly AI Summary'),
   weeklySummaryDetail: t('Weekly AI Summary'),
+  trends: t('Trends'),
   profile: t('Profile'),
   tvMode: t('TV mode'),
   notFound: t('Page not found'),

@@ -77,6 +77,9 @@ export function UserMenu() {
             <Link to={paths.weeklySummary}>Weekly AI Summary</Link>
           </Menu.Item>
           <Menu.Item asChild className={menuItemClass}>
+            <Link to={paths.trends}>Trends</Link>
+          </Menu.Item>
+          <Menu.Item asChild className={menuItemClass}>
             <Link to={paths.profile}>Profile</Link>
           </Menu.Item>
           <Menu.Item className={menuItemClass} onSelect={() => void onSignOut()}>
