@@ -16,7 +16,7 @@ const SUBSCRIBER: &str = "sub@example.com";
 /// `n` items mentioning `name`, published `days_ago` days (and an hour) before now, as
 /// JSON Lines; each summary also holds words that are capitalised mid-sentence but are
 /// stop words ("The", "This", a weekday, a month).
-fn items(name: &str, n: usize, days_ago: i64, tag: &str) -> String {
+pub(crate) fn items(name: &str, n: usize, days_ago: i64, tag: &str) -> String {
     let at = Utc::now() - Duration::days(days_ago) - Duration::hours(1);
     (0..n)
         .map(|i| {
