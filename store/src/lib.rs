@@ -79,6 +79,8 @@ pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery, SearchResu
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant, is_well_formed_secret};
 pub use source_feeds::{Feed, validate_feed_url};
 pub use summaries::{DEFAULT_SUMMARY_TITLE, KeyPoint, SourceLink, WeeklySummary};
+#[doc(hidden)]
+pub use trends::CountsForBench;
 pub use trends::{BASE_WEEKS, FREE_TRENDS, MIN_COUNT, STORIES, SUBSCRIBER_TRENDS, WEEKS};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 pub use waitlist::WaitlistEntry;

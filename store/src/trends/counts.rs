@@ -27,6 +27,10 @@ struct TermEntry {
     kind: TrendKind,
     /// Day → the slots of the items of that day mentioning it.
     days: BTreeMap<Day, Vec<u32>>,
+    /// Items mentioning it over all kept days: a term with fewer than [`MIN_COUNT`] can
+    /// neither rise nor fall, so ranking passes it without reading its days (most names
+    /// are mentioned once or twice).
+    total: u32,
 }
 
 /// One counted item: its id, its day and its terms (what a removal takes back).
@@ -67,12 +71,13 @@ pub(crate) struct Counts {
     free_slots: Vec<u32>,
     /// Days before this one were dropped.
     kept_from: Day,
+    /// Moves on with every change: a ranking made at one generation holds until it moves.
+    generation: u64,
 }
 
 impl Counts {
     /// How many items are counted.
-    #[cfg(test)]
-    fn items(&self) -> usize {
+    pub(crate) fn items(&self) -> usize {
         self.items.len()
     }
 
@@ -80,6 +85,7 @@ impl Counts {
     /// it counted before (nothing when `item` is none: the item was removed). An item
     /// older than the kept days counts nothing.
     pub(crate) fn apply(&mut self, id: &str, now: Day, item: Option<(i64, Vec<Term>)>) {
+        self.generation += 1;
         self.forget(id);
         let Some((at, terms)) = item else {
             return;
@@ -95,11 +101,9 @@ impl Counts {
         let mut ids = Vec::with_capacity(terms.len());
         for t in terms {
             let ix = self.intern(t);
-            self.terms[ix as usize]
-                .days
-                .entry(day)
-                .or_default()
-                .push(slot);
+            let entry = &mut self.terms[ix as usize];
+            entry.days.entry(day).or_default().push(slot);
+            entry.total += 1;
             ids.push(ix);
         }
         self.slots[slot as usize] = Slot {
@@ -122,6 +126,7 @@ impl Counts {
             if let Some(list) = entry.days.get_mut(&day) {
                 if let Some(at) = list.iter().position(|s| *s == slot) {
                     list.swap_remove(at);
+                    entry.total -= 1;
                 }
                 if list.is_empty() {
                     entry.days.remove(&day);
@@ -142,6 +147,7 @@ impl Counts {
             text: t.text,
             kind: t.kind,
             days: BTreeMap::new(),
+            total: 0,
         };
         let ix = if let Some(ix) = self.free_terms.pop() {
             self.terms[ix as usize] = entry;
@@ -177,6 +183,16 @@ impl Counts {
         found.into_iter().take(n).map(|s| s.id.clone()).collect()
     }
 
+    /// A number that moves with every change of the counts.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Moves the generation past `old` (counts replacing others).
+    pub(crate) fn set_generation_after(&mut self, old: u64) {
+        self.generation = self.generation.max(old) + 1;
+    }
+
     /// Drops the items of days no chart reaches any more (once a day).
     pub(crate) fn prune(&mut self, now: Day) {
         let from = now - KEPT_DAYS + 1;
@@ -184,6 +200,7 @@ impl Counts {
             return;
         }
         self.kept_from = from;
+        self.generation += 1;
         let old: Vec<String> = self
             .items
             .iter()
@@ -208,7 +225,7 @@ impl Counts {
         let mut rising: Vec<(f64, u32, u32, [u32; WEEKS])> = Vec::new();
         let mut falling: Vec<(f64, u32, u32, [u32; WEEKS])> = Vec::new();
         for (ix, entry) in self.terms.iter().enumerate() {
-            if entry.days.is_empty() {
+            if entry.total < MIN_COUNT {
                 continue;
             }
             let mut weeks = [0u32; WEEKS];

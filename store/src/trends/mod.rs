@@ -38,9 +38,22 @@ pub const SUBSCRIBER_TRENDS: usize = 10;
 /// Stories shown with each trend.
 pub const STORIES: usize = 3;
 
-/// A process's trend counts (see the module's docs).
+/// A process's trend counts (see the module's docs), and the last ranking made from them,
+/// which every request answers from until the counts change or the day does.
 #[derive(Default)]
-pub(crate) struct Trends(Mutex<counts::Counts>);
+pub(crate) struct Trends {
+    counts: Mutex<counts::Counts>,
+    ranked: Mutex<Option<Ranking>>,
+}
+
+/// A ranking: the generation of the counts and the day it was made for, and its lists
+/// (a subscriber's length; a free reader's are their first few).
+struct Ranking {
+    generation: u64,
+    day: counts::Day,
+    rising: Vec<counts::Ranked>,
+    falling: Vec<counts::Ranked>,
+}
 
 /// The day (since 1970-01-01, UTC) of a moment.
 fn day(t: DateTime<Utc>) -> counts::Day {
@@ -59,9 +72,33 @@ impl Trends {
     fn counts(&self) -> std::sync::MutexGuard<'_, counts::Counts> {
         // The counts are changed item by item, each change whole: a panic elsewhere
         // leaves them consistent.
-        self.0
+        self.counts
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The rising and falling terms for the week ending on `day`, a subscriber's length.
+    fn ranked(&self, day: counts::Day) -> (Vec<counts::Ranked>, Vec<counts::Ranked>) {
+        let c = self.counts();
+        let mut kept = self
+            .ranked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let generation = c.generation();
+        if let Some(r) = kept.as_ref()
+            && r.generation == generation
+            && r.day == day
+        {
+            return (r.rising.clone(), r.falling.clone());
+        }
+        let (rising, falling) = c.rank(day, SUBSCRIBER_TRENDS, STORIES);
+        *kept = Some(Ranking {
+            generation,
+            day,
+            rising: rising.clone(),
+            falling: falling.clone(),
+        });
+        (rising, falling)
     }
 
     /// Counts `item` (none: removed) in place of what item `id` counted before.
@@ -76,6 +113,45 @@ impl Trends {
     /// Drops the days no chart reaches any more.
     pub(crate) fn prune(&self) {
         self.counts().prune(day(Utc::now()));
+    }
+}
+
+/// One process's counts without a store around them, for the benchmark
+/// (`store/examples/trends_bench.rs`): extraction, counting and ranking alone.
+#[doc(hidden)]
+pub struct CountsForBench {
+    counts: counts::Counts,
+    now: counts::Day,
+}
+
+impl CountsForBench {
+    /// Empty counts on the day of `now`.
+    pub fn new(now: DateTime<Utc>) -> Self {
+        Self {
+            counts: counts::Counts::default(),
+            now: day(now),
+        }
+    }
+
+    /// Counts an item written (in place of what its id counted before).
+    pub fn write(&mut self, item: &NewsItem) {
+        self.counts.apply(&item.id, self.now, Some(counted(item)));
+    }
+
+    /// Takes back what a removed item counted.
+    pub fn remove(&mut self, id: &str) {
+        self.counts.apply(id, self.now, None);
+    }
+
+    /// Ranks as a subscriber's request does; answers how many rising and falling.
+    pub fn rank(&self) -> (usize, usize) {
+        let (r, f) = self.counts.rank(self.now, SUBSCRIBER_TRENDS, STORIES);
+        (r.len(), f.len())
+    }
+
+    /// How many items are counted.
+    pub fn items(&self) -> usize {
+        self.counts.items()
     }
 }
 
@@ -103,7 +179,11 @@ impl Store {
             Ok(c)
         })
         .await?;
-        *trends.counts() = fresh;
+        let mut c = trends.counts();
+        // The generation goes on, so no ranking of the old counts is served.
+        let generation = c.generation();
+        *c = fresh;
+        c.set_generation_after(generation);
         Ok(())
     }
 
@@ -126,7 +206,9 @@ impl Store {
         } else {
             FREE_TRENDS
         };
-        let (rising, falling) = trends.counts().rank(day(at), limit, STORIES);
+        let (mut rising, mut falling) = trends.ranked(day(at));
+        rising.truncate(limit);
+        falling.truncate(limit);
         let ids: Vec<String> = rising
             .iter()
             .chain(&falling)
