@@ -362,7 +362,7 @@ pub const LOADING_TAKEAWAYS: &str = "Loading key takeaways…";
 /// Title of the takeaways' error state.
 pub const TAKEAWAYS_FAILED: &str = "Key takeaways could not be loaded";
 
-// ---- Trends (docs/product.md §2: the Trends page) ----
+// ---- Trends (docs/product.md §15) ----
 /// Title of the trends overlay.
 pub const TRENDS_TITLE: &str = "Trends";
 /// Keys of the trends overlay.
