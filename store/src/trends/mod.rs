@@ -164,21 +164,29 @@ impl Store {
             return Ok(());
         };
         let now = Utc::now();
-        let from = now - Duration::days(counts::KEPT_DAYS);
-        let items = self
-            .backend()
-            .published_between(from, now + Duration::days(366))
-            .await?;
         let today = day(now);
-        let fresh = crate::run_blocking(move || {
-            let mut c = counts::Counts::default();
-            for json in items {
-                let item: NewsItem = from_json(&json)?;
-                c.apply(&item.id, today, Some(counted(&item)));
-            }
-            Ok(c)
-        })
-        .await?;
+        // A day of items at a time, so a start holds one day's JSON, not eight weeks'
+        // (at a million items, gigabytes); items dated ahead come last, together.
+        let end = now + Duration::days(366);
+        let mut start = now - Duration::days(counts::KEPT_DAYS);
+        let mut fresh = counts::Counts::default();
+        while start < end {
+            let stop = if start < now {
+                start + Duration::days(1)
+            } else {
+                end
+            };
+            let items = self.backend().published_between(start, stop).await?;
+            fresh = crate::run_blocking(move || {
+                for json in items {
+                    let item: NewsItem = from_json(&json)?;
+                    fresh.apply(&item.id, today, Some(counted(&item)));
+                }
+                Ok(fresh)
+            })
+            .await?;
+            start = stop;
+        }
         let mut c = trends.counts();
         // The generation goes on, so no ranking of the old counts is served.
         let generation = c.generation();
