@@ -920,6 +920,11 @@ fn trends_overlay_loading_failed_and_ranked() {
             "seven empty weeks, then a full one: {row}"
         );
         assert_shows(s, "Borealis −82%");
+        let row = s.iter().find(|l| l.contains("Borealis")).unwrap();
+        assert!(
+            row.contains("████▁"),
+            "a week of 1 beside 10 still shows: {row}"
+        );
         assert_shows(s, "Zephyr Labs story · Source");
         assert_shows(s, "Free accounts see the top 3");
     });

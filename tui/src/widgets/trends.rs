@@ -101,7 +101,18 @@ impl Widget for TrendsPopup<'_> {
                 Row::Text(line) => Paragraph::new(line).render(line_area, buf),
                 Row::Trend(trend) => {
                     let spark = Rect::new(inner.x + 2, y, chart_width.min(inner.width), 1);
-                    let weeks: Vec<u64> = trend.weeks.iter().map(|w| u64::from(*w)).collect();
+                    // A week with any mention keeps at least the lowest bar (an eighth of
+                    // the largest), so 1 beside 10 is not drawn as nothing.
+                    let max = trend.weeks.iter().copied().max().unwrap_or(0);
+                    let least = u64::from(max.div_ceil(8));
+                    let weeks: Vec<u64> = trend
+                        .weeks
+                        .iter()
+                        .map(|w| match u64::from(*w) {
+                            0 => 0,
+                            w => w.max(least),
+                        })
+                        .collect();
                     Sparkline::default()
                         .data(&weeks)
                         .style(t.accent())
