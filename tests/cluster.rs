@@ -179,6 +179,44 @@ async fn every_node_serves_one_install() {
     }
 }
 
+/// Trends need no job: every node counts from the same change log, so each answers the
+/// same ranking after a write made anywhere, and a node started later counts the same
+/// from the items of the last weeks.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_node_ranks_the_same_trends() {
+    let Some(mut c) = Cluster::start(2, &[]) else {
+        return;
+    };
+    let mut all = String::new();
+    for week in 0..5 {
+        all += &crate::trends::items("Acme Robotics", 40, week * 7 + 1, "");
+    }
+    all += &crate::trends::items("Zephyr Labs", 12, 2, "");
+    let path = c.dir.path().join("trends.jsonl");
+    std::fs::write(&path, all).unwrap();
+    c.admin(&["items", "import", path.to_str().unwrap()]);
+    let token = c.nodes[0]
+        .sign_up("reader@example.com", "a long passphrase")
+        .await;
+    let rising = |page: &Value| page["rising"].clone();
+    let (_, first) = c.nodes[0].get("/api/trends", Some(&token)).await;
+    assert_eq!(first["rising"][0]["term"], "Zephyr Labs", "{first}");
+    assert_eq!(first["rising"][0]["thisWeek"], 12, "{first}");
+    let (_, second) = c.nodes[1].get("/api/trends", Some(&token)).await;
+    assert_eq!(rising(&second), rising(&first));
+
+    // A removal through one node's socket is taken back on both.
+    c.admin_in(&c.nodes[0].data, &["items", "remove", "zephyr-labs-2-0"]);
+    for node in &c.nodes {
+        let (_, page) = node.get("/api/trends", Some(&token)).await;
+        assert_eq!(page["rising"][0]["thisWeek"], 11, "{page}");
+    }
+    let (_, now) = c.nodes[1].get("/api/trends", Some(&token)).await;
+    c.add_nodes(1, &[], &[]);
+    let (_, late) = c.nodes[2].get("/api/trends", Some(&token)).await;
+    assert_eq!(rising(&late), rising(&now));
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_free_api_quota_is_exact_across_nodes() {
     let Some(c) = Cluster::start(2, &[]) else {

@@ -56,6 +56,9 @@ mod disk_full;
 /// Full-text search: the query syntax, caps, hidden items, highlights, feed updates, reindex and rebuilds on start.
 mod search;
 
+/// Trends: a rise from nothing above a steady term, no stop words, updates and removals, a restart, the public endpoint.
+mod trends;
+
 /// Nothing acknowledged is lost: marks on items of an import in progress survive kill -9, a deleted journal refuses the start.
 mod journal;
 

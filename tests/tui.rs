@@ -1415,3 +1415,54 @@ async fn the_alerts_tab_counts_and_lists_what_an_alert_found() {
         s.contains("8 Alerts") && !s.contains("(1 new)")
     });
 }
+
+/// Trends (issue 28): `T` asks a signed-out reader to sign in; signed in, it shows the
+/// term that rose from nothing first among the rising ones, with its sparkline and
+/// change, the falling one, and Esc closes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trends_open_with_big_t_and_rank_a_rise_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::start_with(&data, &["--no-demo"], &[]);
+    let mut all = String::new();
+    for week in 0..5 {
+        all += &crate::trends::items("Acme Robotics", 40, week * 7 + 1, "");
+    }
+    all += &crate::trends::items("Zephyr Labs", 12, 2, "");
+    for week in 1..5 {
+        all += &crate::trends::items("Borealis Systems", 10, week * 7 + 2, "");
+    }
+    let import = cli_with(&data, &["items", "import", "-", "--json"], &all, &[]).await;
+    assert_eq!(import.ok_json()["added"], 200 + 12 + 40);
+    daemon.sign_up("reader@example.com", "correct horse").await;
+    let config = dir.path().join("config");
+    let tui = Tmux::start(&daemon.base, &config);
+    tui.wait_for("Not signed in");
+    tui.keys(&["T"]);
+    tui.wait_for("Sign in to see Trends");
+    tui.sign_in("reader@example.com", "correct horse");
+    tui.wait_for("4 Favs");
+    tui.keys(&["T"]);
+    let screen = tui.wait_for("Zephyr Labs");
+    let rising = screen.find("Rising").expect("the rising list");
+    let falling = screen.find("Falling").expect("the falling list");
+    let zephyr = screen.find("Zephyr Labs").unwrap();
+    assert!(rising < zephyr && zephyr < falling, "{screen}");
+    assert!(
+        !screen.contains("Acme Robotics"),
+        "steady is neither: {screen}"
+    );
+    let row = screen.lines().find(|l| l.contains("Zephyr Labs")).unwrap();
+    assert!(row.contains("×13") && row.contains("12 this week"), "{row}");
+    // The sparkline: seven empty weeks, then a full bar.
+    assert!(row.contains('█'), "{row}");
+    let borealis = screen.find("Borealis Systems").expect("falling");
+    assert!(borealis > falling, "{screen}");
+    assert!(
+        screen.contains("Story "),
+        "a story under each trend: {screen}"
+    );
+    assert!(screen.contains("Free accounts see the top 3"), "{screen}");
+    tui.keys(&["Escape"]);
+    tui.wait_until("the overlay closed", |s| !s.contains("Zephyr Labs"));
+}

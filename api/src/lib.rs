@@ -17,6 +17,7 @@ pub mod insights;
 pub mod news;
 pub mod public;
 pub mod search;
+pub mod trends;
 
 pub use error::ErrorBody;
 pub use news::{

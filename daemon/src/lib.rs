@@ -29,6 +29,7 @@ pub(crate) mod public_api;
 pub(crate) mod search;
 pub(crate) mod state;
 pub mod summarize;
+pub(crate) mod trends;
 pub(crate) mod unsubscribe;
 pub(crate) mod user_metadata;
 pub(crate) mod waitlist;
@@ -68,6 +69,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .merge(payments::router())
         .merge(public_api::router())
         .merge(search::router())
+        .merge(trends::router())
         .merge(openapi::router())
         .nest("/auth/v1", auth::router())
 }

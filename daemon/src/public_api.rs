@@ -1,5 +1,6 @@
 //! The public news API (docs/product.md §3, §5, §6 and §9): `GET /api/v1/news` with the header
-//! `X-API-Key`, for programs outside the web app.
+//! `X-API-Key`, for programs outside the web app, and `GET /api/v1/trends`, this week's
+//! trends (as `GET /api/trends` answers them), with the same key and the same quota.
 //!
 //! - Query: `page` (from 1, default 1), `limit` (1 to 100, default 20), `sort`
 //!   (`published_date`, `title` or `id`, default `published_date`), `order` (`asc` or
@@ -32,6 +33,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use lru::LruCache;
 use radar_api::public::{Pagination, PublicItem, PublicPage};
+use radar_api::trends::TrendsPage;
 use radar_store::{QuotaUse, SearchQuery, SortBy, SortOrder, User};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -58,7 +60,9 @@ pub(crate) const MAX_LIMIT: u64 = 100;
 
 /// The public API routes.
 pub(crate) fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(get_public_news))
+    OpenApiRouter::new()
+        .routes(routes!(get_public_news))
+        .routes(routes!(get_public_trends))
 }
 
 /// A caller authenticated by `X-API-Key`: the key's owner, shared with the store's cache
@@ -246,6 +250,59 @@ pub(crate) async fn get_public_news(
 
 /// The answer of `GET /api/v1/news` for a key's owner and a raw query, quota counted.
 pub(crate) async fn public_news(s: &AppState, owner: &User, raw: Option<&str>) -> Response {
+    metered(s, owner, || async {
+        page(s, raw)
+            .await
+            .unwrap_or_else(IntoResponse::into_response)
+    })
+    .await
+}
+
+/// This week's rising and falling terms for programs, by API key, within the same daily
+/// quota as the news (see `GET /api/trends`; a free account's key gets the first few, a
+/// subscriber's more). It takes no parameters.
+#[utoipa::path(get, path = "/api/v1/trends", tag = "public api", params(
+    ("X-API-Key" = String, Header, description = "Your API key (GET /api/key)"),
+), responses(
+    (status = 200, body = TrendsPage, headers(
+        ("X-RateLimit-Limit" = u64, description = "Requests allowed per UTC day"),
+        ("X-RateLimit-Remaining" = u64, description = "Requests left today"),
+        ("X-RateLimit-Reset" = i64, description = "Unix time (s) when the quota starts over"),
+    )),
+    (status = 400, body = crate::error::ErrorBody, description = "A parameter was given (this endpoint takes none)"),
+    (status = 401, body = crate::error::ErrorBody, description = "Missing or unknown API key"),
+    (status = 429, body = crate::error::ErrorBody, description = "Daily quota used up; see Retry-After"),
+))]
+pub(crate) async fn get_public_trends(
+    State(s): State<AppState>,
+    ApiKeyUser(owner): ApiKeyUser,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    metered(&s, &owner, || async {
+        if let Some((name, _)) =
+            url::form_urlencoded::parse(raw.as_deref().unwrap_or_default().as_bytes()).next()
+        {
+            return invalid(format!(
+                "{name} is not a parameter of this endpoint (it takes none)"
+            ))
+            .into_response();
+        }
+        let subscriber = s.store.is_subscriber(&owner);
+        match s.store.trends(subscriber, Utc::now()).await {
+            Ok(page) => Json(page).into_response(),
+            Err(e) => ApiError::from(e).into_response(),
+        }
+    })
+    .await
+}
+
+/// Counts a request against the key owner's daily quota and answers `answer`'s response
+/// when allowed, else 429; either way with the quota's headers.
+async fn metered<F: Future<Output = Response>>(
+    s: &AppState,
+    owner: &User,
+    answer: impl FnOnce() -> F,
+) -> Response {
     let quota = if s.store.is_subscriber(owner) {
         s.config.api.api_premium_quota
     } else {
@@ -257,9 +314,7 @@ pub(crate) async fn public_news(s: &AppState, owner: &User, raw: Option<&str>) -
         Err(e) => return ApiError::from(e).into_response(),
     };
     let mut res = if used.allowed {
-        page(s, raw)
-            .await
-            .unwrap_or_else(IntoResponse::into_response)
+        answer().await
     } else {
         let wait = (used.reset_at - now).num_seconds().max(1).unsigned_abs();
         ApiError::too_many(

@@ -47,6 +47,7 @@ const APP_ROUTES: &[&str] = &[
     "/api-docs",
     "/weekly-summary",
     "/insights",
+    "/trends",
     "/profile",
     "/tv-mode",
     "/alerts",

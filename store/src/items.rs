@@ -228,6 +228,9 @@ impl Store {
                         } else {
                             r.replace_document(index, &stored.item)?;
                         }
+                        if let Some(trends) = self.trends_replica() {
+                            trends.apply(&stored.item.id, Some(&stored.item));
+                        }
                     }
                     changes.push(w.change);
                     done.push(Upserted {

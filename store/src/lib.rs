@@ -52,6 +52,7 @@ mod sessions;
 mod source_feeds;
 mod summaries;
 mod takeaways;
+mod trends;
 mod users;
 mod waitlist;
 
@@ -83,6 +84,9 @@ pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery, SearchResu
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant, is_well_formed_secret};
 pub use source_feeds::{Feed, validate_feed_url};
 pub use summaries::{DEFAULT_SUMMARY_TITLE, KeyPoint, SourceLink, WeeklySummary};
+#[doc(hidden)]
+pub use trends::CountsForBench;
+pub use trends::{BASE_WEEKS, FREE_TRENDS, MIN_COUNT, STORIES, SUBSCRIBER_TRENDS, WEEKS};
 pub use users::{OneTimeKind, PKCE_PREFIX, Redeemed, Subscription, User, client_metadata};
 pub use waitlist::WaitlistEntry;
 
@@ -152,6 +156,9 @@ struct Inner {
     /// This process's search replica; none in a process that keeps none (a command run
     /// against a shared database, where the daemons' replicas follow the change log).
     search: Option<search::SearchIndex>,
+    /// This process's trend counts, kept with the search replica and fed by the same
+    /// writes (see `trends`); none without a replica.
+    trends: Option<trends::Trends>,
     pages: pages::Pages,
     /// This process's copy of the alert index.
     alerts: alerts::AlertCache,
@@ -190,6 +197,7 @@ impl Store {
                 backend,
                 opts,
                 search: None,
+                trends: None,
                 pages: pages::Pages::default(),
                 alerts: alerts::AlertCache::default(),
             }))),
@@ -213,6 +221,7 @@ impl Store {
             backend,
             opts,
             search: Some(index),
+            trends: Some(trends::Trends::default()),
             pages: pages::Pages::default(),
             alerts: alerts::AlertCache::default(),
         }));
@@ -231,6 +240,11 @@ impl Store {
     /// This process's search replica, if it keeps one.
     pub(crate) fn replica(&self) -> Option<&search::SearchIndex> {
         self.0.search.as_ref()
+    }
+
+    /// This process's trend counts, if it keeps a replica.
+    pub(crate) fn trends_replica(&self) -> Option<&trends::Trends> {
+        self.0.trends.as_ref()
     }
 
     /// This process's search replica, for what cannot be done without one.
@@ -282,6 +296,9 @@ impl Store {
     /// once a second.
     pub async fn upkeep(&self) -> Result<()> {
         self.backend().upkeep().await?;
+        if let Some(trends) = self.trends_replica() {
+            trends.prune();
+        }
         self.search_replica_current().await
     }
 

@@ -225,6 +225,12 @@ impl Api {
         self.send(req).await
     }
 
+    /// `GET /api/trends`: this week's rising and falling terms.
+    pub async fn trends(&self, token: &str) -> ApiResult<radar_api::trends::TrendsPage> {
+        self.send(self.request(Method::GET, "/api/trends", Some(token)))
+            .await
+    }
+
     /// `GET /api/news/{id}/takeaways` (subscribers).
     pub async fn takeaways(&self, token: &str, id: &str) -> ApiResult<Takeaways> {
         let path = format!("/api/news/{}/takeaways", encode(id));

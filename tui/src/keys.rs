@@ -151,6 +151,8 @@ pub enum Command {
     UndoMarkFeedRead,
     /// Key takeaways.
     Takeaways,
+    /// Trends: what rose and fell this week.
+    Trends,
     /// Drops: the next story.
     NextStory,
     /// TV: pause or resume.
@@ -196,6 +198,7 @@ impl Command {
             Command::MarkFeedRead => "mark_feed_read",
             Command::UndoMarkFeedRead => "undo_mark_feed_read",
             Command::Takeaways => "takeaways",
+            Command::Trends => "trends",
             Command::NextStory => "next_story",
             Command::Pause => "pause",
             Command::Interval => "interval",
@@ -275,6 +278,12 @@ pub const TABLE: &[Binding] = &[
         "sign in (or who is signed in)",
     ),
     bind(X::Global, C::SignOut, &["O"], "sign out"),
+    bind(
+        X::Global,
+        C::Trends,
+        &["T"],
+        "trends: rising and falling this week (signed in)",
+    ),
     bind(
         X::Global,
         C::Subscribe,

@@ -852,3 +852,82 @@ fn sign_in_hints_name_the_sign_in_key_in_force() {
         assert_shows(s, "Sign in to see Favs (press I).");
     });
 }
+
+#[test]
+fn trends_overlay_loading_failed_and_ranked() {
+    use radar_api::trends::{Trend, TrendKind, TrendStory, TrendsPage};
+    let mut app = anonymous();
+    app.update(ch('T'), Instant::now());
+    assert!(app.take_requests().is_empty(), "signed out: nothing asked");
+    at_both(&app, |s, _| assert_shows(s, "Sign in to see Trends"));
+
+    let mut app = reader(Some("me@example.com"), false, false);
+    app.take_requests();
+    app.update(ch('T'), Instant::now());
+    assert_eq!(app.take_requests(), [crate::app::Request::LoadTrends]);
+    at_both(&app, |s, _| assert_shows(s, "Loading trends…"));
+    let epoch = app.epoch;
+    app.update(
+        Action::TrendsLoaded {
+            epoch,
+            result: Err(down()),
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, "Trends could not be loaded");
+        assert_shows(s, "Press r to try again.");
+    });
+    let trend = |term: &str, weeks: Vec<u32>, change: f64| Trend {
+        term: term.into(),
+        kind: TrendKind::Name,
+        this_week: *weeks.last().unwrap(),
+        weeks,
+        before: 0.0,
+        change,
+        stories: vec![TrendStory {
+            id: "a".into(),
+            title: format!("{term} story"),
+            url: None,
+            source: None,
+            published_date: now(),
+        }],
+    };
+    app.update(
+        Action::TrendsLoaded {
+            epoch,
+            result: Ok(TrendsPage {
+                at: now(),
+                rising: vec![trend("Zephyr Labs", vec![0, 0, 0, 0, 0, 0, 0, 12], 13.0)],
+                falling: vec![trend(
+                    "Borealis",
+                    vec![0, 0, 0, 10, 10, 10, 10, 1],
+                    2.0 / 11.0,
+                )],
+                limit: 3,
+                subscriber: false,
+            }),
+        },
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        let row = s
+            .iter()
+            .find(|l| l.contains("Zephyr Labs  ×13"))
+            .expect("the riser");
+        assert!(
+            row.contains("       █"),
+            "seven empty weeks, then a full one: {row}"
+        );
+        assert_shows(s, "Borealis −82%");
+        let row = s.iter().find(|l| l.contains("Borealis")).unwrap();
+        assert!(
+            row.contains("████▁"),
+            "a week of 1 beside 10 still shows: {row}"
+        );
+        assert_shows(s, "Zephyr Labs story · Source");
+        assert_shows(s, "Free accounts see the top 3");
+    });
+    app.update(key(ratatui::crossterm::event::KeyCode::Esc), Instant::now());
+    at_both(&app, |s, _| assert_hides(s, "Zephyr Labs"));
+}

@@ -103,6 +103,10 @@ impl Runtime {
                 epoch,
                 result: api.metadata(&token).await,
             },
+            Request::LoadTrends => Action::TrendsLoaded {
+                epoch,
+                result: api.trends(&token).await,
+            },
             Request::LoadTakeaways(id) => {
                 let result = api.takeaways(&token, &id).await;
                 Action::TakeawaysLoaded { epoch, id, result }

@@ -375,6 +375,46 @@ pub const LOADING_TAKEAWAYS: &str = "Loading key takeaways…";
 /// Title of the takeaways' error state.
 pub const TAKEAWAYS_FAILED: &str = "Key takeaways could not be loaded";
 
+// ---- Trends (docs/product.md §17) ----
+/// Title of the trends overlay.
+pub const TRENDS_TITLE: &str = "Trends";
+/// Keys of the trends overlay.
+pub const TRENDS_KEYS: &str = "Esc: Close  j/k: Scroll  r: Reload";
+/// What the overlay shows, under its title.
+pub const TRENDS_ABOUT: &str = "This week against the four before, by change, not by size.";
+/// While the trends load.
+pub const LOADING_TRENDS: &str = "Loading trends…";
+/// Title of the trends' error state.
+pub const TRENDS_FAILED: &str = "Trends could not be loaded";
+/// What to do about it.
+pub const TRENDS_RETRY: &str = "Press r to try again.";
+/// The rising list's heading.
+pub const RISING: &str = "Rising";
+/// The falling list's heading.
+pub const FALLING: &str = "Falling";
+/// An empty list.
+pub const NO_TRENDS: &str = "Nothing this week.";
+/// Under the lists, for a free reader.
+pub fn trends_free_limit(limit: usize) -> String {
+    format!("Free accounts see the top {limit} of each list; subscribers see more.")
+}
+/// How a change reads: "×13" rising, "−82%" falling.
+pub fn trend_change(change: f64) -> String {
+    if change >= 1.0 {
+        if change >= 10.0 {
+            format!("×{change:.0}")
+        } else {
+            format!("×{change:.1}")
+        }
+    } else {
+        format!("−{:.0}%", (1.0 - change) * 100.0)
+    }
+}
+/// A trend's counts: this week against the weeks before.
+pub fn trend_counts(this_week: u32, before: f64) -> String {
+    format!("{this_week} this week, {before:.1} a week before")
+}
+
 // ---- Subscription ----
 /// The server now counts the reader as a subscriber.
 pub const NOW_PREMIUM: &str = "Your subscription is active: Radar Premium.";

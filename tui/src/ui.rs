@@ -69,6 +69,13 @@ pub fn render(frame: &mut Frame, app: &App) {
             },
             frame.area(),
         ),
+        Overlay::Trends(overlay) => frame.render_widget(
+            crate::widgets::trends::TrendsPopup {
+                overlay,
+                theme: app.theme,
+            },
+            frame.area(),
+        ),
         Overlay::Takeaways(overlay) => frame.render_widget(
             crate::widgets::takeaways::TakeawaysPopup {
                 overlay,

@@ -79,6 +79,12 @@ impl Store {
         let Some(index) = self.replica() else {
             return Ok(());
         };
+        {
+            // Counted from the items before the log is caught up: entries the log still
+            // holds are applied again below, which replaces, never adds.
+            let _w = index.lock().await;
+            self.rebuild_trends().await?;
+        }
         let why = if let Some(why) = rebuild {
             Some(why)
         } else if !self.catch_up_index().await? {
@@ -173,6 +179,9 @@ impl Store {
                 Ok(_) | Err(Error::Conflict(_)) => {}
                 Err(e) => return Err(e),
             }
+            // The trends missed the same entries: counted again from the items.
+            let _w = index.lock().await;
+            self.rebuild_trends().await?;
         }
         Ok(())
     }
@@ -208,11 +217,15 @@ impl Store {
     ) -> Result<()> {
         let items = self.backend().items(ids).await?;
         for (id, json) in ids.iter().zip(items) {
-            match json {
-                Some(json) => index.replace_document(w, &from_json(&json)?)?,
+            let item: Option<NewsItem> = json.map(|j| from_json(&j)).transpose()?;
+            match &item {
+                Some(item) => index.replace_document(w, item)?,
                 None => {
                     w.writer.delete_term(index.id_term(id));
                 }
+            }
+            if let Some(trends) = self.trends_replica() {
+                trends.apply(id, item.as_ref());
             }
         }
         Ok(())

@@ -7,7 +7,10 @@ use std::time::Instant;
 use radar_api::Mark;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{App, ItemAction, Overlay, ReaderState, Request, StatusKind, TakeawaysOverlay, View};
+use super::{
+    App, ItemAction, Overlay, ReaderState, Request, StatusKind, TakeawaysOverlay, TrendsOverlay,
+    View,
+};
 use crate::drops::Step;
 use crate::keys::{Command, Context};
 use crate::load::Load;
@@ -39,6 +42,25 @@ impl App {
                     KeyCode::Esc | KeyCode::Enter | KeyCode::Char('t' | 'q')
                 ) {
                     self.overlay = Overlay::None;
+                }
+                return;
+            }
+            Overlay::Trends(overlay) => {
+                match key.code {
+                    KeyCode::Esc | KeyCode::Char('q' | 'T') => self.overlay = Overlay::None,
+                    KeyCode::Char('j') | KeyCode::Down => {
+                        overlay.scroll = overlay.scroll.saturating_add(1);
+                    }
+                    KeyCode::Char('k') | KeyCode::Up => {
+                        overlay.scroll = overlay.scroll.saturating_sub(1);
+                    }
+                    KeyCode::Char('r' | 'R') | KeyCode::F(5) => {
+                        if !matches!(overlay.trends, Load::Loaded(_)) {
+                            overlay.trends = Load::Loading;
+                        }
+                        self.requests.push(Request::LoadTrends);
+                    }
+                    _ => {}
                 }
                 return;
             }
@@ -110,6 +132,7 @@ impl App {
             }
             (_, C::Subscribe) => self.open_subscribe(now),
             (_, C::Search) => self.open_search(now),
+            (_, C::Trends) => self.show_trends(now),
             (Context::Reader, C::Back) => self.reader = None,
             (Context::Search, C::Back) => self.search = None,
             (Context::Search, c) => self.search_command(c, now),
@@ -412,6 +435,25 @@ impl App {
         let url = strings::subscribe_at(&self.server);
         self.say(strings::opening(&url), StatusKind::Info, now);
         self.requests.push(Request::Open(url));
+    }
+
+    // ---- Trends ----
+
+    /// Trends are for signed-in readers (the server says how many each list holds).
+    fn show_trends(&mut self, now: Instant) {
+        if !self.signed_in() {
+            let text = strings::sign_in_to_see(
+                strings::TRENDS_TITLE,
+                &self.key(Context::Global, Command::SignIn),
+            );
+            self.say(text, StatusKind::Info, now);
+            return;
+        }
+        self.overlay = Overlay::Trends(Box::new(TrendsOverlay {
+            trends: Load::Loading,
+            scroll: 0,
+        }));
+        self.requests.push(Request::LoadTrends);
     }
 
     // ---- Feed, takeaways ----

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use radar_api::account::UserMetadata;
 use radar_api::alerts::{AlertHits, AlertList};
+use radar_api::trends::TrendsPage;
 use radar_api::{FeedPage, Mark, NewsItem, SharedItem, Takeaways};
 
 use super::{App, FeedData, FeedFetch, Overlay, Request, StatusKind, View};
@@ -289,6 +290,22 @@ impl App {
             // No answer: the next re-check asks again.
             Err(_) => {}
         }
+    }
+
+    pub(super) fn on_trends(&mut self, result: ApiResult<TrendsPage>) {
+        if result
+            .as_ref()
+            .is_err_and(crate::api::ApiError::is_unauthorized)
+        {
+            self.on_unauthorized();
+        }
+        let Overlay::Trends(overlay) = &mut self.overlay else {
+            return;
+        };
+        overlay.trends = match result {
+            Ok(t) => Load::Loaded(t),
+            Err(e) => Load::Failed(e.to_string()),
+        };
     }
 
     pub(super) fn on_takeaways(&mut self, id: &str, result: ApiResult<Takeaways>) {

@@ -24,6 +24,7 @@ use radar_api::account::UserMetadata;
 use radar_api::alerts::{AlertHit, AlertHits, AlertList};
 use radar_api::auth::AuthSession;
 use radar_api::search::SearchPage;
+use radar_api::trends::TrendsPage;
 use radar_api::{
     FeedPage, Mark, MarkResult, NewsItem, Opened, OpenedFrom, ReadBeforeState, SharedItem,
     Takeaways, UnreadCount,
@@ -229,6 +230,15 @@ pub struct TakeawaysOverlay {
     pub takeaways: Load<Takeaways>,
 }
 
+/// The trends overlay: the server's answer, scrolled this many rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrendsOverlay {
+    /// The server's answer.
+    pub trends: Load<TrendsPage>,
+    /// Rows scrolled past.
+    pub scroll: u16,
+}
+
 /// What is drawn over the view.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum Overlay {
@@ -241,6 +251,8 @@ pub enum Overlay {
     SignIn(SignInState),
     /// Key takeaways of the selected item.
     Takeaways(Box<TakeawaysOverlay>),
+    /// This week's trends.
+    Trends(Box<TrendsOverlay>),
 }
 
 /// The full text of one item, over the view it was opened from.
@@ -280,6 +292,8 @@ pub enum Request {
     },
     /// `GET /api/news/{id}/takeaways`.
     LoadTakeaways(String),
+    /// `GET /api/trends`.
+    LoadTrends,
     /// `POST` or `DELETE /api/{mark}/{id}`.
     SetMark {
         /// Which mark.
@@ -417,6 +431,13 @@ pub enum Action {
         cursor: Option<String>,
         /// The answer.
         result: ApiResult<SearchPage>,
+    },
+    /// The trends arrived.
+    TrendsLoaded {
+        /// The session epoch of the request.
+        epoch: u64,
+        /// The answer.
+        result: ApiResult<TrendsPage>,
     },
     /// An item's takeaways arrived.
     TakeawaysLoaded {
@@ -788,6 +809,9 @@ impl App {
                 cursor,
                 result,
             } if epoch == self.epoch => self.on_search(&query, cursor, result, now),
+            Action::TrendsLoaded { epoch, result } if epoch == self.epoch => {
+                self.on_trends(result);
+            }
             Action::TakeawaysLoaded { epoch, id, result } if epoch == self.epoch => {
                 self.on_takeaways(&id, result);
             }

@@ -10,6 +10,7 @@ pub mod message;
 pub mod reader;
 pub mod sign_in;
 pub mod takeaways;
+pub mod trends;
 pub mod tv;
 
 use ratatui::layout::Rect;

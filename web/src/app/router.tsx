@@ -114,6 +114,7 @@ const pages = {
   weeklySummary: page(titles.weeklySummary, () => import('./routes/weekly-summary')),
   weeklySummaryDetail: page(titles.weeklySummaryDetail, () => import('./routes/weekly-summary-detail')),
   insights: page(titles.insights, () => import('./routes/insights')),
+  trends: page(titles.trends, () => import('./routes/trends')),
   profile: page(titles.profile, () => import('./routes/profile')),
   tvMode: page(titles.tvMode, loaders[paths.tvMode]),
   alerts: page(titles.alerts, () => import('./routes/alerts')),
@@ -140,6 +141,7 @@ export function AppRoutes() {
           <Route path={paths.weeklySummary} element={pages.weeklySummary} />
           <Route path="/weekly-summary/:id" element={pages.weeklySummaryDetail} />
           <Route path={paths.insights} element={pages.insights} />
+          <Route path={paths.trends} element={pages.trends} />
           <Route path={paths.profile} element={pages.profile} />
           <Route path={paths.tvMode} element={pages.tvMode} />
           <Route path={paths.alerts} element={pages.alerts} />

@@ -11,6 +11,7 @@ export const paths = {
   upcomingFeatures: '/upcoming-features',
   apiDocs: '/api-docs',
   weeklySummary: '/weekly-summary',
+  trends: '/trends',
   weeklySummaryDetail: (id: string) => `/weekly-summary/${encodeURIComponent(id)}`,
   insights: '/insights',
   profile: '/profile',

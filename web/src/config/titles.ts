@@ -25,6 +25,7 @@ export const titles = {
   weeklySummary: t('Weekly AI Summary'),
   weeklySummaryDetail: t('Weekly AI Summary'),
   insights: t('Insights'),
+  trends: t('Trends'),
   profile: t('Profile'),
   tvMode: t('TV mode'),
   alerts: t('Custom News Alerts'),

@@ -29,7 +29,14 @@ const FEATURES = [
     // Built: at the top of every weekly summary.
     link: { to: paths.weeklySummary, label: 'Read it in the weekly summary' },
   },
-  { icon: BarChart3, title: 'Trends Tab', when: 'Q3 2025', text: 'Which topics are rising and fading, charted over weeks and months.' },
+  {
+    icon: BarChart3,
+    title: 'Trends Tab',
+    when: 'Q3 2025',
+    text: 'Which topics are rising and fading, charted over weeks and months.',
+    // Built: the Trends page.
+    link: { to: paths.trends, label: 'See the trends' },
+  },
   {
     icon: BellRing,
     title: 'Custom News Alerts',

@@ -85,6 +85,9 @@ export function UserMenu() {
             <Link to={paths.alerts}>Alerts</Link>
           </Menu.Item>
           <Menu.Item asChild className={menuItemClass}>
+            <Link to={paths.trends}>Trends</Link>
+          </Menu.Item>
+          <Menu.Item asChild className={menuItemClass}>
             <Link to={paths.profile}>Profile</Link>
           </Menu.Item>
           <Menu.Item className={menuItemClass} onSelect={() => void onSignOut()}>

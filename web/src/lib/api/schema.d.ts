@@ -499,6 +499,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This week's rising and falling terms (the 7 days ending now against the four weeks
+         *     before), ranked by change rather than size, each with its weekly counts and a few of
+         *     its stories; `limit` says how many each list holds for the caller.
+         */
+        get: operations["get_trends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/unread": {
         parameters: {
             query?: never;
@@ -587,6 +608,27 @@ export interface paths {
         };
         /** A page of the news catalogue for programs, by API key, within a daily quota. */
         get: operations["get_public_news"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This week's rising and falling terms for programs, by API key, within the same daily
+         *     quota as the news (see `GET /api/trends`; a free account's key gets the first few, a
+         *     subscriber's more). It takes no parameters.
+         */
+        get: operations["get_public_trends"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1828,6 +1870,75 @@ export interface components {
              * @description Its share of the reader's reads.
              */
             yours: number;
+        };
+        /** @description A term whose mentions rose or fell. */
+        Trend: {
+            /**
+             * Format: double
+             * @description The mean of the previous four weeks.
+             */
+            before: number;
+            /**
+             * Format: double
+             * @description `(thisWeek + 1) / (before + 1)`: above 1 rising, below 1 falling.
+             */
+            change: number;
+            /** @description A name or a topic. */
+            kind: components["schemas"]["TrendKind"];
+            /**
+             * @description A few of this week's items mentioning it, newest first (for a falling term, the
+             *     most recent ones it still has, possibly none).
+             */
+            stories: components["schemas"]["TrendStory"][];
+            /** @description The term as first written in a story ("OpenAI", "GPT-5", "robotics"). */
+            term: string;
+            /**
+             * Format: int32
+             * @description Items mentioning it this week (the last of `weeks`).
+             */
+            thisWeek: number;
+            /**
+             * @description Items mentioning it per week, oldest first; the last is this week (the 7 days
+             *     ending at `at`), each earlier one the 7 days before the next.
+             */
+            weeks: number[];
+        };
+        /**
+         * @description What kind of term a trend is.
+         * @enum {string}
+         */
+        TrendKind: "name" | "topic";
+        /** @description One of this week's stories behind a trend. */
+        TrendStory: {
+            /** @description The item's id. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it was published.
+             */
+            publishedDate: string;
+            /** @description The publisher's name (null without a URL). */
+            source?: string | null;
+            /** @description Its headline. */
+            title: string;
+            /** @description Link to the original, when there is one. */
+            url?: string | null;
+        };
+        /** @description The trends at one moment. */
+        TrendsPage: {
+            /**
+             * Format: date-time
+             * @description The end of this week: the moment the counts were read at (now).
+             */
+            at: string;
+            /** @description Falling terms, the largest drop first. */
+            falling: components["schemas"]["Trend"][];
+            /** @description The most trends each list holds for this caller. */
+            limit: number;
+            /** @description Rising terms, the largest change first. */
+            rising: components["schemas"]["Trend"][];
+            /** @description Whether the caller was counted as a subscriber. */
+            subscriber: boolean;
         };
         /** @description Answer of `GET /api/unread`. */
         UnreadCount: {
@@ -3398,6 +3509,34 @@ export interface operations {
             };
         };
     };
+    get_trends: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendsPage"];
+                };
+            };
+            /** @description Not signed in, or an invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_unread: {
         parameters: {
             query?: never;
@@ -3628,6 +3767,61 @@ export interface operations {
                 };
             };
             /** @description A bad parameter, named in the message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or unknown API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Daily quota used up; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_public_trends: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your API key (GET /api/key) */
+                "X-API-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests allowed per UTC day */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left today */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (s) when the quota starts over */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendsPage"];
+                };
+            };
+            /** @description A parameter was given (this endpoint takes none) */
             400: {
                 headers: {
                     [name: string]: unknown;

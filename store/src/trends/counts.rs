@@ -1,0 +1,380 @@
+//! The counts behind trends: for every term, the items mentioning it per UTC day, kept in
+//! memory for the last [`KEPT_DAYS`] days and changed item by item, so a request ranks
+//! from counts and never reads the items again.
+
+use std::collections::{BTreeMap, HashMap};
+
+use radar_api::trends::TrendKind;
+
+use super::extract::Term;
+
+/// Weeks of counts a trend carries (its chart); the last is this week.
+pub const WEEKS: usize = 8;
+/// Weeks before this one that a trend is measured against.
+pub const BASE_WEEKS: u32 = 4;
+/// Days of items kept: the chart's weeks.
+pub(crate) const KEPT_DAYS: i64 = 7 * 8;
+/// Fewest items a week needs before a change counts: this week's for a rising term, the
+/// previous weeks' mean for a falling one. One stray mention is not a trend.
+pub const MIN_COUNT: u32 = 3;
+
+/// A day: days since 1970-01-01, UTC.
+pub(crate) type Day = i64;
+
+/// One term and the items mentioning it, by day.
+struct TermEntry {
+    text: String,
+    kind: TrendKind,
+    /// Day → the slots of the items of that day mentioning it.
+    days: BTreeMap<Day, Vec<u32>>,
+    /// Items mentioning it over all kept days: a term with fewer than [`MIN_COUNT`] can
+    /// neither rise nor fall, so ranking passes it without reading its days (most names
+    /// are mentioned once or twice).
+    total: u32,
+}
+
+/// One counted item: its id, its day and its terms (what a removal takes back).
+#[derive(Default)]
+struct Slot {
+    id: String,
+    day: Day,
+    /// Publication time (milliseconds), to show the newest stories.
+    at: i64,
+    terms: Vec<u32>,
+}
+
+/// A ranked term: its index, weekly counts (oldest first) and change.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Ranked {
+    /// The term's text.
+    pub(crate) text: String,
+    /// Name or topic.
+    pub(crate) kind: TrendKind,
+    /// Items per week, oldest first, this week last.
+    pub(crate) weeks: [u32; WEEKS],
+    /// The mean of the [`BASE_WEEKS`] weeks before this one.
+    pub(crate) before: f64,
+    /// `(this + 1) / (before + 1)`.
+    pub(crate) change: f64,
+    /// Ids of this week's newest items mentioning it (at most a few), newest first.
+    pub(crate) story_ids: Vec<String>,
+}
+
+/// Every term's daily counts.
+#[derive(Default)]
+pub(crate) struct Counts {
+    keys: HashMap<String, u32>,
+    terms: Vec<TermEntry>,
+    free_terms: Vec<u32>,
+    items: HashMap<String, u32>,
+    slots: Vec<Slot>,
+    free_slots: Vec<u32>,
+    /// Days before this one were dropped.
+    kept_from: Day,
+    /// Moves on with every change: a ranking made at one generation holds until it moves.
+    generation: u64,
+}
+
+impl Counts {
+    /// How many items are counted.
+    pub(crate) fn items(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Counts item `id` as published at `at` (milliseconds) with `terms`, in place of what
+    /// it counted before (nothing when `item` is none: the item was removed). An item
+    /// older than the kept days counts nothing.
+    pub(crate) fn apply(&mut self, id: &str, now: Day, item: Option<(i64, Vec<Term>)>) {
+        self.generation += 1;
+        self.forget(id);
+        let Some((at, terms)) = item else {
+            return;
+        };
+        let day = at.div_euclid(86_400_000);
+        if day <= now - KEPT_DAYS || terms.is_empty() {
+            return;
+        }
+        let slot = self.free_slots.pop().unwrap_or_else(|| {
+            self.slots.push(Slot::default());
+            u32::try_from(self.slots.len() - 1).expect("fewer than 2^32 items counted")
+        });
+        let mut ids = Vec::with_capacity(terms.len());
+        for t in terms {
+            let ix = self.intern(t);
+            let entry = &mut self.terms[ix as usize];
+            entry.days.entry(day).or_default().push(slot);
+            entry.total += 1;
+            ids.push(ix);
+        }
+        self.slots[slot as usize] = Slot {
+            id: id.to_string(),
+            day,
+            at,
+            terms: ids,
+        };
+        self.items.insert(id.to_string(), slot);
+    }
+
+    /// Takes back what item `id` counted.
+    fn forget(&mut self, id: &str) {
+        let Some(slot) = self.items.remove(id) else {
+            return;
+        };
+        let Slot { day, terms, .. } = std::mem::take(&mut self.slots[slot as usize]);
+        for ix in terms {
+            let entry = &mut self.terms[ix as usize];
+            if let Some(list) = entry.days.get_mut(&day) {
+                if let Some(at) = list.iter().position(|s| *s == slot) {
+                    list.swap_remove(at);
+                    entry.total -= 1;
+                }
+                if list.is_empty() {
+                    entry.days.remove(&day);
+                }
+            }
+            if entry.days.is_empty() {
+                self.release(ix);
+            }
+        }
+        self.free_slots.push(slot);
+    }
+
+    fn intern(&mut self, t: Term) -> u32 {
+        if let Some(ix) = self.keys.get(&t.key) {
+            return *ix;
+        }
+        let entry = TermEntry {
+            text: t.text,
+            kind: t.kind,
+            days: BTreeMap::new(),
+            total: 0,
+        };
+        let ix = if let Some(ix) = self.free_terms.pop() {
+            self.terms[ix as usize] = entry;
+            ix
+        } else {
+            self.terms.push(entry);
+            u32::try_from(self.terms.len() - 1).expect("fewer than 2^32 terms")
+        };
+        self.keys.insert(t.key, ix);
+        ix
+    }
+
+    /// A term no item mentions any more is forgotten.
+    fn release(&mut self, ix: u32) {
+        let entry = &mut self.terms[ix as usize];
+        let key = entry.text.to_lowercase();
+        entry.text.clear();
+        self.keys.remove(&key);
+        self.free_terms.push(ix);
+    }
+
+    /// Ids of the newest `n` items of the week ending on `now` that mention `entry`:
+    /// the latest days first, stopping once a whole day brought `n` (days do not overlap).
+    fn newest(&self, entry: &TermEntry, now: Day, n: usize) -> Vec<String> {
+        let mut found: Vec<&Slot> = Vec::new();
+        for (_, list) in entry.days.range(now - 6..=now).rev() {
+            if found.len() >= n {
+                break;
+            }
+            found.extend(list.iter().map(|s| &self.slots[*s as usize]));
+        }
+        found.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| a.id.cmp(&b.id)));
+        found.into_iter().take(n).map(|s| s.id.clone()).collect()
+    }
+
+    /// A number that moves with every change of the counts.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Moves the generation past `old` (counts replacing others).
+    pub(crate) fn set_generation_after(&mut self, old: u64) {
+        self.generation = self.generation.max(old) + 1;
+    }
+
+    /// Drops the items of days no chart reaches any more (once a day).
+    pub(crate) fn prune(&mut self, now: Day) {
+        let from = now - KEPT_DAYS + 1;
+        if from <= self.kept_from {
+            return;
+        }
+        self.kept_from = from;
+        self.generation += 1;
+        let old: Vec<String> = self
+            .items
+            .iter()
+            .filter(|(_, s)| self.slots[**s as usize].day < from)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in old {
+            self.forget(&id);
+        }
+    }
+
+    /// The rising and falling terms on day `now` (this week: `now` and the six days
+    /// before), the largest change first, at most `limit` each, each with up to
+    /// `stories` ids of this week's items.
+    pub(crate) fn rank(
+        &self,
+        now: Day,
+        limit: usize,
+        stories: usize,
+    ) -> (Vec<Ranked>, Vec<Ranked>) {
+        let first = now - KEPT_DAYS + 1;
+        let mut rising: Vec<(f64, u32, u32, [u32; WEEKS])> = Vec::new();
+        let mut falling: Vec<(f64, u32, u32, [u32; WEEKS])> = Vec::new();
+        for (ix, entry) in self.terms.iter().enumerate() {
+            if entry.total < MIN_COUNT {
+                continue;
+            }
+            let mut weeks = [0u32; WEEKS];
+            for (day, list) in entry.days.range(first..=now) {
+                let back = usize::try_from((now - day) / 7).unwrap_or(WEEKS);
+                weeks[WEEKS - 1 - back] += u32::try_from(list.len()).unwrap_or(u32::MAX);
+            }
+            let this = weeks[WEEKS - 1];
+            let (base, before) = base_mean(&weeks);
+            let change = (f64::from(this) + 1.0) / (before + 1.0);
+            let ix = u32::try_from(ix).expect("fewer than 2^32 terms");
+            if this >= MIN_COUNT && change > 1.0 {
+                rising.push((change, this, ix, weeks));
+            } else if before >= f64::from(MIN_COUNT) && change < 1.0 {
+                falling.push((change, base, ix, weeks));
+            }
+        }
+        // Larger change first; then the larger count; then the term's text, so equal
+        // trends always come in one order.
+        let by = |a: &(f64, u32, u32, [u32; WEEKS]), b: &(f64, u32, u32, [u32; WEEKS])| {
+            b.1.cmp(&a.1).then_with(|| {
+                self.terms[a.2 as usize]
+                    .text
+                    .cmp(&self.terms[b.2 as usize].text)
+            })
+        };
+        rising.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| by(a, b)));
+        falling.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| by(a, b)));
+        let finish = |list: Vec<(f64, u32, u32, [u32; WEEKS])>| {
+            list.into_iter()
+                .take(limit)
+                .map(|(change, _, ix, weeks)| {
+                    let entry = &self.terms[ix as usize];
+                    Ranked {
+                        text: entry.text.clone(),
+                        kind: entry.kind,
+                        weeks,
+                        before: base_mean(&weeks).1,
+                        change,
+                        story_ids: self.newest(entry, now, stories),
+                    }
+                })
+                .collect()
+        };
+        (finish(rising), finish(falling))
+    }
+}
+
+/// The items of the [`BASE_WEEKS`] weeks before this one, and their mean.
+fn base_mean(weeks: &[u32; WEEKS]) -> (u32, f64) {
+    let base: u32 = weeks[WEEKS - 1 - BASE_WEEKS as usize..WEEKS - 1]
+        .iter()
+        .sum();
+    (base, f64::from(base) / f64::from(BASE_WEEKS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(text: &str) -> Vec<Term> {
+        vec![Term {
+            key: text.to_lowercase(),
+            text: text.into(),
+            kind: TrendKind::Name,
+        }]
+    }
+
+    /// `n` items mentioning `term` on day `day`, ids `prefix-day-i`.
+    fn add(c: &mut Counts, now: Day, term: &str, day: Day, n: usize) {
+        for i in 0..n {
+            c.apply(
+                &format!("{term}-{day}-{i}"),
+                now,
+                Some((day * 86_400_000 + i64::try_from(i).unwrap(), name(term))),
+            );
+        }
+    }
+
+    #[test]
+    fn a_term_rising_from_nothing_ranks_above_a_steady_larger_one() {
+        let now = 20_000;
+        let mut c = Counts::default();
+        for week in 0..5 {
+            add(&mut c, now, "Steady", now - week * 7 - 1, 40);
+        }
+        add(&mut c, now, "Riser", now - 2, 12);
+        add(&mut c, now, "Stray", now, 1);
+        let (rising, falling) = c.rank(now, 10, 3);
+        let texts: Vec<&str> = rising.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["Riser"],
+            "steady and one stray mention are not rising"
+        );
+        assert_eq!(rising[0].weeks, [0, 0, 0, 0, 0, 0, 0, 12]);
+        assert!((rising[0].change - 13.0).abs() < 1e-9);
+        assert_eq!(rising[0].story_ids.len(), 3);
+        assert!(falling.is_empty());
+        // Once Steady stops, it falls.
+        for i in 0..40 {
+            c.apply(&format!("Steady-{}-{i}", now - 1), now, None);
+        }
+        let (_, falling) = c.rank(now, 10, 3);
+        assert_eq!(falling[0].text, "Steady");
+        assert_eq!(falling[0].weeks[WEEKS - 1], 0);
+    }
+
+    #[test]
+    fn an_update_replaces_and_a_removal_takes_back() {
+        let now = 20_000;
+        let mut c = Counts::default();
+        for _ in 0..3 {
+            add(&mut c, now, "Twice", now, 4);
+        }
+        let (rising, _) = c.rank(now, 10, 10);
+        assert_eq!(
+            rising[0].weeks[WEEKS - 1],
+            4,
+            "writing an item again does not count it twice"
+        );
+        c.apply(
+            "Twice-20000-0",
+            now,
+            Some((now * 86_400_000, name("Other"))),
+        );
+        c.apply("Twice-20000-1", now, None);
+        let (rising, _) = c.rank(now, 10, 10);
+        assert_eq!(rising.len(), 0, "2 left: under the floor");
+        c.apply("Twice-20000-2", now, None);
+        c.apply("Twice-20000-3", now, None);
+        assert_eq!(c.items(), 1);
+        assert!(c.keys.contains_key("other") && !c.keys.contains_key("twice"));
+    }
+
+    #[test]
+    fn the_kept_days_are_the_charts_weeks() {
+        assert_eq!(usize::try_from(KEPT_DAYS).unwrap(), 7 * WEEKS);
+    }
+
+    #[test]
+    fn old_days_are_neither_counted_nor_kept() {
+        let now = 20_000;
+        let mut c = Counts::default();
+        add(&mut c, now, "Old", now - KEPT_DAYS, 5);
+        assert_eq!(c.items(), 0);
+        add(&mut c, now, "Aging", now - KEPT_DAYS + 1, 5);
+        assert_eq!(c.items(), 5);
+        c.prune(now + 1);
+        assert_eq!(c.items(), 0);
+    }
+}
