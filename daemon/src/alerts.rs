@@ -95,8 +95,9 @@ pub(crate) async fn alert_matches(
     }))
 }
 
-/// Sends each due alert mail once: the lease keeps other daemons out meanwhile, and an
-/// alert's mail is recorded as sent before the next one is looked at.
+/// Sends each due alert mail once: the lease keeps other daemons out meanwhile, and each
+/// mail is claimed in the store before it is sent (`Store::claim_alert_mail`), so it goes
+/// at most once even if this daemon's lease lapses on the way.
 pub(crate) async fn send_due(s: &AppState, holder: &str, every: Duration) -> anyhow::Result<()> {
     let until = Utc::now() + chrono::Duration::from_std(every * 4)?;
     if !s.store.lease(MAIL_LEASE, holder, until).await? {
@@ -107,6 +108,14 @@ pub(crate) async fn send_due(s: &AppState, holder: &str, every: Duration) -> any
         let Some(user) = s.store.user(&due.user_id).await? else {
             continue;
         };
+        let ids: Vec<String> = due.items.iter().map(|i| i.id.clone()).collect();
+        if !s
+            .store
+            .claim_alert_mail(&due.user_id, &due.alert.id, &ids, now)
+            .await?
+        {
+            continue;
+        }
         let links = crate::unsubscribe::links(
             s,
             crate::unsubscribe::ALERT,
@@ -121,10 +130,6 @@ pub(crate) async fn send_due(s: &AppState, holder: &str, every: Duration) -> any
                 "alert",
                 links.one_click.as_str(),
             )
-            .await?;
-        let ids: Vec<String> = due.items.iter().map(|i| i.id.clone()).collect();
-        s.store
-            .alert_mailed(&due.user_id, &due.alert.id, &ids, now)
             .await?;
     }
     Ok(())

@@ -56,9 +56,9 @@ pub trait ProfileStore: Send + Sync {
 }
 
 /// The kinds of documents keyed by a reader's id (their alerts, who has alert mail due,
-/// who asked for the weekly summary by e-mail): they go with the account when it is
+/// who asked for the weekly summary by e-mail, what their alerts found): they go with the account when it is
 /// deleted, and with it when an install moves (`radar migrate`).
-pub(crate) const READER_DOCS: [&str; 3] = ["alerts", "alert-mail", "weekly-mail"];
+pub(crate) const READER_DOCS: [&str; 4] = ["alerts", "alert-mail", "weekly-mail", "alert-hits"];
 
 /// A document as stored: its JSON and the version a compare-and-set names.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -93,39 +93,20 @@ export function ProfileEditor() {
   );
 }
 
-/** Mark-on-open, kept with the profile so the web app and the terminal follow the same choice. */
-function ReadingSetting({ on }: { on: boolean }) {
+/** A reading or mail setting of the profile: a checkbox saved as soon as it changes. */
+function SettingToggle({
+  field,
+  on,
+  title,
+  children,
+}: {
+  field: 'markOnOpen' | 'weeklyEmail';
+  on: boolean;
+  title: string;
+  children: ReactNode;
+}) {
   const update = useUpdateProfile();
-  const checked = (update.isPending ? update.variables.markOnOpen : null) ?? on;
-  return (
-    <label className="mt-4 flex items-start gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
-      <input
-        type="checkbox"
-        checked={checked}
-        disabled={update.isPending}
-        onChange={(e) =>
-          update.mutate(
-            { markOnOpen: e.target.checked },
-            { onError: () => toast({ title: 'Update Failed', description: 'Failed to update your profile. Please try again.', variant: 'destructive' }) },
-          )
-        }
-        className="mt-1 h-4 w-4 accent-indigo-600"
-      />
-      <span>
-        <span className="font-semibold">Mark stories read when I open them</span>
-        <span className="block text-sm text-slate-600 dark:text-slate-400">
-          In the web app and the terminal. Stories opened from Favs, Read, Trash or Shared keep their place.
-        </span>
-      </span>
-    </label>
-  );
-}
-
-/** The weekly summary by e-mail: subscribers get it; others see what subscribing adds. */
-function WeeklyEmailSetting({ on }: { on: boolean }) {
-  const { isSubscriber } = useAuth();
-  const update = useUpdateProfile();
-  const checked = (update.isPending ? update.variables.weeklyEmail : null) ?? on;
+  const checked = (update.isPending ? update.variables[field] : null) ?? on;
   return (
     <label className="flex items-start gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
       <input
@@ -134,20 +115,39 @@ function WeeklyEmailSetting({ on }: { on: boolean }) {
         disabled={update.isPending}
         onChange={(e) =>
           update.mutate(
-            { weeklyEmail: e.target.checked },
+            { [field]: e.target.checked },
             { onError: () => toast({ title: 'Update Failed', description: 'Failed to update your profile. Please try again.', variant: 'destructive' }) },
           )
         }
         className="mt-1 h-4 w-4 accent-indigo-600"
       />
       <span>
-        <span className="font-semibold">E-mail me the weekly summary</span>
-        <span className="block text-sm text-slate-600 dark:text-slate-400">
-          {isSubscriber
-            ? 'Each Monday, the week’s summary with All You Need to Know, once it is written.'
-            : 'For subscribers: each Monday, the week’s summary with All You Need to Know.'}
-        </span>
+        <span className="font-semibold">{title}</span>
+        <span className="block text-sm text-slate-600 dark:text-slate-400">{children}</span>
       </span>
     </label>
+  );
+}
+
+/** Mark-on-open, kept with the profile so the web app and the terminal follow the same choice. */
+function ReadingSetting({ on }: { on: boolean }) {
+  return (
+    <div className="mt-4">
+      <SettingToggle field="markOnOpen" on={on} title="Mark stories read when I open them">
+        In the web app and the terminal. Stories opened from Favs, Read, Trash or Shared keep their place.
+      </SettingToggle>
+    </div>
+  );
+}
+
+/** The weekly summary by e-mail: subscribers get it; others see what subscribing adds. */
+function WeeklyEmailSetting({ on }: { on: boolean }) {
+  const { isSubscriber } = useAuth();
+  return (
+    <SettingToggle field="weeklyEmail" on={on} title="E-mail me the weekly summary">
+      {isSubscriber
+        ? 'Each Monday, the week’s summary with All You Need to Know, once it is written.'
+        : 'For subscribers: each Monday, the week’s summary with All You Need to Know.'}
+    </SettingToggle>
   );
 }

@@ -1,30 +1,32 @@
 //! Custom news alerts (docs/product.md §15): a reader saves a search; new items that
 //! match are announced in the app and, at most once per the alert's interval, by mail.
 //!
-//! A reader's alerts and their recent matches are one document (`alerts`, keyed by user
-//! id) changed by compare-and-set, so processes sharing the store never lose a change
-//! and the per-reader limit holds exactly. A reader whose e-mail alerts have matches not
-//! mailed yet also has an `alert-mail` document: the mail job walks those only.
+//! Each reader has up to three documents, each changed by compare-and-set, so processes
+//! sharing the store never lose a change and the per-reader limit holds exactly:
+//! `alerts` (the alerts themselves), `alert-hits` (what they found, newest first, and
+//! when each last mailed) and `alert-mail` (present while a mail waits: the mail job
+//! walks those readers only). The alerts are apart from what they found so that
+//! recording a match leaves the alert index ([`index`]) as it is.
 //!
 //! Matching runs where items are written ([`Store::upsert_items`]), once per item
-//! however many daemons share the store, over an index of every alert by one term each
-//! matching item must hold ([`SearchQuery::key_term`]): an arriving item looks up its
-//! own terms, and only the alerts filed under them run their query. The index is built
-//! again when the documents' version moves, so an alert saved on another daemon matches
-//! from the next batch on.
+//! however many daemons share the store.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+mod index;
+
+use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use radar_api::alerts::{Alert, AlertChange, AlertHit, AlertInterval, AlertList, NewAlert};
 
 use crate::backend::READER_DOCS;
 use crate::search::SearchQuery;
-use crate::search::matcher::ItemTerms;
 use crate::{Error, NewsItem, Result, Store, User};
+
+#[doc(hidden)]
+pub use index::BenchIndex;
+pub(crate) use index::{AlertCache, AlertIndex};
 
 /// How many alerts a free reader may keep.
 pub const FREE_ALERTS: usize = 1;
@@ -36,30 +38,40 @@ const KEPT_MATCHES: usize = 100;
 const ALERTS: &str = READER_DOCS[0];
 /// The document kind that lists readers with mail to send.
 const MAIL_DUE: &str = READER_DOCS[1];
+/// The document kind of what readers' alerts found.
+const HITS: &str = READER_DOCS[3];
 /// How many times a compare-and-set is tried before giving up.
 const TRIES: usize = 20;
+/// Readers walked per page by the mail job.
+const PAGE: usize = 500;
 
-/// One reader's alerts and recent matches, as stored.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// One reader's alerts, as stored.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 struct Book {
     alerts: Vec<Saved>,
-    /// Newest first.
-    matches: Vec<Matched>,
 }
 
 /// An alert as stored.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Saved {
     id: String,
     query: String,
     interval: AlertInterval,
     email: bool,
     created_at: DateTime<Utc>,
-    mailed_at: Option<DateTime<Utc>>,
+}
+
+/// What one reader's alerts found, as stored.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct Hits {
+    /// Newest first.
+    matches: Vec<Matched>,
+    /// When each alert last mailed, by alert id.
+    mailed_at: BTreeMap<String, DateTime<Utc>>,
 }
 
 /// A match as stored.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Matched {
     alert_id: String,
     item_id: String,
@@ -68,29 +80,28 @@ struct Matched {
     mailed: bool,
 }
 
-impl Book {
-    fn view(&self, a: &Saved) -> Alert {
-        Alert {
-            id: a.id.clone(),
-            query: a.query.clone(),
-            interval: a.interval,
-            email: a.email,
-            created_at: a.created_at,
-            mailed_at: a.mailed_at,
-            unseen: self
-                .matches
-                .iter()
-                .filter(|m| m.alert_id == a.id && !m.seen)
-                .count() as u64,
-        }
-    }
-
-    /// Whether a mail is waiting: an e-mail alert with a match not mailed.
-    fn mail_waiting(&self) -> bool {
-        self.matches
+/// An alert as its reader sees it.
+fn view(a: &Saved, hits: &Hits) -> Alert {
+    Alert {
+        id: a.id.clone(),
+        query: a.query.clone(),
+        interval: a.interval,
+        email: a.email,
+        created_at: a.created_at,
+        mailed_at: hits.mailed_at.get(&a.id).copied(),
+        unseen: hits
+            .matches
             .iter()
-            .any(|m| !m.mailed && self.alerts.iter().any(|a| a.id == m.alert_id && a.email))
+            .filter(|m| m.alert_id == a.id && !m.seen)
+            .count() as u64,
     }
+}
+
+/// Whether a mail waits: an e-mail alert with a match not mailed.
+fn mail_waiting(book: &Book, hits: &Hits) -> bool {
+    hits.matches
+        .iter()
+        .any(|m| !m.mailed && book.alerts.iter().any(|a| a.id == m.alert_id && a.email))
 }
 
 /// A mail an alert is due to send.
@@ -104,143 +115,41 @@ pub struct AlertMail {
     pub items: Vec<NewsItem>,
 }
 
-/// Every alert, filed by one term each matching item holds.
-#[derive(Default)]
-pub(crate) struct AlertIndex {
-    version: u64,
-    alerts: Vec<Indexed>,
-    by_term: HashMap<String, Vec<usize>>,
-    by_source: HashMap<String, Vec<usize>>,
-    /// Alerts of dates alone: every item is a candidate.
-    always: Vec<usize>,
-}
-
-struct Indexed {
-    user_id: String,
-    alert_id: String,
-    created_at: DateTime<Utc>,
-    query: SearchQuery,
-}
-
-impl AlertIndex {
-    fn add(&mut self, user_id: &str, a: &Saved) {
-        let Ok(query) = SearchQuery::parse(&a.query) else {
-            return;
-        };
-        let at = self.alerts.len();
-        match query.key_term() {
-            Some(term) => self.by_term.entry(term.to_string()).or_default().push(at),
-            None if !query.source_terms().is_empty() => {
-                for s in query.source_terms() {
-                    self.by_source.entry(s.clone()).or_default().push(at);
-                }
-            }
-            None => self.always.push(at),
-        }
-        self.alerts.push(Indexed {
-            user_id: user_id.to_string(),
-            alert_id: a.id.clone(),
-            created_at: a.created_at,
-            query,
-        });
-    }
-
-    /// The alerts an item matches: (user id, alert id). An item published before an
-    /// alert was saved never triggers it.
-    pub(crate) fn matching(&self, item: &NewsItem) -> Vec<(&str, &str)> {
-        if self.alerts.is_empty() {
-            return Vec::new();
-        }
-        let terms = ItemTerms::of(item);
-        let mut candidates: Vec<usize> = terms
-            .terms()
-            .filter_map(|t| self.by_term.get(t))
-            .chain(terms.sources().iter().filter_map(|s| self.by_source.get(s)))
-            .flatten()
-            .chain(&self.always)
-            .copied()
-            .collect();
-        candidates.sort_unstable();
-        candidates.dedup();
-        candidates
-            .into_iter()
-            .map(|i| &self.alerts[i])
-            .filter(|a| item.published_date >= a.created_at && a.query.matches(&terms))
-            .map(|a| (a.user_id.as_str(), a.alert_id.as_str()))
-            .collect()
-    }
-}
-
-/// An index of alerts for the matching benchmark (`store/examples/alert_bench.rs`): the
-/// same index and the same matching the store runs on every written item.
-#[doc(hidden)]
-pub struct BenchIndex(AlertIndex);
-
-impl BenchIndex {
-    /// Files every query (each one reader's alert, saved at `saved_at`); answers the index
-    /// and how many queries the search box would refuse (left out).
-    pub fn new(queries: &[String], saved_at: DateTime<Utc>) -> (Self, usize) {
-        let mut index = AlertIndex::default();
-        let mut refused = 0;
-        for (i, query) in queries.iter().enumerate() {
-            if SearchQuery::parse(query).is_err() {
-                refused += 1;
-                continue;
-            }
-            let saved = Saved {
-                id: format!("alert-{i}"),
-                query: query.clone(),
-                interval: AlertInterval::Daily,
-                email: true,
-                created_at: saved_at,
-                mailed_at: None,
-            };
-            index.add(&format!("reader-{i}"), &saved);
-        }
-        (Self(index), refused)
-    }
-
-    /// How many alerts the item matches.
-    pub fn matches(&self, item: &NewsItem) -> usize {
-        self.0.matching(item).len()
-    }
-}
-
-/// This process's copy of the alert index.
-#[derive(Default)]
-pub(crate) struct AlertCache(pub(crate) Mutex<Option<Arc<AlertIndex>>>);
-
 impl Store {
-    /// A reader's document and its version (0: none yet).
-    async fn book(&self, user_id: &str) -> Result<(Book, u64)> {
-        match self.backend().doc(ALERTS, user_id).await? {
+    /// A reader's document of `kind` and its version (the default and 0: none yet).
+    async fn doc_of<T: DeserializeOwned + Default>(
+        &self,
+        kind: &str,
+        user_id: &str,
+    ) -> Result<(T, u64)> {
+        match self.backend().doc(kind, user_id).await? {
             Some(doc) => Ok((serde_json::from_slice(&doc.json)?, doc.version)),
-            None => Ok((Book::default(), 0)),
+            None => Ok((T::default(), 0)),
         }
     }
 
-    /// Changes a reader's document with `change` (run again on a fresh copy when another
-    /// process changed it meanwhile), then records whether a mail waits.
-    async fn change_book<T>(
+    /// Changes a reader's document of `kind` with `change`, run again on a fresh copy when
+    /// another process changed it meanwhile. Nothing is written when nothing changed, and
+    /// a document back to its default is removed.
+    async fn change_doc<T, R>(
         &self,
+        kind: &str,
         user_id: &str,
-        mut change: impl FnMut(&mut Book) -> Result<T>,
-    ) -> Result<T> {
+        mut change: impl FnMut(&mut T) -> Result<R>,
+    ) -> Result<R>
+    where
+        T: Serialize + DeserializeOwned + Default + PartialEq,
+    {
         for _ in 0..TRIES {
-            let (mut book, version) = self.book(user_id).await?;
-            let answer = change(&mut book)?;
-            let json = serde_json::to_vec(&book)?;
-            let kept = if book.alerts.is_empty() && book.matches.is_empty() {
-                None
-            } else {
-                Some(json.as_slice())
-            };
-            if self
-                .backend()
-                .put_doc(ALERTS, user_id, kept, version)
-                .await?
-            {
-                self.mark_mail_due(user_id, book.mail_waiting()).await?;
+            let (mut doc, version) = self.doc_of::<T>(kind, user_id).await?;
+            let before = serde_json::to_vec(&doc)?;
+            let answer = change(&mut doc)?;
+            let json = serde_json::to_vec(&doc)?;
+            if json == before {
+                return Ok(answer);
+            }
+            let kept = (doc != T::default()).then_some(json.as_slice());
+            if self.backend().put_doc(kind, user_id, kept, version).await? {
                 return Ok(answer);
             }
         }
@@ -249,7 +158,12 @@ impl Store {
         ))
     }
 
-    async fn mark_mail_due(&self, user_id: &str, due: bool) -> Result<()> {
+    /// Records whether a mail waits for the reader, after a change of their alerts or of
+    /// what they found.
+    async fn note_mail_due(&self, user_id: &str) -> Result<()> {
+        let book: Book = self.doc_of(ALERTS, user_id).await?.0;
+        let hits: Hits = self.doc_of(HITS, user_id).await?.0;
+        let due = mail_waiting(&book, &hits);
         let doc = self.backend().doc(MAIL_DUE, user_id).await?;
         match (due, doc) {
             (true, None) => {
@@ -279,8 +193,9 @@ impl Store {
 
     /// The reader's alerts, oldest first, with the badge's count.
     pub async fn alerts(&self, user: &User) -> Result<AlertList> {
-        let (book, _) = self.book(&user.id).await?;
-        let alerts: Vec<Alert> = book.alerts.iter().map(|a| book.view(a)).collect();
+        let book: Book = self.doc_of(ALERTS, &user.id).await?.0;
+        let hits: Hits = self.doc_of(HITS, &user.id).await?.0;
+        let alerts: Vec<Alert> = book.alerts.iter().map(|a| view(a, &hits)).collect();
         Ok(AlertList {
             unseen: alerts.iter().map(|a| a.unseen).sum(),
             alerts,
@@ -301,9 +216,8 @@ impl Store {
             interval: new.interval.unwrap_or(AlertInterval::Daily),
             email: new.email.unwrap_or(true),
             created_at: Utc::now(),
-            mailed_at: None,
         };
-        self.change_book(&user.id, |book| {
+        self.change_doc(ALERTS, &user.id, |book: &mut Book| {
             if book.alerts.len() >= limit {
                 return Err(Error::Forbidden(if subscriber {
                     format!(
@@ -316,9 +230,10 @@ impl Store {
                 }));
             }
             book.alerts.push(saved.clone());
-            Ok(book.view(&saved))
+            Ok(())
         })
-        .await
+        .await?;
+        Ok(view(&saved, &Hits::default()))
     }
 
     /// Changes an alert's interval or mail.
@@ -328,51 +243,61 @@ impl Store {
         alert_id: &str,
         change: &AlertChange,
     ) -> Result<Alert> {
-        self.change_book(user_id, |book| {
-            let a = book
-                .alerts
-                .iter_mut()
-                .find(|a| a.id == alert_id)
-                .ok_or(Error::NotFound("alert"))?;
-            if let Some(interval) = change.interval {
-                a.interval = interval;
-            }
-            if let Some(email) = change.email {
-                a.email = email;
-            }
-            let a = a.clone();
-            Ok(book.view(&a))
-        })
-        .await
+        let saved = self
+            .change_doc(ALERTS, user_id, |book: &mut Book| {
+                let a = book
+                    .alerts
+                    .iter_mut()
+                    .find(|a| a.id == alert_id)
+                    .ok_or(Error::NotFound("alert"))?;
+                if let Some(interval) = change.interval {
+                    a.interval = interval;
+                }
+                if let Some(email) = change.email {
+                    a.email = email;
+                }
+                Ok(a.clone())
+            })
+            .await?;
+        self.note_mail_due(user_id).await?;
+        let hits: Hits = self.doc_of(HITS, user_id).await?.0;
+        Ok(view(&saved, &hits))
     }
 
-    /// Deletes an alert with its matches.
+    /// Deletes an alert with what it found.
     pub async fn remove_alert(&self, user_id: &str, alert_id: &str) -> Result<()> {
-        self.change_book(user_id, |book| {
+        self.change_doc(ALERTS, user_id, |book: &mut Book| {
             let before = book.alerts.len();
             book.alerts.retain(|a| a.id != alert_id);
             if book.alerts.len() == before {
                 return Err(Error::NotFound("alert"));
             }
-            book.matches.retain(|m| m.alert_id != alert_id);
             Ok(())
         })
-        .await
+        .await?;
+        self.change_doc(HITS, user_id, |hits: &mut Hits| {
+            hits.matches.retain(|m| m.alert_id != alert_id);
+            hits.mailed_at.remove(alert_id);
+            Ok(())
+        })
+        .await?;
+        self.note_mail_due(user_id).await
     }
 
     /// What the reader's alerts announced, newest first (items removed since are left
     /// out); they count as seen from now on.
     pub async fn alert_hits(&self, user_id: &str) -> Result<Vec<AlertHit>> {
-        let (book, _) = self.book(user_id).await?;
-        let mut hits = Vec::new();
-        for m in &book.matches {
+        let book: Book = self.doc_of(ALERTS, user_id).await?.0;
+        let hits: Hits = self.doc_of(HITS, user_id).await?.0;
+        let mut out = Vec::new();
+        for m in &hits.matches {
             let (Some(alert), Some(item)) = (
                 book.alerts.iter().find(|a| a.id == m.alert_id),
                 self.item(&m.item_id).await?,
             ) else {
                 continue;
             };
-            hits.push(AlertHit {
+            out.push(AlertHit {
                 alert_id: m.alert_id.clone(),
                 query: alert.query.clone(),
                 matched_at: m.at,
@@ -380,16 +305,14 @@ impl Store {
                 item,
             });
         }
-        if book.matches.iter().any(|m| !m.seen) {
-            self.change_book(user_id, |book| {
-                for m in &mut book.matches {
-                    m.seen = true;
-                }
-                Ok(())
-            })
-            .await?;
-        }
-        Ok(hits)
+        self.change_doc(HITS, user_id, |hits: &mut Hits| {
+            for m in &mut hits.matches {
+                m.seen = true;
+            }
+            Ok(())
+        })
+        .await?;
+        Ok(out)
     }
 
     /// Turns an alert's mail off (the unsubscribe link); answers its query.
@@ -401,7 +324,8 @@ impl Store {
         Ok(self.change_alert(user_id, alert_id, &change).await?.query)
     }
 
-    /// Forgets a reader's documents: alerts, mail due, the weekly mail (a deleted account).
+    /// Forgets a reader's documents: alerts, what they found, mail due, the weekly mail
+    /// (a deleted account).
     pub(crate) async fn forget_reader_docs(&self, user_id: &str) -> Result<()> {
         for kind in READER_DOCS {
             for _ in 0..TRIES {
@@ -416,47 +340,6 @@ impl Store {
             }
         }
         Ok(())
-    }
-
-    /// The alert index, built again when any reader's alerts changed.
-    async fn alert_index(&self) -> Result<Arc<AlertIndex>> {
-        let version = self.backend().docs_version(ALERTS).await?;
-        if let Some(index) = self
-            .alert_cache()
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_ref()
-            && index.version == version
-        {
-            return Ok(index.clone());
-        }
-        let mut index = AlertIndex {
-            version,
-            ..AlertIndex::default()
-        };
-        let mut after: Option<String> = None;
-        loop {
-            let keys = self
-                .backend()
-                .doc_keys(ALERTS, after.as_deref(), 500)
-                .await?;
-            for user_id in &keys {
-                let (book, _) = self.book(user_id).await?;
-                for a in &book.alerts {
-                    index.add(user_id, a);
-                }
-            }
-            match keys.last() {
-                Some(last) if keys.len() == 500 => after = Some(last.clone()),
-                _ => break,
-            }
-        }
-        let index = Arc::new(index);
-        *self
-            .alert_cache()
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Some(index.clone());
-        Ok(index)
     }
 
     /// Matches newly written items against every alert and records what matched.
@@ -476,14 +359,14 @@ impl Store {
         }
         let now = Utc::now();
         for (user_id, found) in by_user {
-            self.change_book(&user_id, |book| {
+            self.change_doc(HITS, &user_id, |hits: &mut Hits| {
                 for (alert_id, item_id) in &found {
-                    let known = book
+                    let known = hits
                         .matches
                         .iter()
                         .any(|m| &m.alert_id == alert_id && &m.item_id == item_id);
-                    if !known && book.alerts.iter().any(|a| &a.id == alert_id) {
-                        book.matches.insert(
+                    if !known {
+                        hits.matches.insert(
                             0,
                             Matched {
                                 alert_id: alert_id.clone(),
@@ -495,10 +378,11 @@ impl Store {
                         );
                     }
                 }
-                book.matches.truncate(KEPT_MATCHES);
+                hits.matches.truncate(KEPT_MATCHES);
                 Ok(())
             })
             .await?;
+            self.note_mail_due(&user_id).await?;
         }
         Ok(())
     }
@@ -511,18 +395,21 @@ impl Store {
         loop {
             let keys = self
                 .backend()
-                .doc_keys(MAIL_DUE, after.as_deref(), 500)
+                .doc_keys(MAIL_DUE, after.as_deref(), PAGE)
                 .await?;
             for user_id in &keys {
-                let (book, _) = self.book(user_id).await?;
+                let book: Book = self.doc_of(ALERTS, user_id).await?.0;
+                let hits: Hits = self.doc_of(HITS, user_id).await?.0;
                 for a in book.alerts.iter().filter(|a| a.email) {
-                    if a.mailed_at
-                        .is_some_and(|at| now - at < a.interval.duration())
+                    if hits
+                        .mailed_at
+                        .get(&a.id)
+                        .is_some_and(|at| now - *at < a.interval.duration())
                     {
                         continue;
                     }
                     let mut items = Vec::new();
-                    for m in book
+                    for m in hits
                         .matches
                         .iter()
                         .filter(|m| m.alert_id == a.id && !m.mailed)
@@ -534,40 +421,62 @@ impl Store {
                     if !items.is_empty() {
                         due.push(AlertMail {
                             user_id: user_id.clone(),
-                            alert: book.view(a),
+                            alert: view(a, &hits),
                             items,
                         });
                     }
                 }
             }
             match keys.last() {
-                Some(last) if keys.len() == 500 => after = Some(last.clone()),
+                Some(last) if keys.len() == PAGE => after = Some(last.clone()),
                 _ => break,
             }
         }
         Ok(due)
     }
 
-    /// Records that an alert's mail was sent at `at` with these items.
-    pub async fn alert_mailed(
+    /// Claims an alert's mail of these items at `at`, before it is sent: true when the
+    /// alert is still due (its e-mail on, its interval passed since its last mail) and at
+    /// least one of the items is not mailed yet; the items count as mailed from then on.
+    /// In one compare-and-set of what the reader's alerts found, so two daemons never
+    /// both send it: at most one mail per alert per interval, even when one daemon's
+    /// lease lapses while it sends.
+    pub async fn claim_alert_mail(
         &self,
         user_id: &str,
         alert_id: &str,
         item_ids: &[String],
         at: DateTime<Utc>,
-    ) -> Result<()> {
-        self.change_book(user_id, |book| {
-            if let Some(a) = book.alerts.iter_mut().find(|a| a.id == alert_id) {
-                a.mailed_at = Some(at);
-            }
-            for m in &mut book.matches {
-                if m.alert_id == alert_id && item_ids.contains(&m.item_id) {
-                    m.mailed = true;
+    ) -> Result<bool> {
+        let book: Book = self.doc_of(ALERTS, user_id).await?.0;
+        let Some(alert) = book.alerts.iter().find(|a| a.id == alert_id && a.email) else {
+            return Ok(false);
+        };
+        let every = alert.interval.duration();
+        let claimed = self
+            .change_doc(HITS, user_id, |hits: &mut Hits| {
+                if hits
+                    .mailed_at
+                    .get(alert_id)
+                    .is_some_and(|last| at - *last < every)
+                {
+                    return Ok(false);
                 }
-            }
-            Ok(())
-        })
-        .await
+                let mut claimed = false;
+                for m in &mut hits.matches {
+                    if m.alert_id == alert_id && !m.mailed && item_ids.contains(&m.item_id) {
+                        m.mailed = true;
+                        claimed = true;
+                    }
+                }
+                if claimed {
+                    hits.mailed_at.insert(alert_id.to_string(), at);
+                }
+                Ok(claimed)
+            })
+            .await?;
+        self.note_mail_due(user_id).await?;
+        Ok(claimed)
     }
 }
 
@@ -643,15 +552,28 @@ mod tests {
                 .unwrap();
             let list = store.alerts(&u).await.unwrap();
             assert_eq!(list.unseen, 1);
+            // What the alert found is kept apart from it: recording it leaves the alert
+            // index's version, so the next batch does not build the index again.
+            let version = store.backend().docs_version(ALERTS).await.unwrap();
+            store
+                .upsert_item(new_item("Open weights again", Some("https://a.example/5"), &later))
+                .await
+                .unwrap();
+            assert_eq!(store.backend().docs_version(ALERTS).await.unwrap(), version);
+            assert_eq!(store.alerts(&u).await.unwrap().unseen, 2);
             let due = store.due_alert_mails(now).await.unwrap();
             assert_eq!(due.len(), 1);
             assert_eq!(due[0].alert.id, saved.id);
             assert_eq!(
                 due[0].items.iter().map(|i| i.title.as_str()).collect::<Vec<_>>(),
-                ["Open weights model ships"]
+                ["Open weights again", "Open weights model ships"]
             );
             let ids: Vec<String> = due[0].items.iter().map(|i| i.id.clone()).collect();
-            store.alert_mailed(&u.id, &saved.id, &ids, now).await.unwrap();
+            assert!(store.claim_alert_mail(&u.id, &saved.id, &ids, now).await.unwrap());
+            assert!(
+                !store.claim_alert_mail(&u.id, &saved.id, &ids, now).await.unwrap(),
+                "claimed once"
+            );
             assert!(store.due_alert_mails(now).await.unwrap().is_empty());
             store
                 .upsert_item(new_item("More open weights", Some("https://a.example/4"), &later))
@@ -666,7 +588,7 @@ mod tests {
             assert_eq!(due[0].items[0].title, "More open weights");
             // Reading the matches in the app marks them seen.
             let hits = store.alert_hits(&u.id).await.unwrap();
-            assert_eq!(hits.len(), 2);
+            assert_eq!(hits.len(), 3);
             assert!(hits.iter().all(|h| !h.seen));
             assert_eq!(store.alerts(&u).await.unwrap().unseen, 0);
             // Unsubscribed, nothing is due; deleted, nothing is kept.
@@ -674,6 +596,7 @@ mod tests {
             assert!(store.due_alert_mails(now + Duration::days(1)).await.unwrap().is_empty());
             store.delete_user(&u.id).await.unwrap();
             assert!(store.backend().doc(ALERTS, &u.id).await.unwrap().is_none());
+            assert!(store.backend().doc(HITS, &u.id).await.unwrap().is_none());
         }
     }
 }
