@@ -31,8 +31,8 @@
 //! - the embedded engine's journal and ballast file: its own machinery;
 //! - documents' versions: the target's start again at 1 (a version only guards against a
 //!   concurrent writer of the same engine);
-//! - the reading history and its totals (docs/product.md §16): not moved yet; Insights
-//!   and the key points' reads start again from the target's own reads.
+//! - the totals of all readers' reads (docs/product.md §16): the target's totals job
+//!   counts them again from the moved reading history within its period.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -157,6 +157,15 @@ pub enum Record {
         /// The profile.
         profile: Profile,
     },
+    /// A reader's read of an item, with its time (the reading history).
+    Read {
+        /// The reader.
+        reader: String,
+        /// The item.
+        item: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// A reader's document of one kind (their alerts).
     Doc {
         /// The kind.
@@ -210,6 +219,7 @@ impl Record {
             }
             Record::Profile { .. } => "profiles",
             Record::Doc { .. } => "documents",
+            Record::Read { .. } => "reads",
             Record::Waitlist(_) => "waitlist entries",
             Record::Checkout(_) => "checkouts",
             Record::Summary(_) => "summaries",
@@ -524,6 +534,17 @@ async fn owned_by(
             profile,
         });
     }
+    // The history is kept for three weeks (pruned), so one reader's is a bounded list.
+    for (item, at) in from
+        .reads_of(&id, DateTime::UNIX_EPOCH, usize::MAX)
+        .await?
+    {
+        out.push(Record::Read {
+            reader: id.clone(),
+            item,
+            at,
+        });
+    }
     for kind in super::records::READER_DOCS {
         if let Some(doc) = from.doc(kind, &id).await? {
             out.push(Record::Doc {
@@ -623,6 +644,7 @@ async fn import(to: &dyn Backend, record: Record, now: DateTime<Utc>) -> Result<
             Ok(())
         }
         Record::Profile { user, profile } => to.put_profile(&user, &profile).await,
+        Record::Read { reader, item, at } => to.record_read(&reader, &item, at).await,
         Record::Doc { kind, key, json } => {
             // The target starts the document's versions again: they only need to move on.
             if to.put_doc(kind, &key, Some(&json), 0).await? {
