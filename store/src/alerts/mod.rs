@@ -206,7 +206,9 @@ impl Store {
     /// Saves a new alert; the query must be one the search box accepts, and the reader
     /// must have room for it ([`Store::alert_limit`]).
     pub async fn add_alert(&self, user: &User, new: NewAlert) -> Result<Alert> {
-        let query = new.query.trim().to_string();
+        // One space between words: the search reads it the same, and a line break never
+        // reaches the subject of the alert's mail.
+        let query = new.query.split_whitespace().collect::<Vec<_>>().join(" ");
         SearchQuery::parse(&query).map_err(|e| Error::Invalid(e.0))?;
         let limit = self.alert_limit(user);
         let subscriber = self.is_subscriber(user);
@@ -517,6 +519,9 @@ mod tests {
             }
             let u = store.grant_subscription(&u.id, None).await.unwrap();
             store.add_alert(&u, alert("gemini")).await.unwrap();
+            let spaced = store.add_alert(&u, alert(" claude \r\n  code ")).await.unwrap();
+            assert_eq!(spaced.query, "claude code", "one space between words");
+            store.remove_alert(&u.id, &spaced.id).await.unwrap();
             let list = store.alerts(&u).await.unwrap();
             assert_eq!(list.limit, SUBSCRIBER_ALERTS as u64);
             assert_eq!(

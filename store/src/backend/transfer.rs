@@ -535,10 +535,7 @@ async fn owned_by(
         });
     }
     // The history is kept for three weeks (pruned), so one reader's is a bounded list.
-    for (item, at) in from
-        .reads_of(&id, DateTime::UNIX_EPOCH, usize::MAX)
-        .await?
-    {
+    for (item, at) in from.reads_of(&id, DateTime::UNIX_EPOCH, usize::MAX).await? {
         out.push(Record::Read {
             reader: id.clone(),
             item,
