@@ -146,7 +146,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         let _ = writeln!(stdout, "listening on http://{bound}");
         let _ = writeln!(stdout, "anon key: {}", state.tokens.anon_key);
     }
-    tracing::info!(%bound, site_url = %state.site_url, "radar is serving");
+    let workers = tokio::runtime::Handle::current().metrics().num_workers();
+    tracing::info!(%bound, site_url = %state.site_url, workers, "radar is serving");
 
     let limits = state.config.connections.clone();
     connections::serve(listener, front::Front::new(state), &limits, shutdown).await;
