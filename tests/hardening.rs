@@ -665,8 +665,7 @@ async fn workers_sets_the_threads_that_answer_requests() {
         let serving = log
             .lines()
             .rfind(|l| l.contains("radar is serving"))
-            .map(without_colours)
-            .unwrap_or_else(|| panic!("no start line in {log}"));
+            .map_or_else(|| panic!("no start line in {log}"), without_colours);
         assert!(serving.contains(&format!("workers={workers}")), "{serving}");
         d.stop();
     }
