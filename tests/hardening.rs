@@ -632,20 +632,6 @@ async fn every_route_refuses_malformed_invisible_and_look_alike_emails() {
     assert!(err.contains("Unable to validate email address"), "{err}");
 }
 
-/// A log line without its terminal colour codes (`ESC [ ... m`).
-fn without_colours(line: &str) -> String {
-    let mut out = String::new();
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            chars.by_ref().find(|c| *c == 'm');
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// `--workers` sets how many threads answer requests (the bench runs one, as nginx runs
 /// one worker); each daemon still serves. The count is the runtime's own (its metrics, in
 /// the start's log line): the threads of its blocking pool carry the same name as its
@@ -661,11 +647,15 @@ async fn workers_sets_the_threads_that_answer_requests() {
         );
         assert_eq!(d.get("/api/news", None).await.0, 200);
         let log = std::fs::read_to_string(&d.log).unwrap();
+        assert!(
+            !log.contains('\u{1b}'),
+            "a log file gets no colour codes: {log}"
+        );
         // The log file is appended to by each start on the data directory: the last line.
         let serving = log
             .lines()
             .rfind(|l| l.contains("radar is serving"))
-            .map_or_else(|| panic!("no start line in {log}"), without_colours);
+            .unwrap_or_else(|| panic!("no start line in {log}"));
         assert!(serving.contains(&format!("workers={workers}")), "{serving}");
         d.stop();
     }

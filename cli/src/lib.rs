@@ -137,9 +137,13 @@ pub fn install_logging(global: &Global) {
         .clone()
         .or_else(|| std::env::var("RUST_LOG").ok())
         .unwrap_or_else(|| "info,tower_http=warn".into());
+    // Colours only for a person at a terminal: a log file or the journal gets plain text.
+    let colours = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none();
     let _ = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
         .with_writer(std::io::stderr)
+        .with_ansi(colours)
         .try_init();
 }
 

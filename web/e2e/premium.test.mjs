@@ -175,8 +175,10 @@ describe('subscriber', () => {
     const box = page.getByRole('checkbox', { name: /E-mail me the weekly summary/ });
     await box.waitFor();
     assert.equal(await box.isChecked(), false, 'off until asked');
-    await box.check();
-    await page.waitForFunction(() => !document.querySelector('input[type=checkbox]:disabled'));
+    // The box follows the server's answer: wait for it, then read the page again.
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/profile') && r.request().method() === 'PATCH');
+    await box.click();
+    assert.equal((await saved).status(), 200);
     await page.reload();
     await box.waitFor();
     assert.equal(await box.isChecked(), true, 'kept by the server');

@@ -3,6 +3,7 @@ import { ChevronDown, CircleUserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
+import { useAlertList } from '@/lib/alerts';
 import { useAuth } from '@/lib/auth';
 import { startCheckout } from '@/lib/checkout';
 import { useMenuTabOut } from '@/lib/focus';
@@ -20,6 +21,7 @@ export function UserMenu() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const { trigger, onKeyDown, onCloseAutoFocus } = useMenuTabOut(setOpen);
+  const unseen = useAlertList().data?.unseen ?? 0;
 
   if (!user) return null;
 
@@ -82,7 +84,7 @@ export function UserMenu() {
             </Menu.Item>
           )}
           <Menu.Item asChild className={menuItemClass}>
-            <Link to={paths.alerts}>Alerts</Link>
+            <Link to={paths.alerts}>{unseen > 0 ? `Alerts (${unseen} new)` : 'Alerts'}</Link>
           </Menu.Item>
           <Menu.Item asChild className={menuItemClass}>
             <Link to={paths.trends}>Trends</Link>
