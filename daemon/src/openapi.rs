@@ -58,6 +58,7 @@ const PUBLIC_PATHS: &[&str] = &[
     "/api/news/{news_id}",
     "/api/openapi.json",
     "/api/stripe/webhook",
+    "/api/unsubscribe",
     "/api/v1/news",
 ];
 
