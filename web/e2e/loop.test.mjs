@@ -107,6 +107,31 @@ describe('the reading loop', () => {
     assert.equal(await page.getByTestId('tv-position').innerText(), '1 of 5');
   });
 
+  it('draws a signed-in reload of the feed without a spinner, the feed asked for once, by the page before its scripts', async () => {
+    // Issue 30: the first render waits for the page's chunk (no spinner, no Suspense fallback,
+    // whose throttle held the page back 300 ms), and the feed query takes index.html's answer.
+    const context = await browser.newContext({ baseURL: daemon.url, storageState: await free.context.storageState() });
+    try {
+      await context.addInitScript(() => {
+        window.__spinnerSeen = false;
+        new MutationObserver(() => {
+          if (document.querySelector('#root [role="status"]')) window.__spinnerSeen = true;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const page = await context.newPage();
+      const asked = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/api/news') asked.push(request.url());
+      });
+      await page.goto('/app');
+      await cards(page).first().waitFor();
+      assert.equal(await page.evaluate(() => window.__spinnerSeen), false, 'no spinner before the first story');
+      assert.deepEqual(asked.map((url) => new URL(url).search), [''], 'one first page, asked for once');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens a story in the in-app reader; Esc and back close it; it deep-links', async () => {
     const { page } = free;
     await page.goto('/app');

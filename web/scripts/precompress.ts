@@ -13,7 +13,11 @@ import type { Plugin, ResolvedConfig } from 'vite';
 /** Files worth compressing: text. Fonts (woff2) and images come compressed. */
 const TEXT = /\.(js|mjs|css|svg|json|txt|map|webmanifest)$/;
 
-/** The brotli and gzip copies of `data`, each only when smaller than `data`. */
+/**
+ * The brotli and gzip copies of `data`, each only when smaller than `data`, and the brotli one
+ * only when smaller than the gzip one too (a chunk of a few hundred bytes can come out larger
+ * in brotli): a client that accepts both then gets the gzip copy.
+ */
 export function compressed(data: Buffer): { br: Buffer | null; gz: Buffer | null } {
   const br = brotliCompressSync(data, {
     params: {
@@ -23,7 +27,7 @@ export function compressed(data: Buffer): { br: Buffer | null; gz: Buffer | null
     },
   });
   const gz = gzipSync(data, { level: 9 });
-  return { br: br.length < data.length ? br : null, gz: gz.length < data.length ? gz : null };
+  return { br: br.length < Math.min(data.length, gz.length) ? br : null, gz: gz.length < data.length ? gz : null };
 }
 
 function files(dir: string): string[] {

@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { AuthProvider } from '@/lib/auth';
+import { whenIdle } from '@/lib/idle';
 import { createQueryClient } from '@/lib/react-query';
 import { useToasts } from '@/lib/toast';
 
@@ -12,8 +13,7 @@ function DeferredToaster() {
   const raised = useToasts().length > 0;
   const [idle, setIdle] = useState(false);
   useEffect(() => {
-    const later = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
-    later(() => setIdle(true));
+    whenIdle(() => setIdle(true));
   }, []);
   if (!idle && !raised) return null;
   return (

@@ -10,6 +10,7 @@ import type { ClientConfig } from '@/lib/api/types';
 import { AUTH_STORAGE_KEY, storedSession } from '@/lib/early-feed';
 import { recheckSubscription } from '@/lib/subscription';
 import type { SubscriptionState } from '@/lib/subscription-watch';
+import { whenIdle } from '@/lib/idle';
 import { toast } from '@/lib/toast';
 
 /** The service worker's cache of API answers (vite.config.ts). */
@@ -120,7 +121,7 @@ export function mayHaveSession(storage: Storage, hash: string): boolean {
 
 /** Resolves once the page and what it asked for have loaded, and the browser is idle. */
 function pageLoaded(): Promise<void> {
-  const idle = () => new Promise<void>((resolve) => (window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1)))(() => resolve()));
+  const idle = () => new Promise<void>((resolve) => whenIdle(resolve));
   if (document.readyState === 'complete') return idle();
   return new Promise<void>((resolve) => window.addEventListener('load', () => resolve(), { once: true })).then(idle);
 }

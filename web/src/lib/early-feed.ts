@@ -8,6 +8,7 @@ import type { FeedPage } from '@/lib/api/types';
 declare global {
   interface Window {
     __radarEarlyFeed?: Promise<FeedPage | null>;
+    __radarEarlyPage?: FeedPage | null;
   }
 }
 
@@ -39,4 +40,16 @@ export function takeEarlyFeed(): Promise<FeedPage | null> | null {
   const answer = window.__radarEarlyFeed ?? null;
   delete window.__radarEarlyFeed;
   return answer;
+}
+
+/**
+ * The early answer if it has already arrived (index.html notes it), taken like
+ * `takeEarlyFeed`; else null, and the answer stays for the feed query to wait for. Lets the
+ * first render draw the stories at once instead of drawing the feed empty and then again.
+ */
+export function takeArrivedEarlyFeed(): FeedPage | null {
+  const page = window.__radarEarlyPage;
+  if (!page || !window.__radarEarlyFeed) return null;
+  delete window.__radarEarlyFeed;
+  return page;
 }

@@ -5,7 +5,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { client, unwrap } from '@/lib/api-client';
 import type { FeedPage, NewsItem } from '@/lib/api/types';
 import { useFollowSubscription } from '@/lib/follow-subscription';
-import { takeEarlyFeed } from '@/lib/early-feed';
+import { takeArrivedEarlyFeed, takeEarlyFeed } from '@/lib/early-feed';
 
 export async function getNews(cursor: string | null, signal?: AbortSignal): Promise<FeedPage> {
   if (!cursor) {
@@ -20,6 +20,12 @@ export const newsQueryOptions = () =>
     queryKey: ['news'],
     queryFn: ({ pageParam, signal }) => getNews(pageParam, signal),
     initialPageParam: null as string | null,
+    // The first page asked for by index.html, when it has arrived before the feed first
+    // renders: the stories are drawn in that first render instead of a skeleton before them.
+    initialData: () => {
+      const early = takeArrivedEarlyFeed();
+      return early ? { pages: [early], pageParams: [null] } : undefined;
+    },
     // A refetch re-derives every page's cursor from the fresh answers, so after a mark the
     // loaded pages are read again from the first one and refilled.
     getNextPageParam: (last) => last.nextCursor ?? undefined,
