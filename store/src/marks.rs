@@ -174,6 +174,21 @@ pub(crate) mod tests {
     }
 
     store_tests! {
+        async fn a_removed_item_cannot_be_marked_though_it_was_marked_before(store) {
+            let id = store
+                .upsert_item(new_item("A", None, "2026-01-01T00:00:00Z"))
+                .await
+                .unwrap()
+                .id;
+            // The first mark finds the item (sled then keeps its id as known to exist).
+            store.set_mark("u", &id, Mark::Favorite).await.unwrap();
+            store.remove_item(&id).await.unwrap();
+            assert!(matches!(
+                store.set_mark("u", &id, Mark::Favorite).await,
+                Err(Error::NotFound(_))
+            ));
+        }
+
         async fn marks_are_mutually_exclusive(store) {
             let id = store
                 .upsert_item(new_item("A", None, "2026-01-01T00:00:00Z"))

@@ -344,6 +344,9 @@ impl ItemStore for SledBackend {
         self.writable()?;
         let t = &self.t;
         let change = self.next_change()?;
+        // Out of the known ids before and after sled lets it go, so that no mark that
+        // checks meanwhile leaves it there (see `known_items`).
+        self.mem.known_items.remove(id);
         let removed = (
             &t.items,
             &t.published_itemid,
@@ -369,6 +372,7 @@ impl ItemStore for SledBackend {
                 meta.insert("item_count", &keys::u64_value(count.saturating_sub(1)))?;
                 Ok(Some(old))
             })?;
+        self.mem.known_items.remove(id);
         let Some(old) = removed else {
             return Ok(None);
         };

@@ -688,7 +688,7 @@ impl SledBackend {
             if !self.t.users.contains_key(user.as_bytes())? {
                 continue;
             }
-            match apply_change(&self.t, &self.mem.out_of_feed, record) {
+            match apply_change(&self.t, &self.mem, record) {
                 Ok(_) | Err(Error::NotFound(_) | Error::Invalid(_)) => {}
                 Err(e) => return Err(e),
             }
@@ -944,14 +944,12 @@ impl Writer {
     ) -> std::result::Result<(), String> {
         let mut outcomes = Vec::with_capacity(batch.len());
         for (record, _) in batch {
-            outcomes.push(
-                match apply_change(&self.trees, &self.memory.out_of_feed, record) {
-                    Err(e @ (Error::Storage(_) | Error::Io(_))) => {
-                        return Err(format!("applying a change: {e}"));
-                    }
-                    outcome => outcome,
-                },
-            );
+            outcomes.push(match apply_change(&self.trees, &self.memory, record) {
+                Err(e @ (Error::Storage(_) | Error::Io(_))) => {
+                    return Err(format!("applying a change: {e}"));
+                }
+                outcome => outcome,
+            });
         }
         self.trees
             .meta

@@ -10,8 +10,8 @@
 use chrono::{DateTime, Utc};
 
 use super::journal::Record;
-use super::out_of_feed::{OutOfFeedCache, OutSet};
-use super::{SledBackend, Trees, from_json, keys, to_json};
+use super::out_of_feed::OutSet;
+use super::{Memory, SledBackend, Trees, from_json, keys, to_json};
 use crate::backend::{MarkChange, MarkCounts, MarkStore, Share};
 use crate::{Error, ItemMarks, Mark, Result};
 
@@ -115,7 +115,7 @@ impl SledBackend {
     async fn journal_change(&self, item: &str, record: Record) -> Result<ItemMarks> {
         self.writable()?;
         self.journal.check()?;
-        if !self.t.items.contains_key(item)? {
+        if !item_exists(&self.t, &self.mem, item)? {
             return Err(Error::NotFound("item"));
         }
         self.journal.append(record).on_disk().await
@@ -265,6 +265,21 @@ impl SledBackend {
     }
 }
 
+/// Whether the item exists: from the ids known to exist, else from sled's `items` tree,
+/// whose answer is then kept (see `known_items`).
+pub(crate) fn item_exists(t: &Trees, mem: &Memory, item: &str) -> Result<bool> {
+    match mem.known_items.check(item) {
+        Ok(()) => Ok(true),
+        Err(check) => {
+            let exists = t.items.contains_key(item.as_bytes())?;
+            if exists {
+                mem.known_items.insert(item, check);
+            }
+            Ok(exists)
+        }
+    }
+}
+
 /// Applies one journaled change (see `journal`) and answers its outcome: the item's
 /// marks after it, or why it was refused (an item that no longer exists).
 ///
@@ -275,13 +290,10 @@ impl SledBackend {
 /// again; and after a crash the journal holds every change sled may have kept only in
 /// part, which replay applies again, recounting what they touched
 /// ([`SledBackend::repair_marks`]).
-pub(crate) fn apply_change(
-    t: &Trees,
-    cache: &OutOfFeedCache,
-    record: &Record,
-) -> Result<ItemMarks> {
+pub(crate) fn apply_change(t: &Trees, mem: &Memory, record: &Record) -> Result<ItemMarks> {
+    let cache = &mem.out_of_feed;
     let (Record::Mark { user, item, .. } | Record::Share { user, item, .. }) = record;
-    if !t.items.contains_key(item.as_bytes())? {
+    if !item_exists(t, mem, item)? {
         return Err(Error::NotFound("item"));
     }
     let key = keys::join(user.as_bytes(), item.as_bytes());
@@ -322,7 +334,9 @@ pub(crate) fn apply_change(
         Some(m) => t.itemuser_mark.insert(reverse, &[mark_byte(m)])?,
         None => t.itemuser_mark.remove(reverse)?,
     };
-    let removed = !t.items.contains_key(item.as_bytes())?;
+    // Sound from the known ids too: `remove_item` forgets the id before sled removes the
+    // item, so "known" here means the removal, if any, clears this mark after it.
+    let removed = !item_exists(t, mem, item)?;
     if removed {
         // Removed while this change was applied: `remove_item` may have cleared the
         // item's marks before this one was set, so it is cleared here as it would be.

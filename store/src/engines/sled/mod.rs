@@ -32,6 +32,7 @@ pub(crate) mod group_commit;
 mod items;
 pub(crate) mod journal;
 pub(crate) mod keys;
+mod known_items;
 mod lock;
 mod marks;
 mod out_of_feed;
@@ -166,6 +167,8 @@ pub(crate) struct Memory {
     pub users: parsed::ParsedCache<User>,
     /// Recently read sessions, parsed (every signed-in request checks its session).
     pub sessions: parsed::ParsedCache<crate::Session>,
+    /// Item ids known to exist, for marks' existence checks.
+    pub known_items: known_items::KnownItems,
     /// Held while a week's summary is checked for and written: sled cannot scan inside
     /// a transaction, and its file lock lets one process in, so this makes the check and
     /// the write one step.
@@ -175,6 +178,10 @@ pub(crate) struct Memory {
 /// Accounts and sessions kept parsed: the active readers of a busy hour. A record is
 /// about 0.5 to 1 KB with its parsed copy, so each cache stays within about 4 MB.
 const PARSED_RECORDS: usize = 4096;
+
+/// How many item ids are kept known to exist (about 12 MB): the items marked in a busy
+/// hour; past it the set starts over.
+const KNOWN_ITEMS: usize = 250_000;
 
 /// The sled backend.
 pub(crate) struct SledBackend {
@@ -268,6 +275,7 @@ impl SledBackend {
             head: feed_head::HeadCache::default(),
             users: parsed::ParsedCache::new(PARSED_RECORDS),
             sessions: parsed::ParsedCache::new(PARSED_RECORDS),
+            known_items: known_items::KnownItems::new(KNOWN_ITEMS),
             summary_week: std::sync::Mutex::new(()),
         });
         let commit = Arc::new(group_commit::GroupCommit::new(&dir.join("db"))?);

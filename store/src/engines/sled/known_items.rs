@@ -1,0 +1,115 @@
+//! Item ids known to exist, so that a mark's check that its item exists does not read
+//! sled's `items` tree. That tree holds every item's JSON, a few KB each: marks spread over
+//! many items walk its leaves out of sled's page cache, and the check becomes a disk read.
+//!
+//! Exact, not a filter: an id is added only after sled answered that the item exists, and
+//! only if no removal began since that question was asked (a removal counts itself before
+//! sled removes the item and again after), so a check racing a removal never leaves the
+//! removed id behind. Items are removed in this process only: sled lets one process open
+//! the store. Bounded: when full it starts over, and the next check of each id reads sled
+//! once again.
+
+use std::collections::HashSet;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// The ids, at most `capacity` of them.
+pub(crate) struct KnownItems {
+    inner: Mutex<Inner>,
+    capacity: usize,
+}
+
+#[derive(Default)]
+struct Inner {
+    ids: HashSet<Box<str>>,
+    /// Removals begun or ended: a check that started before one must not add its answer.
+    removals: u64,
+}
+
+/// Where the removals stood when a check asked sled (see [`KnownItems::before_check`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Check(u64);
+
+impl KnownItems {
+    /// An empty set that holds up to `capacity` ids (about 50 bytes each).
+    pub(crate) fn new(capacity: usize) -> Self {
+        Self {
+            inner: Mutex::new(Inner::default()),
+            capacity,
+        }
+    }
+
+    fn inner(&self) -> MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves ids that all existed when added.
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether the item is known to exist; if not, what [`KnownItems::insert`] needs after
+    /// asking sled.
+    pub(crate) fn check(&self, id: &str) -> Result<(), Check> {
+        let inner = self.inner();
+        if inner.ids.contains(id) {
+            Ok(())
+        } else {
+            Err(Check(inner.removals))
+        }
+    }
+
+    /// Notes an item sled answered exists, unless a removal began since `check`.
+    pub(crate) fn insert(&self, id: &str, check: Check) {
+        let mut inner = self.inner();
+        if inner.removals != check.0 {
+            return;
+        }
+        if inner.ids.len() >= self.capacity {
+            inner.ids.clear();
+        }
+        inner.ids.insert(id.into());
+    }
+
+    /// Forgets an item being removed: called before sled removes it and again after.
+    pub(crate) fn remove(&self, id: &str) {
+        let mut inner = self.inner();
+        inner.removals += 1;
+        inner.ids.remove(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KnownItems;
+
+    #[test]
+    fn holds_what_sled_confirmed_until_removed_and_starts_over_when_full() {
+        let known = KnownItems::new(2);
+        let check = known.check("a").unwrap_err();
+        known.insert("a", check);
+        let check = known.check("b").unwrap_err();
+        known.insert("b", check);
+        assert!(known.check("a").is_ok() && known.check("b").is_ok());
+        known.remove("a");
+        assert!(known.check("a").is_err());
+        let check = known.check("c").unwrap_err();
+        known.insert("c", check);
+        assert!(known.check("c").is_ok());
+        let check = known.check("d").unwrap_err();
+        known.insert("d", check);
+        assert!(
+            known.check("b").is_err(),
+            "a full set starts over rather than growing"
+        );
+    }
+
+    #[test]
+    fn a_check_that_raced_a_removal_adds_nothing() {
+        let known = KnownItems::new(10);
+        // A mark asks sled, which still has the item...
+        let check = known.check("x").unwrap_err();
+        // ...while the item is being removed.
+        known.remove("x");
+        known.insert("x", check);
+        assert!(
+            known.check("x").is_err(),
+            "the removed item must be asked of sled again"
+        );
+    }
+}
