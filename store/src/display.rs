@@ -3,6 +3,11 @@
 /// Removes bracketed numeric citation markers such as `[1]` or `[12]`, and the space
 /// before a marker, so "grew 40% [3]." reads "grew 40%.".
 pub fn strip_citations(text: &str) -> String {
+    // Most texts cite nothing: one vectorised search for `[` then copies them whole
+    // (a character-by-character copy was 3% of an import's CPU).
+    if !text.contains('[') {
+        return text.to_owned();
+    }
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
