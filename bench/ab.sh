@@ -8,6 +8,7 @@
 #   git worktree add /tmp/old HEAD~3 && cargo build --release -p radar-cli --manifest-path /tmp/old/Cargo.toml
 #   bash bench/ab.sh /tmp/old/target/release/radar target/release/radar
 #   PAIRS=5 ITEMS=1000000 bash bench/ab.sh OLD NEW
+#   READS=0 PAIRS=5 bash bench/ab.sh OLD NEW    # durable writes and the import only
 #
 # Not a test: nothing fails; read the ratios (1.00 is no change, above is faster).
 set -euo pipefail

@@ -5,6 +5,7 @@
 #   cargo build --release -p radar-cli && bash bench/http.sh
 #   ITEMS=1000000 DURATION=10 ROUNDS=5 bash bench/http.sh
 #   WORKERS=2 bash bench/http.sh        # Radar with a worker per core
+#   READS=0 bash bench/http.sh          # the durable writes and the import only
 #   bash bench/ab.sh OLD_BIN NEW_BIN    # two builds of Radar against each other
 #
 # Radar runs with WORKERS request threads (default 1) and nginx with one worker process,
@@ -32,6 +33,7 @@ DURATION=${DURATION:-8}
 ROUNDS=${ROUNDS:-3}
 CONNS=${CONNS:-32}
 WORKERS=${WORKERS:-1}
+READS=${READS:-1}
 for tool in wrk nginx python3 curl; do
     command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install -y wrk nginx-light)" >&2; exit 1; }
 done
@@ -138,9 +140,11 @@ pairs = [tuple(map(float, p.split(','))) for p in sys.argv[2:]]
 print(sys.argv[1], statistics.median(p[0] / p[2] for p in pairs), statistics.median(p[0] for p in pairs))" \
         "$key" $pairs >>"$RESULTS"
 }
-bench_read anonymous "GET /api/news anonymous" anonymous.json /api/news
-bench_read subscriber "GET /api/news subscriber" subscriber.json /api/news -H "authorization: Bearer $TOKEN"
-bench_read public "GET /api/v1/news?limit=20 (API key)" public.json "/api/v1/news?limit=20" -H "x-api-key: $KEY"
+if [ "$READS" != 0 ]; then
+    bench_read anonymous "GET /api/news anonymous" anonymous.json /api/news
+    bench_read subscriber "GET /api/news subscriber" subscriber.json /api/news -H "authorization: Bearer $TOKEN"
+    bench_read public "GET /api/v1/news?limit=20 (API key)" public.json "/api/v1/news?limit=20" -H "x-api-key: $KEY"
+fi
 
 # ---- Durable writes: each connection toggles favourites on its own items.
 cat >"$WORK/writes.lua" <<EOF

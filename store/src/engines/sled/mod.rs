@@ -179,9 +179,9 @@ pub(crate) struct Memory {
 /// about 0.5 to 1 KB with its parsed copy, so each cache stays within about 4 MB.
 const PARSED_RECORDS: usize = 4096;
 
-/// How many item ids are kept known to exist (about 12 MB): the items marked in a busy
-/// hour; past it the set starts over.
-const KNOWN_ITEMS: usize = 250_000;
+/// How many item ids are kept known to exist (about 18 MB when full): a million marked
+/// items; past it the set starts over.
+const KNOWN_ITEMS: usize = 1 << 20;
 
 /// The sled backend.
 pub(crate) struct SledBackend {
