@@ -183,6 +183,7 @@ async fn open_store(config: &Config) -> anyhow::Result<radar_store::Store> {
         complimentary: config.complimentary.clone(),
         accept_journal_loss: config.accept_journal_loss,
         disk_reserve: config.disk_reserve_mb * 1024 * 1024,
+        warm_known_items: true,
         ..Default::default()
     };
     let Some(url) = &config.store_url else {

@@ -130,6 +130,10 @@ pub struct Options {
     /// and a quarter of it is held as the ballast file `DATA/reserve`. Zero turns the
     /// guard off.
     pub disk_reserve: u64,
+    /// Read every item's id into memory when the embedded backend opens, on a thread of
+    /// its own, so that marks need no read of the items to know theirs exists: for the
+    /// daemon, not for a command that opens the store for a moment.
+    pub warm_known_items: bool,
 }
 
 impl Default for Options {
@@ -142,6 +146,7 @@ impl Default for Options {
             journal_checkpoint_bytes: 8 << 20,
             accept_journal_loss: false,
             disk_reserve: 64 << 20,
+            warm_known_items: false,
         }
     }
 }

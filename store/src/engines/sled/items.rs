@@ -313,6 +313,7 @@ impl ItemStore for SledBackend {
         // journal of marks waits for a sync of it before it acknowledges a mark (see
         // `journal`), so a mark acknowledged on a new item never outlives it.
         let _writing = self.commit.item_write();
+        let known = self.mem.known_items.epoch();
         t.search_pending.insert(change_key(change), ids)?;
         crash_point()?;
         let mut added = 0;
@@ -337,6 +338,9 @@ impl ItemStore for SledBackend {
             })?;
         }
         self.items_changed();
+        for s in items {
+            self.mem.known_items.insert(&s.item.id, known);
+        }
         Ok(done)
     }
 

@@ -68,7 +68,13 @@ impl KnownItems {
         }
     }
 
-    /// Notes an item sled answered exists, unless a removal began since `check`.
+    /// Where the removals stand now: for a writer of items, before it writes them.
+    pub(crate) fn epoch(&self) -> Check {
+        Check(self.inner().removals)
+    }
+
+    /// Notes an item sled answered exists (or that was just written), unless a removal
+    /// began since `check`.
     pub(crate) fn insert(&self, id: &str, check: Check) {
         let hash = self.hash(id);
         let mut inner = self.inner();
@@ -79,6 +85,23 @@ impl KnownItems {
             inner.ids.clear();
         }
         inner.ids.insert(hash);
+    }
+
+    /// Adds the ids of the items sled holds, read at start, a batch at a time: the
+    /// first mark of each item then needs no read of the items tree either. Stops at
+    /// the set's capacity, and as soon as a removal begins (the ids read before it may
+    /// be stale).
+    pub(crate) fn warm(&self, ids: impl Iterator<Item = String>) {
+        let check = self.epoch();
+        let mut ids = ids.peekable();
+        while ids.peek().is_some() {
+            let batch: Vec<u64> = ids.by_ref().take(1024).map(|id| self.hash(&id)).collect();
+            let mut inner = self.inner();
+            if inner.removals != check.0 || inner.ids.len() + batch.len() > self.capacity {
+                return;
+            }
+            inner.ids.extend(batch);
+        }
     }
 
     /// Forgets an item being removed: called before sled removes it and again after.
@@ -112,6 +135,33 @@ mod tests {
         assert!(
             known.check("b").is_err(),
             "a full set starts over rather than growing"
+        );
+    }
+
+    #[test]
+    fn warming_stops_at_a_removal_and_before_the_capacity() {
+        let known = KnownItems::new(3000);
+        known.warm((0..2000).map(|n| n.to_string()));
+        assert!(known.check("0").is_ok() && known.check("1999").is_ok());
+        // The next batch would pass the capacity: the set keeps what it has.
+        known.warm((2000..4000).map(|n| n.to_string()));
+        assert!(known.check("2000").is_err() && known.check("1999").is_ok());
+
+        let known = KnownItems::new(10_000);
+        let mut ids = (0..3000).map(|n| n.to_string());
+        let first: Vec<String> = ids.by_ref().take(1024).collect();
+        known.warm(first.into_iter().chain(std::iter::once_with(|| {
+            // A removal begins while the warming reads its second batch.
+            known.remove("5000");
+            "1024".to_string()
+        })));
+        assert!(
+            known.check("0").is_ok(),
+            "the batch before the removal stays"
+        );
+        assert!(
+            known.check("1024").is_err(),
+            "nothing read after it is added"
         );
     }
 

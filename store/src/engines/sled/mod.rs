@@ -278,6 +278,21 @@ impl SledBackend {
             known_items: known_items::KnownItems::new(KNOWN_ITEMS),
             summary_week: std::sync::Mutex::new(()),
         });
+        if opts.warm_known_items {
+            // From the date index: its keys hold the ids, and it has no values to read.
+            let (mem, dates) = (Arc::clone(&mem), t.published_itemid.clone());
+            let warming = std::thread::Builder::new()
+                .name("radar-known-items".into())
+                .spawn(move || {
+                    let ids = dates.iter().keys().map_while(std::result::Result::ok);
+                    mem.known_items.warm(
+                        ids.filter_map(|key| keys::published_item_id(&key).map(str::to_owned)),
+                    );
+                });
+            if let Err(e) = warming {
+                tracing::warn!(error = %e, "cannot start reading the item ids into memory");
+            }
+        }
         let commit = Arc::new(group_commit::GroupCommit::new(&dir.join("db"))?);
         let leftover =
             journal::Leftover::read(&dir.join("journal"), &t.meta, opts.accept_journal_loss)
