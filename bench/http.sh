@@ -68,7 +68,11 @@ peer_cap=()
 RADAR_LOG=warn "$RADAR" --data "$WORK/data" serve --addr 127.0.0.1:0 --workers "$WORKERS" --no-demo --no-feed-polling \
     --api-premium-quota 1000000000 --sign-in-rate 1000 "${peer_cap[@]}" >"$WORK/serve.out" 2>"$WORK/serve.err" &
 DAEMON=$!
-for _ in $(seq 100); do grep -q "anon key" "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
+# A store of a million items takes a while to open (the search index, the trends' counts).
+started=$(date +%s.%N)
+for _ in $(seq 1200); do grep -q "anon key" "$WORK/serve.out" 2>/dev/null && break; sleep 0.1; done
+grep -q "anon key" "$WORK/serve.out" || { echo "the daemon did not start within 120 s:" >&2; cat "$WORK/serve.err" >&2; exit 1; }
+ready_s=$(python3 -c "print(f'{$(date +%s.%N) - $started:.1f}')")
 BASE=$(sed -n 's/^listening on //p' "$WORK/serve.out")
 ANON=$(sed -n 's/^anon key: //p' "$WORK/serve.out")
 TOKEN=$(curl -sf "$BASE/auth/v1/signup" -H "apikey: $ANON" -H 'content-type: application/json' \
@@ -164,4 +168,4 @@ python3 -c "print(f'{\"durable favourite toggles\":<34} {$w:>12,.0f} {\"\":>12} 
 [ -z "${RESULTS:-}" ] || { echo "writes 1 $w"; echo "import 1 ${import_rate//,/}"; } >>"$RESULTS"
 echo
 echo "items: $ITEMS of $item_bytes bytes each as JSON, imported at $import_rate items/s (search index included); Radar with $WORKERS worker(s), nginx with 1"
-echo "daemon RSS: idle ${idle_rss} MB, after the load $(rss_mb "$DAEMON") MB"
+echo "daemon RSS: idle ${idle_rss} MB, after the load $(rss_mb "$DAEMON") MB; ready ${ready_s} s after it started"

@@ -2,10 +2,12 @@
 //! sled's `items` tree. That tree holds every item's JSON, a few KB each: marks spread over
 //! many items walk its leaves out of sled's page cache, and the check becomes a disk read.
 //!
-//! An id is added only after sled answered that the item exists, and only if no removal
-//! began since that question was asked (a removal counts itself before sled removes the
-//! item and again after), so a check racing a removal never leaves the removed id behind.
-//! Items are removed in this process only: sled lets one process open the store.
+//! An id is added when sled answers that the item exists, when the item is written, and
+//! when the daemon reads every id at start; each only if no removal began since the
+//! question was asked or the write or the reading started (a removal counts itself before
+//! sled removes the item and again after), so nothing racing a removal leaves the removed
+//! id behind. Items are removed in this process only: sled lets one process open the
+//! store.
 //!
 //! The set holds each id's 64-bit hash under keys drawn at start (std's `RandomState`,
 //! SipHash), 8 bytes an id whatever its length: a million ids in about 18 MB. Two ids
@@ -33,7 +35,7 @@ struct Inner {
     removals: u64,
 }
 
-/// Where the removals stood when a check asked sled (see [`KnownItems::before_check`]).
+/// Where the removals stood when a check asked sled (see [`KnownItems::check`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Check(u64);
 

@@ -280,11 +280,13 @@ impl SledBackend {
         });
         if opts.warm_known_items {
             // From the date index: its keys hold the ids, and it has no values to read.
+            // Newest first, so that past the set's capacity the items readers mark most
+            // are the ones in it.
             let (mem, dates) = (Arc::clone(&mem), t.published_itemid.clone());
             let warming = std::thread::Builder::new()
                 .name("radar-known-items".into())
                 .spawn(move || {
-                    let ids = dates.iter().keys().map_while(std::result::Result::ok);
+                    let ids = dates.iter().keys().rev().map_while(std::result::Result::ok);
                     mem.known_items.warm(
                         ids.filter_map(|key| keys::published_item_id(&key).map(str::to_owned)),
                     );
