@@ -204,3 +204,37 @@ async fn a_deleted_journal_refuses_the_start_naming_the_count_until_the_loss_is_
     // Once accepted, the store starts again without the flag.
     start(&data).stop();
 }
+
+/// The daemon knows which items exist without reading them (it reads their ids when it
+/// starts, and keeps those its marks confirm): an item removed while it runs is still
+/// refused, and so is one that never existed.
+#[tokio::test]
+async fn a_removed_item_cannot_be_favourited_though_the_daemon_knew_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let file = tmp.path().join("items.jsonl");
+    items_file(&file, "k", 50);
+    assert_eq!(
+        cli(&data, &["items", "import", file.to_str().unwrap()])
+            .await
+            .code,
+        0
+    );
+    let d = start(&data);
+    let token = d.sign_up("known@example.com", "secret-password").await;
+    let (status, body) = d
+        .call("POST", "/api/favorites/k-7", Some(&token), None)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(cli(&data, &["items", "remove", "k-7"]).await.code, 0);
+    for path in [
+        "/api/favorites/k-7",
+        "/api/read/k-7",
+        "/api/favorites/k-nope",
+    ] {
+        let (status, body) = d.call("POST", path, Some(&token), None).await;
+        assert_eq!(status, 404, "{path}: {body}");
+    }
+    let (status, body) = d.call("POST", "/api/hidden/k-8", Some(&token), None).await;
+    assert_eq!(status, 200, "{body}");
+}
