@@ -132,6 +132,52 @@ describe('the reading loop', () => {
     }
   });
 
+  it('fetches the menus after the first story, and opens one pressed before its code arrived', async () => {
+    // Issue 30: Radix's menus are not among the chunks the first story waits for. Their
+    // chunks are held back here until released, to press the triggers before they arrive.
+    const context = await browser.newContext({ baseURL: daemon.url, storageState: await free.context.storageState() });
+    try {
+      const release = {};
+      for (const chunk of ['user-menu-content', 'mark-read-menu-content', 'list-keys-help-content']) {
+        const released = new Promise((resolve) => (release[chunk] = resolve));
+        await context.route(new RegExp(`/assets/${chunk}-[^/]*\\.js$`), async (route) => {
+          await released;
+          await route.continue();
+        });
+      }
+      const page = await context.newPage();
+      await page.goto('/app');
+      await cards(page).first().waitFor();
+      const menus = page.getByRole('menu');
+
+      // A, pressed before the menu's code is there, opens it on its first choice once it is.
+      await page.keyboard.press('A');
+      await page.waitForTimeout(300);
+      assert.equal(await menus.count(), 0, 'no menu before its code');
+      release['mark-read-menu-content']();
+      await page.getByRole('menuitem', { name: 'All stories' }).and(page.locator(':focus')).waitFor();
+      await page.keyboard.press('Escape');
+      await menus.first().waitFor({ state: 'detached' });
+
+      // A click on the user menu's trigger, likewise.
+      await page.getByRole('button', { name: 'User menu' }).click();
+      await page.waitForTimeout(300);
+      assert.equal(await menus.count(), 0, 'no menu before its code');
+      release['user-menu-content']();
+      await page.getByRole('menuitem', { name: 'Profile' }).waitFor();
+      await page.keyboard.press('Escape');
+      await menus.first().waitFor({ state: 'detached' });
+
+      // Focus on a trigger goes on to the control's own trigger when its code arrives.
+      await page.locator('[data-action="keys-help"]').focus();
+      release['list-keys-help-content']();
+      await page.locator('[data-action="keys-help"][data-state]').waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.matches('[data-action="keys-help"][data-state]')), true, 'focus on the loaded trigger');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens a story in the in-app reader; Esc and back close it; it deep-links', async () => {
     const { page } = free;
     await page.goto('/app');

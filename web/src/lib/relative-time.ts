@@ -18,8 +18,15 @@ export function relativeTime(date: Date | string, now: Date = new Date()): strin
   return plural(Math.floor(elapsed / (30 * DAY)), 'month');
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * "Nov 28, 2026", in the reader's time zone: what `toLocaleDateString('en-US', …)` writes,
+ * without it. Every card's date has one, and the first `Intl` formatter of a page costs a
+ * phone more than drawing the first page's cards.
+ */
 export function formatDate(date: Date | string): string {
   const d = typeof date === 'string' ? new Date(date) : date;
   if (Number.isNaN(d.getTime())) return '';
-  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
 }

@@ -1,17 +1,25 @@
+import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppShell } from '@/components/layouts/app-shell';
+import { deferred } from '@/components/ui/deferred';
 import { VIEW_LABELS, type AppView } from '@/config/paths';
 import { DensityToggle } from '@/features/news/components/density-toggle';
 import { ListKeysHelp } from '@/features/news/components/list-keys-help';
 import { MarkReadMenu } from '@/features/news/components/mark-read-menu';
 import { DropsView } from '@/features/news/components/drops-view';
 import { FeedView } from '@/features/news/components/feed-view';
-import { ItemReader } from '@/features/news/components/item-reader';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { FavoritesView, ReadView, SharedView, TrashView } from '@/features/news/components/set-views';
 import { SearchView } from '@/features/news/components/search-view';
 import { useListKeys } from '@/features/news/use-list-keys';
 import { KeyPointsCard } from '@/features/weekly-summary/components/key-points-card';
+import { whenIdle } from '@/lib/idle';
+
+/**
+ * The reader, over the list (`?item=`). Its code (Radix's dialog among it) is not needed for
+ * the first story: it is fetched once the page is idle, so that a card opens at once.
+ */
+const ItemReader = deferred(() => import('@/features/news/components/item-reader').then((m) => m.ItemReader));
 
 const VIEWS: AppView[] = ['feed', 'drops', 'favorites', 'read', 'trash', 'shared', 'search'];
 
@@ -27,6 +35,7 @@ export default function AppRoute() {
   const view: AppView = requested && VIEWS.includes(requested) ? requested : 'feed';
   const item = params.get('item');
   const q = (params.get('q') ?? '').trim();
+  useEffect(() => whenIdle(() => void ItemReader.preload().catch(() => undefined)), []);
   return (
     <ItemSetsProvider>
       <ListKeys active={view !== 'drops'} />

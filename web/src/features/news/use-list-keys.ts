@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CARD, CARD_LIST, cardsOf, focusAt } from '@/features/news/card-focus';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
-import { openMarkReadMenu } from '@/features/news/components/mark-read-menu';
+import { openMarkReadMenu } from '@/features/news/components/mark-read-trigger';
 import { listKeyAction, useListKeysEnabled, type ListKeyAction } from '@/features/news/list-keys';
 import { toast } from '@/lib/toast';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeTime } from '@/lib/relative-time';
+import { formatDate, relativeTime } from '@/lib/relative-time';
 
 const now = new Date('2026-06-15T12:00:00Z');
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -29,5 +29,15 @@ describe('relativeTime', () => {
 
   it('gives nothing for an unparseable date', () => {
     expect(relativeTime('not a date', now)).toBe('');
+  });
+});
+
+describe('formatDate', () => {
+  it.each(['2026-01-01T12:00:00Z', '2026-11-28T09:00:00Z', '1999-12-31T23:59:59Z', '2026-06-15T00:00:00+14:00'])('writes %s as en-US does', (iso) => {
+    expect(formatDate(iso)).toBe(new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' }));
+  });
+
+  it('gives nothing for an unparseable date', () => {
+    expect(formatDate('not a date')).toBe('');
   });
 });

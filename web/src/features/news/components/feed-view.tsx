@@ -10,10 +10,13 @@ import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { CardList } from '@/features/news/components/card-list';
 import { ListEnd } from '@/features/news/components/list-end';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
-import { TakeawaysDialog } from '@/features/news/components/takeaways-dialog';
 import { keepOpened, visibleInFeed } from '@/features/news/item-sets';
 import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
+import { deferred } from '@/components/ui/deferred';
+
+/** Opens on a card's Key takeaways; its code arrives after the first story (see `deferred`). */
+const TakeawaysDialog = deferred(() => import('@/features/news/components/takeaways-dialog').then((m) => m.TakeawaysDialog));
 
 /** docs/product.md §2: the feed's skeleton shows this many placeholder cards. */
 export const FEED_SKELETON_CARDS = 5;
