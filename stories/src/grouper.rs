@@ -38,6 +38,9 @@ pub struct Article<'a> {
     pub published: i64,
 }
 
+/// The default of [`Params::min_features`].
+pub const MIN_FEATURES: usize = 5;
+
 /// The grouping's settings. The defaults are the ones measured in `bench/README.md`.
 #[derive(Debug, Clone)]
 pub struct Params {
@@ -60,6 +63,11 @@ pub struct Params {
     pub candidates: usize,
     /// Members of a candidate compared (its newest).
     pub members: usize,
+    /// Fewest features an item needs for its text to be compared at all: a headline and
+    /// a line of text ("Summary of New") share most of their few words with every other
+    /// such item, so the text tiers would glue unrelated items together. Such an item
+    /// joins a story only by its address.
+    pub min_features: usize,
 }
 
 impl Default for Params {
@@ -73,6 +81,7 @@ impl Default for Params {
             merge: 0.35,
             candidates: 24,
             members: 16,
+            min_features: MIN_FEATURES,
         }
     }
 }
@@ -257,10 +266,10 @@ impl Grouper {
         item: &Member,
         band_hashes: &[u64],
     ) -> Result<Vec<Match>, I::Error> {
-        if band_hashes.is_empty() {
+        let p = &self.params;
+        if band_hashes.is_empty() || item.features.len() < p.min_features {
             return Ok(Vec::new());
         }
-        let p = &self.params;
         // Members at most `window` apart are at most this many day slots apart.
         let days = (p.window + DAY - 1).div_euclid(DAY);
         let slot = minhash::slot(item.published);
@@ -284,7 +293,7 @@ impl Grouper {
             let mut best: Option<(Tier, f32)> = None;
             for m in &view.members {
                 let apart = (m.published - item.published).abs();
-                if apart > p.window {
+                if apart > p.window || m.features.len() < p.min_features {
                     continue;
                 }
                 let score = weighted_jaccard(&item.features, &m.features);
