@@ -162,6 +162,7 @@ impl Store {
                 after: None,
                 since_ms: None,
                 limit,
+                leads_only: false,
             })
             .await?;
         page.items.iter().map(|json| from_json(json)).collect()

@@ -91,6 +91,10 @@ macro_rules! contract_tests {
             newest_pages_by_date_then_id,
             newest_leaves_out_the_readers_marked_items,
             newest_stops_at_the_cut_off_and_counts_what_it_lists,
+            a_story_lists_its_lead_and_covers_the_rest,
+            merged_stories_keep_the_surviving_id_and_every_member,
+            a_removed_lead_hands_the_story_to_the_next_member,
+            covered_out_of_feed_counts_only_covered_marks,
             the_catalogue_lists_every_order_both_ways,
             published_between_is_half_open_and_oldest_first,
             items_after_walks_every_item_in_id_order,
@@ -327,6 +331,7 @@ async fn newest(
             after,
             since_ms: None,
             limit,
+            leads_only: false,
         })
         .await
         .unwrap();
@@ -718,6 +723,138 @@ async fn put_six_days(b: &dyn Backend) {
     b.put_items(&items).await.unwrap();
 }
 
+/// A page of leads only, for the reader `reader`.
+async fn leads(b: &dyn Backend, reader: Option<&str>) -> Vec<String> {
+    let page = b
+        .newest(NewestQuery {
+            reader,
+            leave_out: LEAVE_FEED,
+            after: None,
+            since_ms: None,
+            limit: 10,
+            leads_only: true,
+        })
+        .await
+        .unwrap();
+    ids(&page.items)
+}
+
+/// A story's first member leads it; the others are covered: left out of a listing of
+/// leads (and counted), kept in every other listing. An item placed again keeps its
+/// story, and placing moves the items version on.
+pub(crate) async fn a_story_lists_its_lead_and_covers_the_rest(b: Arc<dyn Backend>) {
+    put_six_days(&*b).await;
+    assert_eq!(b.story_of("i2").await.unwrap(), None);
+    let before = b.items_version().await.unwrap();
+    b.place_in_story("i2", "i2", &[]).await.unwrap();
+    assert!(b.items_version().await.unwrap() > before);
+    b.place_in_story("i5", "i2", &[]).await.unwrap();
+    b.place_in_story("i3", "i2", &[]).await.unwrap();
+    b.place_in_story("i3", "i6", &[]).await.unwrap();
+    assert_eq!(
+        b.story_of("i3").await.unwrap().as_deref(),
+        Some("i2"),
+        "a story never flips"
+    );
+    assert_eq!(
+        b.story_members("i2").await.unwrap(),
+        strings(&["i2", "i5", "i3"])
+    );
+    assert_eq!(b.story_members("nope").await.unwrap(), Vec::<String>::new());
+    assert_eq!(leads(&*b, None).await, strings(&["i6", "i4", "i2", "i1"]));
+    assert_eq!(b.covered_count().await.unwrap(), 2);
+    assert_eq!(
+        b.count_newest(NewestQuery {
+            reader: None,
+            leave_out: LEAVE_FEED,
+            after: None,
+            since_ms: Some(at("2026-01-02T00:00:00Z").timestamp_millis()),
+            limit: 0,
+            leads_only: true,
+        })
+        .await
+        .unwrap(),
+        3,
+        "i6, i4 and i2 since the 2nd"
+    );
+    let (all, _, _) = newest(&*b, None, LEAVE_FEED, None, 10).await;
+    assert_eq!(
+        all.len(),
+        6,
+        "a listing of every item keeps the covered ones"
+    );
+}
+
+/// Merging stories moves the merged story's members to the surviving one, after its
+/// own, and the merged id leads to the surviving story.
+pub(crate) async fn merged_stories_keep_the_surviving_id_and_every_member(b: Arc<dyn Backend>) {
+    put_six_days(&*b).await;
+    b.place_in_story("i1", "i1", &[]).await.unwrap();
+    b.place_in_story("i2", "i1", &[]).await.unwrap();
+    b.place_in_story("i3", "i3", &[]).await.unwrap();
+    b.place_in_story("i4", "i3", &[]).await.unwrap();
+    assert_eq!(leads(&*b, None).await, strings(&["i6", "i5", "i3", "i1"]));
+    b.place_in_story("i5", "i1", &["i3".to_string()])
+        .await
+        .unwrap();
+    assert_eq!(
+        b.story_members("i1").await.unwrap(),
+        strings(&["i1", "i2", "i3", "i4", "i5"])
+    );
+    assert_eq!(
+        b.story_members("i3").await.unwrap(),
+        b.story_members("i1").await.unwrap()
+    );
+    assert_eq!(b.story_of("i4").await.unwrap().as_deref(), Some("i1"));
+    assert_eq!(leads(&*b, None).await, strings(&["i6", "i1"]));
+    assert_eq!(b.covered_count().await.unwrap(), 4);
+    // A merge named again, or a merged id as the story, changes nothing more.
+    b.place_in_story("i6", "i3", &["i1".to_string()])
+        .await
+        .unwrap();
+    assert_eq!(b.story_of("i6").await.unwrap().as_deref(), Some("i1"));
+    assert_eq!(b.covered_count().await.unwrap(), 5);
+}
+
+/// When a story's lead is removed, the next member leads it and is listed again; a
+/// removed member no longer counts.
+pub(crate) async fn a_removed_lead_hands_the_story_to_the_next_member(b: Arc<dyn Backend>) {
+    put_six_days(&*b).await;
+    for item in ["i4", "i5", "i6"] {
+        b.place_in_story(item, "i4", &[]).await.unwrap();
+    }
+    assert_eq!(leads(&*b, None).await, strings(&["i4", "i3", "i2", "i1"]));
+    b.remove_item("i4").await.unwrap();
+    b.leave_story("i4").await.unwrap();
+    assert_eq!(b.story_members("i4").await.unwrap(), strings(&["i5", "i6"]));
+    assert_eq!(b.story_of("i4").await.unwrap(), None);
+    assert_eq!(leads(&*b, None).await, strings(&["i5", "i3", "i2", "i1"]));
+    assert_eq!(b.covered_count().await.unwrap(), 1);
+    b.leave_story("i1").await.unwrap();
+}
+
+/// `covered_out_of_feed` counts the reader's hidden and read items that are covered,
+/// and only that reader's.
+pub(crate) async fn covered_out_of_feed_counts_only_covered_marks(b: Arc<dyn Backend>) {
+    put_six_days(&*b).await;
+    for item in ["i1", "i2", "i3"] {
+        b.place_in_story(item, "i1", &[]).await.unwrap();
+    }
+    let t = at("2026-02-01T00:00:00Z");
+    for item in ["i1", "i2", "i3"] {
+        b.change_marks("r", item, set(Mark::Read), t).await.unwrap();
+    }
+    b.change_marks("r", "i4", set(Mark::Hidden), t)
+        .await
+        .unwrap();
+    b.change_marks("o", "i2", set(Mark::Favorite), t)
+        .await
+        .unwrap();
+    assert_eq!(b.covered_out_of_feed("r").await.unwrap(), 2);
+    assert_eq!(b.covered_out_of_feed("o").await.unwrap(), 0);
+    assert_eq!(leads(&*b, Some("r")).await, strings(&["i6", "i5"]));
+}
+
 /// A cut-off ends the listing at its time (inclusive), page by page, and `count_newest`
 /// counts exactly what the pages list, the reader's marks left out.
 pub(crate) async fn newest_stops_at_the_cut_off_and_counts_what_it_lists(b: Arc<dyn Backend>) {
@@ -731,6 +868,7 @@ pub(crate) async fn newest_stops_at_the_cut_off_and_counts_what_it_lists(b: Arc<
         after,
         since_ms: since,
         limit,
+        leads_only: false,
     };
     let first = b.newest(query(None, 2)).await.unwrap();
     assert_eq!(
@@ -2736,6 +2874,7 @@ pub(crate) async fn the_outbox_lists_newest_first_and_forgets_by_address(b: Arc<
 pub(crate) async fn profiles_are_kept_per_user(b: Arc<dyn Backend>) {
     assert_eq!(b.profile("u").await.unwrap(), None);
     let first = Profile {
+        stories: true,
         resume: "ML engineer".into(),
         mark_on_open: true,
         read_before: None,
@@ -2745,6 +2884,7 @@ pub(crate) async fn profiles_are_kept_per_user(b: Arc<dyn Backend>) {
     b.put_profile("u", &first).await.unwrap();
     assert_eq!(b.profile("u").await.unwrap(), Some(first));
     let second = Profile {
+        stories: true,
         resume: "Research lead".into(),
         mark_on_open: false,
         read_before: Some(at("2026-03-01T12:00:00Z")),

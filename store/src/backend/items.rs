@@ -69,6 +69,9 @@ pub struct NewestQuery<'a> {
     pub since_ms: Option<i64>,
     /// At most this many items.
     pub limit: usize,
+    /// Leave out the items another item's card stands for: the members of a story that
+    /// are not its lead (see [`super::StoryStore`]).
+    pub leads_only: bool,
 }
 
 /// A page of the newest-first listing.

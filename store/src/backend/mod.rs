@@ -78,6 +78,7 @@ mod marks;
 mod reading;
 mod records;
 mod sources;
+mod stories;
 pub mod transfer;
 
 pub use accounts::{AccountStore, SecretLookup, SecretRule, SecretStore, SessionStore, UserChange};
@@ -92,6 +93,7 @@ pub use reading::{ReadEvent, ReadingStore};
 pub(crate) use records::READER_DOCS;
 pub use records::{Doc, DocStore, OutboxStore, ProfileStore, SummaryStore};
 pub use sources::{FeedChange, SourceStore};
+pub use stories::StoryStore;
 
 use std::sync::Arc;
 
@@ -110,6 +112,8 @@ pub struct FeedHead {
     pub reader_version: u64,
     /// The reader's cut-off: items published before it are not in their feed.
     pub read_before: Option<chrono::DateTime<chrono::Utc>>,
+    /// Whether the reader reads by story ([`crate::Profile::stories`]).
+    pub stories: bool,
 }
 
 /// Everything a store needs from where it keeps its data.
@@ -128,6 +132,7 @@ pub trait Backend:
     + ProfileStore
     + DocStore
     + ReadingStore
+    + StoryStore
     + Coordination
     + Send
     + Sync
@@ -212,10 +217,12 @@ pub trait Backend:
     /// reader's (the key of a cached first page) and the reader's cut-off. Three lookups
     /// here; a backend on a network answers them in one round trip.
     async fn feed_head(&self, reader: &str) -> Result<FeedHead> {
+        let profile = self.profile(reader).await?;
         Ok(FeedHead {
             items_version: self.items_version().await?,
             reader_version: self.reader_version(reader).await?,
-            read_before: self.profile(reader).await?.and_then(|p| p.read_before),
+            read_before: profile.as_ref().and_then(|p| p.read_before),
+            stories: profile.is_none_or(|p| p.stories),
         })
     }
 

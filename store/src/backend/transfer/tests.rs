@@ -217,6 +217,7 @@ async fn still_works(b: &dyn Backend) {
             after: None::<&FeedPosition>,
             since_ms: None,
             limit: 10,
+            leads_only: false,
         })
         .await
         .unwrap();

@@ -28,7 +28,7 @@ pub(super) struct Items {
     /// The last change number handed out.
     last_change: u64,
     /// Moves on with every write.
-    version: u64,
+    pub(super) version: u64,
 }
 
 fn title_key(item: &NewsItem) -> (String, String) {
@@ -90,6 +90,14 @@ impl Items {
     }
 }
 
+/// Whether a listing of `query` holds the item.
+fn listed(state: &super::State, query: &NewestQuery<'_>, id: &str) -> bool {
+    let marked = query
+        .reader
+        .is_some_and(|reader| state.marks.has_any(reader, id, query.leave_out));
+    !(marked || query.leads_only && state.stories.covered(id))
+}
+
 #[async_trait::async_trait]
 impl ItemStore for MemoryBackend {
     async fn items_version(&self) -> Result<u64> {
@@ -146,10 +154,7 @@ impl ItemStore for MemoryBackend {
             .by_position
             .range((since(&query), upper))
             .rev()
-            .filter(|p| match query.reader {
-                Some(reader) => !state.marks.has_any(reader, &p.id, query.leave_out),
-                None => true,
-            });
+            .filter(|p| listed(&state, &query, &p.id));
         let mut page = NewestPage::default();
         for position in passing.by_ref().take(query.limit) {
             page.items.extend(state.items.json(&position.id));
@@ -165,10 +170,7 @@ impl ItemStore for MemoryBackend {
             .items
             .by_position
             .range((since(&query), Bound::Unbounded))
-            .filter(|p| match query.reader {
-                Some(reader) => !state.marks.has_any(reader, &p.id, query.leave_out),
-                None => true,
-            })
+            .filter(|p| listed(&state, &query, &p.id))
             .count();
         Ok(count as u64)
     }

@@ -48,6 +48,20 @@ impl Marks {
             .is_some_and(|m| marks.iter().any(|mark| m.marks.has(*mark)))
     }
 
+    /// The items the reader took out of their feed.
+    pub(super) fn out_of_feed(&self, reader: &str) -> std::collections::HashSet<&str> {
+        self.readers
+            .get(reader)
+            .map(|r| {
+                r.items
+                    .iter()
+                    .filter(|(_, m)| Mark::ALL.iter().any(|k| k.leaves_feed() && m.marks.has(*k)))
+                    .map(|(id, _)| id.as_str())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Removes every reader's marks of a removed item (shares stay: see
     /// [`MarkStore::shares`]).
     pub(super) fn forget_item(&mut self, item: &str) {

@@ -19,6 +19,7 @@ mod records;
 mod secrets;
 mod sessions;
 mod sources;
+mod stories;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -44,6 +45,7 @@ struct State {
     sources: sources::Sources,
     records: records::Records,
     reading: reading::Reading,
+    stories: stories::Stories,
     coordination: coordination::Coordination,
 }
 

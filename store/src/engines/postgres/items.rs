@@ -34,7 +34,7 @@ pub(super) fn title_key(title: &str) -> String {
 }
 
 /// Locks the items' version row: the first statement of every item write.
-const LOCK_ITEMS: &str = "SELECT version, item_count FROM items_meta FOR UPDATE";
+pub(super) const LOCK_ITEMS: &str = "SELECT version, item_count FROM items_meta FOR UPDATE";
 
 /// One item as the batch leaves it.
 struct Final<'a> {
@@ -454,8 +454,8 @@ impl ItemStore for PostgresBackend {
     }
 }
 
-/// The `WHERE` of a newest-first listing: the reader's marks that leave it and the
-/// cut-off, with their parameters in order.
+/// The `WHERE` of a newest-first listing: the reader's marks that leave it, the cut-off
+/// and the covered items of a listing of leads, with their parameters in order.
 struct Filter<'q> {
     conditions: Vec<String>,
     params: Vec<&'q (dyn ToSql + Sync)>,
@@ -489,6 +489,13 @@ impl<'q> Filter<'q> {
         if let Some(ms) = &query.since_ms {
             let at = f.param(ms);
             f.and(format!("i.published_ms >= ${at}"));
+        }
+        if query.leads_only {
+            // Members of a story another item leads (see `stories`).
+            f.and(
+                "NOT EXISTS (SELECT 1 FROM story_members AS s WHERE s.item = i.id AND s.covered)"
+                    .into(),
+            );
         }
         f
     }

@@ -29,9 +29,11 @@
 //! ordered text is `COLLATE "C"`, byte order whatever the database's locale. Every
 //! listing walks an index: the newest-first feed `(published_ms DESC, id DESC)` with
 //! its cursor as a row comparison, each mark's list `(reader, <mark>_at DESC)`, the
-//! public listing's three orders, the waitlist by join time, the change log by number.
-//! Counts (items, users, each reader's marks) are counters kept in the writing
-//! transaction, never counted.
+//! public listing's three orders, the waitlist by join time, the change log by number,
+//! a story's members by their place (a listing of leads probes the covered members'
+//! partial index, see `migrations/0006_stories.sql`). Counts (items, users, each
+//! reader's marks, covered story members) are counters kept in the writing transaction,
+//! never counted.
 //!
 //! # Atomic steps and locks
 //!
@@ -39,7 +41,8 @@
 //! committed) with explicit row locks, or one statement. A rule closure runs between a
 //! `SELECT … FOR UPDATE` (or `FOR NO KEY UPDATE` of an account, which leaves the
 //! account's foreign keys free for concurrent sessions) and the writes of its answer. Rows
-//! are locked in one order everywhere (the items' version row before any item; a
+//! are locked in one order everywhere (the items' version row before any item or story
+//! member: story writes move the items' version too, so two merges never cross; a
 //! reader's state row before the reader's marks; an account before what it owns; a
 //! session before its tokens), so that concurrent writers wait for each other instead of
 //! deadlocking. An item and the readers' state rows are the one pair taken both ways: a
@@ -96,6 +99,7 @@ mod reading;
 mod records;
 mod schema;
 mod sources;
+mod stories;
 /// Always compiled (it is small, and the linker drops it from `radar`): a cargo feature
 /// for it would build the store and everything above it twice in one `make test`.
 #[doc(hidden)]
@@ -390,7 +394,8 @@ impl Backend for PostgresBackend {
         Ok(crate::backend::FeedHead {
             items_version: get_unsigned(&row, 0)?,
             reader_version: get_unsigned(&row, 1)?,
-            read_before: profile.and_then(|p| p.read_before),
+            read_before: profile.as_ref().and_then(|p| p.read_before),
+            stories: profile.is_none_or(|p| p.stories),
         })
     }
 

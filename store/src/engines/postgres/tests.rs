@@ -29,6 +29,7 @@ fn item(id: &str, secs: i64, url: Option<&str>) -> NewsItem {
         url: url.map(Into::into),
         published_date: at(secs),
         source: None,
+        story: None,
     }
 }
 
@@ -90,6 +91,7 @@ async fn item_json_is_served_byte_for_byte() {
             after: None,
             since_ms: None,
             limit: 5,
+            leads_only: false,
         })
         .await
         .unwrap();
@@ -252,6 +254,7 @@ async fn newest_pages_leave_out_marked_items_and_say_what_follows() {
                 after: after.as_ref(),
                 since_ms: None,
                 limit: 2,
+                leads_only: false,
             })
             .await
             .unwrap()
@@ -276,6 +279,108 @@ async fn newest_pages_leave_out_marked_items_and_say_what_follows() {
     let second = page(first.last.clone(), Some("r")).await;
     assert_eq!(ids_of(&second.items), ["a"]);
     assert!(!second.has_more);
+}
+
+#[tokio::test]
+async fn concurrent_placements_and_merges_keep_one_lead_per_story() {
+    let Some(b) = backend().await else { return };
+    let b = Arc::new(b);
+    let items: Vec<NewsItem> = (0..8)
+        .flat_map(|w| (0..5).map(move |n| item(&format!("w{w}-{n}"), w * 5 + n, None)))
+        .collect();
+    put(&b, &items).await;
+    let before = b.items_version().await.unwrap();
+    // Each writer founds a story, and its third item merges the next writer's story
+    // into its own: in a ring, so merges cross each other while they run.
+    let writers: Vec<_> = (0..8)
+        .map(|w| {
+            let b = b.clone();
+            tokio::spawn(async move {
+                let founder = format!("w{w}-0");
+                for n in 0..5 {
+                    let merged = if n == 2 {
+                        vec![format!("w{}-0", (w + 1) % 8)]
+                    } else {
+                        Vec::new()
+                    };
+                    b.place_in_story(&format!("w{w}-{n}"), &founder, &merged)
+                        .await
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.await.unwrap();
+    }
+    let client = b.client().await.unwrap();
+    let one = |sql: &'static str| {
+        let client = &client;
+        async move { client.query_one(sql, &[]).await.unwrap() }
+    };
+    // Every story has one lead, its first member, and the counter counts the rest.
+    let row = one(
+        "SELECT count(DISTINCT story), count(*) FILTER (WHERE NOT covered), \
+         count(*) FILTER (WHERE covered) FROM story_members",
+    )
+    .await;
+    let (stories, leads, covered): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+    assert_eq!(
+        (stories, leads, covered),
+        (1, 1, 39),
+        "the ring joins every story"
+    );
+    let row = one(
+        "SELECT count(*) FROM story_members AS s WHERE NOT covered AND joined <> \
+         (SELECT min(joined) FROM story_members WHERE story = s.story)",
+    )
+    .await;
+    assert_eq!(
+        row.get::<_, i64>(0),
+        0,
+        "a lead is its story's first member"
+    );
+    assert_eq!(b.covered_count().await.unwrap(), 39);
+    // Merged ids lead to the surviving story in one step.
+    let row = one("SELECT count(*) FROM story_merges AS m \
+         WHERE EXISTS (SELECT 1 FROM story_merges WHERE story = m.into_story) \
+         OR NOT EXISTS (SELECT 1 FROM story_members WHERE story = m.into_story)")
+    .await;
+    assert_eq!(row.get::<_, i64>(0), 0);
+    let story = b.story_of("w3-4").await.unwrap().unwrap();
+    for w in 0..8 {
+        let members = b.story_members(&format!("w{w}-0")).await.unwrap();
+        assert_eq!(members.len(), 40);
+        assert_eq!(
+            b.story_of(&format!("w{w}-0")).await.unwrap().as_ref(),
+            Some(&story)
+        );
+    }
+    // Each placement logged one change: the version is still the log's last number.
+    let after = b.items_version().await.unwrap();
+    assert_eq!(after, before + 40);
+    let log = b.item_changes(before, 100).await.unwrap();
+    assert_eq!(
+        log.iter().map(|c| c.seq).collect::<Vec<_>>(),
+        (before + 1..=after).collect::<Vec<_>>()
+    );
+    // Placing again changes nothing, and leaves the version where it is.
+    b.place_in_story("w0-1", "w5-0", &[]).await.unwrap();
+    assert_eq!(b.items_version().await.unwrap(), after);
+    // The lead leaves: the next member leads, one fewer is covered.
+    let lead = b.story_members(&story).await.unwrap()[0].clone();
+    let next = b.story_members(&story).await.unwrap()[1].clone();
+    b.remove_item(&lead).await.unwrap();
+    b.leave_story(&lead).await.unwrap();
+    assert_eq!(b.story_members(&story).await.unwrap()[0], next);
+    assert_eq!(b.covered_count().await.unwrap(), 38);
+    assert_eq!(b.items_version().await.unwrap(), after + 2);
+    b.leave_story(&lead).await.unwrap();
+    assert_eq!(
+        b.items_version().await.unwrap(),
+        after + 2,
+        "no story: nothing moves"
+    );
 }
 
 #[tokio::test]
@@ -1057,7 +1162,20 @@ async fn every_listing_walks_an_index() {
          ORDER BY next_due NULLS FIRST, id LIMIT 5",
         "SELECT 1 FROM marks WHERE item = 'i'",
         "SELECT 1 FROM refresh_tokens WHERE session_id = 's'",
-    ] {
+        "SELECT i.body FROM items AS i WHERE NOT EXISTS (SELECT 1 FROM story_members AS s \
+         WHERE s.item = i.id AND s.covered) ORDER BY i.published_ms DESC, i.id DESC LIMIT 20",
+        "SELECT count(*) FROM items AS i WHERE i.published_ms >= 5 AND NOT EXISTS \
+         (SELECT 1 FROM story_members AS s WHERE s.item = i.id AND s.covered)",
+        "SELECT item FROM story_members WHERE story = \
+         coalesce((SELECT into_story FROM story_merges WHERE story = 's'), 's') ORDER BY joined",
+        "SELECT coalesce(max(joined), 0) FROM story_members WHERE story = 's'",
+        "SELECT item FROM story_members WHERE story = ANY('{a,b}'::text[])",
+        "UPDATE story_merges SET into_story = 'a' WHERE into_story = ANY('{b,c}'::text[])",
+    ]
+    .into_iter()
+    .map(String::from)
+    .chain([super::stories::COVERED_OUT_OF_FEED.replace("$1", "'r'")])
+    {
         let plan: Vec<String> = client
             .query(&format!("EXPLAIN {sql}"), &[])
             .await

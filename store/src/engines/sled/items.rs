@@ -391,7 +391,10 @@ impl ItemStore for SledBackend {
         let out = self.left_out(&q)?;
         let before = q.after.map(position_key);
         let stop = q.since_ms.map(|ms| keys::time_ms(ms).to_vec());
-        let keep = |id: &str| out.as_ref().is_none_or(|o| !o.contains(id));
+        let keep = |id: &str| {
+            out.as_ref().is_none_or(|o| !o.contains(id))
+                && !(q.leads_only && self.covered(id).unwrap_or(false))
+        };
         let (items, last, has_more) =
             self.newest_from(before.as_deref(), stop.as_deref(), keep, q.limit)?;
         Ok(NewestPage {
@@ -410,9 +413,10 @@ impl ItemStore for SledBackend {
         let mut count = 0;
         for key in range.keys() {
             let key = key?;
-            if keys::published_item_id(&key)
-                .is_some_and(|id| out.as_ref().is_none_or(|o| !o.contains(id)))
-            {
+            if keys::published_item_id(&key).is_some_and(|id| {
+                out.as_ref().is_none_or(|o| !o.contains(id))
+                    && !(q.leads_only && self.covered(id).unwrap_or(false))
+            }) {
                 count += 1;
             }
         }

@@ -44,6 +44,7 @@ mod secrets;
 mod sessions;
 mod sources;
 pub(crate) mod space;
+mod stories;
 mod transfer;
 
 #[cfg(test)]
@@ -152,6 +153,14 @@ pub(crate) struct Trees {
     pub userid_reads: sled::Tree,
     /// keys::read_at(at, reader, item) -> (): every reader's reads by time.
     pub readat_userid: sled::Tree,
+    /// item id -> the id of its story (see `stories`).
+    pub itemid_storyid: sled::Tree,
+    /// story id -> its members' ids, one per line, the lead first.
+    pub storyid_members: sled::Tree,
+    /// merged story id -> the id of the story it merged into.
+    pub storyid_into: sled::Tree,
+    /// covered item id (a member that is not its story's lead) -> its story id.
+    pub covered_storyid: sled::Tree,
 }
 
 /// What the backend keeps in memory besides sled's own page cache: derived from the
@@ -267,6 +276,10 @@ impl SledBackend {
             search_pending: tree("search_pending")?,
             userid_reads: tree("userid_reads")?,
             readat_userid: tree("readat_userid")?,
+            itemid_storyid: tree("itemid_storyid")?,
+            storyid_members: tree("storyid_members")?,
+            storyid_into: tree("storyid_into")?,
+            covered_storyid: tree("covered_storyid")?,
         };
         let t = Arc::new(t);
         let mem = Arc::new(Memory {
