@@ -3,7 +3,9 @@
 //! the limits that must be global (API quotas, the sign-in limiter) count once for the
 //! whole install. Each test starts its own daemons on a fresh database of the tests'
 //! throwaway PostgreSQL server, each daemon with a data directory of its own (its search
-//! replica). No sleeps: every check is the next request after the write it looks for.
+//! replica). No sleeps: every check is the next request after the write it looks for,
+//! except for stories, which one process groups for all a second or so behind the writes:
+//! that test asks again until they are there.
 
 use std::path::Path;
 
@@ -769,5 +771,40 @@ async fn behind_haproxy_nothing_is_lost_when_a_node_dies_or_the_database_restart
             0,
             "node {n} restarted"
         );
+    }
+}
+
+/// Stories over a cluster: items imported through two nodes are grouped by one process
+/// for all (the `story-grouping` lease), a second or so after they arrive, and every node
+/// serves the same story.
+#[tokio::test(flavor = "multi_thread")]
+async fn items_arriving_through_two_nodes_are_grouped_into_one_story() {
+    let Some(c) = Cluster::start(2, &[]) else {
+        return;
+    };
+    let outlets = crate::stories::five_outlets();
+    for (n, part) in [&outlets[..2], &outlets[2..]].into_iter().enumerate() {
+        let path = c.dir.path().join(format!("outlets{n}.jsonl"));
+        let lines: Vec<String> = part.iter().map(Value::to_string).collect();
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        c.admin_in(
+            c.nodes[n].data.as_path(),
+            &["items", "import", path.to_str().unwrap()],
+        );
+    }
+    for node in &c.nodes {
+        let mut waited = 0;
+        let feed = loop {
+            let (status, feed) = node.get("/api/news", None).await;
+            assert_eq!(status, 200, "{feed}");
+            if feed["items"][0]["story"]["sources"] == 5 || waited >= 200 {
+                break feed;
+            }
+            // The grouping job runs with each process's upkeep, about once a second.
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            waited += 1;
+        };
+        assert_eq!(ids(&feed["items"]), ["reuters"], "{feed}");
+        assert_eq!(feed["items"][0]["story"]["sources"], 5, "{feed}");
     }
 }

@@ -137,7 +137,7 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
         d.get("/api/user/profile", Some(&ann)).await,
         (
             200,
-            json!({"resume": "", "markOnOpen": true, "weeklyEmail": false})
+            json!({"resume": "", "markOnOpen": true, "weeklyEmail": false, "stories": true})
         )
     );
     let resume = "Data scientist; ten years of NLP. Zürich.";
@@ -151,7 +151,7 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
         .await,
         (
             200,
-            json!({"resume": resume, "markOnOpen": true, "weeklyEmail": false})
+            json!({"resume": resume, "markOnOpen": true, "weeklyEmail": false, "stories": true})
         )
     );
     // The reading setting changes alone, and the resume stays.
@@ -165,16 +165,16 @@ async fn profile_saves_the_resume_within_its_limit_per_user() {
         .await,
         (
             200,
-            json!({"resume": resume, "markOnOpen": false, "weeklyEmail": false})
+            json!({"resume": resume, "markOnOpen": false, "weeklyEmail": false, "stories": true})
         )
     );
     assert_eq!(
         d.get("/api/user/profile", Some(&ann)).await.1,
-        json!({"resume": resume, "markOnOpen": false, "weeklyEmail": false})
+        json!({"resume": resume, "markOnOpen": false, "weeklyEmail": false, "stories": true})
     );
     assert_eq!(
         d.get("/api/user/profile", Some(&bob)).await.1,
-        json!({"resume": "", "markOnOpen": true, "weeklyEmail": false}),
+        json!({"resume": "", "markOnOpen": true, "weeklyEmail": false, "stories": true}),
         "one user never sees another's profile"
     );
 

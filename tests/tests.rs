@@ -70,3 +70,6 @@ mod migrate;
 
 /// Custom news alerts: matching new items, one mail per interval, unsubscribing signed out.
 mod alerts;
+
+/// Stories: five outlets as one card with five sources, read whole, counted once, merges that keep cursors, the switch.
+mod stories;

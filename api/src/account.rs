@@ -27,6 +27,14 @@ pub struct ProfileBody {
     /// Whether each weekly summary is also sent by e-mail (subscribers; off until asked).
     #[serde(default)]
     pub weekly_email: bool,
+    /// Whether the feed, Drops, TV and search show one card per story ("N sources"), and
+    /// read and hidden apply to the whole story (on until the reader turns it off).
+    #[serde(default = "on")]
+    pub stories: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 /// Body of `PATCH /api/user/profile`: the fields to change, at least one.
@@ -42,6 +50,9 @@ pub struct ProfileChange {
     /// Turns the weekly summary by e-mail on or off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weekly_email: Option<bool>,
+    /// Turns reading by story on or off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stories: Option<bool>,
 }
 
 /// `GET /api/key` and `POST /api/key/rotate`.

@@ -22,6 +22,6 @@ pub mod trends;
 pub use error::ErrorBody;
 pub use news::{
     FeedPage, ItemMarks, Mark, MarkOlderBody, MarkResult, NewsItem, OlderThan, OpenBody, Opened,
-    OpenedFrom, Platform, ReadBeforeBody, ReadBeforeState, ReadCheck, ShareBody, ShareResult,
-    SharedItem, TakeawayCard, Takeaways, UnreadCount,
+    OpenedFrom, Outlet, Platform, ReadBeforeBody, ReadBeforeState, ReadCheck, ShareBody,
+    ShareResult, SharedItem, Story, TakeawayCard, Takeaways, UnreadCount,
 };

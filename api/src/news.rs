@@ -31,6 +31,36 @@ pub struct NewsItem {
     /// "Source").
     #[serde(default)]
     pub source: Option<String>,
+    /// The story this item's card stands for, when other outlets reported the same
+    /// event: only in the answers of a reader who groups stories (the default), and only
+    /// on the story's card (its lead) and in the reader. Never stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub story: Option<Story>,
+}
+
+/// Every outlet's coverage of one event, as its card and the reader show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Story {
+    /// The story's id: the id of the item that founded it. Stable: when two stories
+    /// merge, the older one's id survives.
+    pub id: String,
+    /// How many items report it, this one included ("5 sources").
+    pub sources: u32,
+    /// The other items, in the order they joined the story.
+    pub outlets: Vec<Outlet>,
+}
+
+/// One outlet's item in a story.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Outlet {
+    /// The item's id (opens it in the reader).
+    pub id: String,
+    /// Its headline.
+    pub title: String,
+    /// The publisher's name (null without a URL: clients show "Source").
+    pub source: Option<String>,
+    /// Link to the original.
+    pub url: Option<String>,
 }
 
 /// One page of `GET /api/news`: everything a client needs to draw the Feed, Drops and TV

@@ -35,14 +35,16 @@ fn body_of(profile: Profile) -> Json<ProfileBody> {
         resume: profile.resume,
         mark_on_open: profile.mark_on_open,
         weekly_email: profile.weekly_email,
+        stories: profile.stories,
     })
 }
 
-/// Saves the caller's resume (at most 20,000 characters), their mark-on-open setting or
-/// whether they get each weekly summary by e-mail, and answers the profile.
+/// Saves the caller's resume (at most 20,000 characters), their mark-on-open setting,
+/// whether they get each weekly summary by e-mail or whether they read by story, and
+/// answers the profile.
 #[utoipa::path(patch, path = "/api/user/profile", tag = "profile", request_body = ProfileChange, responses(
     (status = 200, body = ProfileBody),
-    (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with a string resume or a boolean markOnOpen or weeklyEmail"),
+    (status = 400, body = crate::error::ErrorBody, description = "Not a JSON object with a string resume or a boolean markOnOpen, weeklyEmail or stories"),
     (status = 401, body = crate::error::ErrorBody),
     (status = 413, body = crate::error::ErrorBody, description = "Resume longer than 20,000 characters"),
 ))]
@@ -56,7 +58,7 @@ pub(crate) async fn patch_profile(
     let invalid = || {
         ApiError::bad_request(
             "invalid_body",
-            "The body must be a JSON object with a string field \"resume\" or a boolean field \"markOnOpen\" or \"weeklyEmail\".",
+            "The body must be a JSON object with a string field \"resume\" or a boolean field \"markOnOpen\", \"weeklyEmail\" or \"stories\".",
         )
     };
     let resume = match body.get("resume") {
@@ -74,7 +76,12 @@ pub(crate) async fn patch_profile(
         Some(serde_json::Value::Bool(b)) => Some(*b),
         Some(_) => return Err(invalid()),
     };
-    if resume.is_none() && mark_on_open.is_none() && weekly_email.is_none() {
+    let stories = match body.get("stories") {
+        None => None,
+        Some(serde_json::Value::Bool(b)) => Some(*b),
+        Some(_) => return Err(invalid()),
+    };
+    if resume.is_none() && mark_on_open.is_none() && weekly_email.is_none() && stories.is_none() {
         return Err(invalid());
     }
     if let Some(resume) = resume {
@@ -96,6 +103,9 @@ pub(crate) async fn patch_profile(
     }
     if let Some(on) = weekly_email {
         saved = Some(s.store.set_weekly_email(&caller.user.id, on).await?);
+    }
+    if let Some(on) = stories {
+        saved = Some(s.store.set_stories(&caller.user.id, on).await?);
     }
     Ok(body_of(saved.ok_or_else(invalid)?))
 }

@@ -136,6 +136,7 @@ fn main() {
     for n in 0..probe {
         // A news-sized item: a title, a 45-word summary and 200 words of content.
         let item = NewsItem {
+            story: None,
             id: format!("probe-{n}"),
             title: vocabulary.text(&mut rng, 8),
             summary: vocabulary.text(&mut rng, 45),

@@ -129,6 +129,7 @@ impl Gen {
         }
         summary.push('.');
         NewsItem {
+            story: None,
             id: format!("item-{}", self.n),
             title,
             summary,

@@ -211,6 +211,7 @@ impl Store {
                     .filter(|(_, w)| w.created)
                     .map(|(s, _)| &s.item)
                     .collect();
+                self.group_arrivals(&created).await?;
                 // The items are written whatever the alerts do: a failure here loses
                 // an announcement, never an item.
                 if let Err(e) = self.match_alerts(&created).await {
@@ -301,6 +302,7 @@ impl Store {
                 content: new.content.clone(),
                 url: new.url.clone(),
                 published_date: new.published_date,
+                story: None,
             }));
         }
         Ok(planned)
@@ -311,6 +313,7 @@ impl Store {
         let Some((_, change)) = self.backend().remove_item(id).await? else {
             return Err(Error::NotFound("item"));
         };
+        self.backend().leave_story(id).await?;
         self.index_items(&[id.to_string()], &[change]).await
     }
 

@@ -50,6 +50,7 @@ mod search;
 mod secrets;
 mod sessions;
 mod source_feeds;
+mod stories;
 mod summaries;
 mod takeaways;
 mod trends;
@@ -83,6 +84,7 @@ pub use reauthentication::MAX_NONCE_ATTEMPTS;
 pub use search::{MAX_DEPTH, MAX_QUERY_CHARS, QueryError, SearchQuery, SearchResults};
 pub use sessions::{LogoutScope, Refresh, Session, SessionGrant, is_well_formed_secret};
 pub use source_feeds::{Feed, validate_feed_url};
+pub use stories::WINDOW_DAYS as STORY_WINDOW_DAYS;
 pub use summaries::{DEFAULT_SUMMARY_TITLE, KeyPoint, SourceLink, WeeklySummary};
 #[doc(hidden)]
 pub use trends::CountsForBench;
@@ -167,6 +169,7 @@ struct Inner {
     pages: pages::Pages,
     /// This process's copy of the alert index.
     alerts: alerts::AlertCache,
+    stories: stories::Stories,
 }
 
 impl Store {
@@ -205,6 +208,7 @@ impl Store {
                 trends: None,
                 pages: pages::Pages::default(),
                 alerts: alerts::AlertCache::default(),
+                stories: stories::Stories::default(),
             }))),
         }
     }
@@ -229,6 +233,7 @@ impl Store {
             trends: Some(trends::Trends::default()),
             pages: pages::Pages::default(),
             alerts: alerts::AlertCache::default(),
+            stories: stories::Stories::default(),
         }));
         store
             .open_search(rebuild)
@@ -296,15 +301,16 @@ impl Store {
     }
 
     /// Periodic upkeep of the backend (saving counters kept in memory, looking at the
-    /// free disk space, pruning a shared change log) and of the search replica, which
-    /// follows a shared change log even when no search asks: the daemon calls it about
-    /// once a second.
+    /// free disk space, pruning a shared change log), of the search replica, which
+    /// follows a shared change log even when no search asks, and of the stories'
+    /// grouping job over a shared backend: the daemon calls it about once a second.
     pub async fn upkeep(&self) -> Result<()> {
         self.backend().upkeep().await?;
         if let Some(trends) = self.trends_replica() {
             trends.prune();
         }
-        self.search_replica_current().await
+        self.search_replica_current().await?;
+        self.group_from_log().await
     }
 
     /// Whether this process can serve: its backend answers, and its search replica holds

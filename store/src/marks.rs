@@ -66,6 +66,7 @@ impl Store {
             .backend()
             .change_marks(user, item, change_of(mark, on), Utc::now())
             .await?;
+        self.mark_story(user, item, mark, on, false).await?;
         if mark == Mark::Read && on {
             self.note_read(user, item, marks).await;
         }
@@ -88,6 +89,7 @@ impl Store {
             .backend()
             .change_marks_in_session(session, user, item, change_of(mark, on), Utc::now())
             .await?;
+        self.mark_story(user, item, mark, on, false).await?;
         if mark == Mark::Read && on {
             self.note_read(user, item, marks).await;
         }

@@ -38,6 +38,11 @@ pub struct Profile {
     /// [`Store::claim_weekly_mail`]).
     #[serde(default)]
     pub weekly_email: bool,
+    /// Whether the feed, Drops, TV and search show one card per story, and read and
+    /// hidden apply to all of a story's items (see `stories`); on for profiles saved
+    /// before the setting existed. Off: every item on its own, as before stories.
+    #[serde(default = "on")]
+    pub stories: bool,
     /// Last change.
     #[serde(default)]
     pub updated_at: Option<DateTime<Utc>>,
@@ -54,6 +59,7 @@ impl Default for Profile {
             mark_on_open: true,
             read_before: None,
             weekly_email: false,
+            stories: true,
             updated_at: None,
         }
     }
@@ -80,6 +86,11 @@ impl Store {
     /// Turns mark-on-open on or off for the user.
     pub async fn set_mark_on_open(&self, user_id: &str, on: bool) -> Result<Profile> {
         self.change_profile(user_id, |p| p.mark_on_open = on).await
+    }
+
+    /// Turns reading by story on or off for the user (see [`Profile::stories`]).
+    pub async fn set_stories(&self, user_id: &str, on: bool) -> Result<Profile> {
+        self.change_profile(user_id, |p| p.stories = on).await
     }
 
     /// Turns the weekly summary by e-mail on or off for the user. Who asked for it is

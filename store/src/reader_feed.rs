@@ -131,8 +131,10 @@ fn decode_cursor(cursor: &str) -> Result<FeedPosition> {
 impl Store {
     /// The caller's feed page after `cursor` (from a previous page's `nextCursor`).
     pub async fn feed_page(&self, viewer: &Viewer, cursor: Option<&str>) -> Result<FeedPage> {
-        let since_ms = self.read_before_ms(viewer).await?;
-        self.raw_page(viewer, cursor, since_ms).await?.parse()
+        let (since_ms, stories) = self.reader_settings(viewer).await?;
+        self.raw_page(viewer, cursor, since_ms, stories)
+            .await?
+            .parse()
     }
 
     /// [`Store::feed_page`] as its JSON answer, assembled from the stored items' bytes.
@@ -150,9 +152,11 @@ impl Store {
         let since_ms = head
             .and_then(|h| h.read_before)
             .map(|t| t.timestamp_millis());
-        if since_ms.is_some() || cursor.is_some() {
+        let stories = head.is_none_or(|h| h.stories);
+        // A reader who reads item by item is served as they ask, like a later page.
+        if since_ms.is_some() || cursor.is_some() || !stories {
             return Ok(self
-                .raw_page(viewer, cursor, since_ms)
+                .raw_page(viewer, cursor, since_ms, stories)
                 .await?
                 .to_json()
                 .into());
@@ -171,7 +175,11 @@ impl Store {
         if !viewer.subscriber && backend.mark_counts(user).await?.out_of_feed() == 0 {
             return self.shared_first_page(viewer, items).await;
         }
-        let json: Arc<[u8]> = self.raw_page(viewer, None, None).await?.to_json().into();
+        let json: Arc<[u8]> = self
+            .raw_page(viewer, None, None, true)
+            .await?
+            .to_json()
+            .into();
         self.pages()
             .keep_reader_first(user, items, reader, viewer.subscriber, json.clone());
         Ok(json)
@@ -189,7 +197,7 @@ impl Store {
         };
         debug_assert!(!viewer.subscriber);
         let page: Arc<[u8]> = self
-            .raw_page(&anonymous, None, None)
+            .raw_page(&anonymous, None, None, true)
             .await?
             .to_json()
             .into();
@@ -199,13 +207,14 @@ impl Store {
         Ok(page)
     }
 
-    /// The viewer's page after `cursor`, for a reader whose cut-off is `since_ms` (read by
-    /// the caller, who often needs it too).
+    /// The viewer's page after `cursor`, for a reader whose cut-off is `since_ms` and who
+    /// reads by story when `stories` (both read by the caller, who often needs them too).
     async fn raw_page(
         &self,
         viewer: &Viewer,
         cursor: Option<&str>,
         since_ms: Option<i64>,
+        stories: bool,
     ) -> Result<RawPage> {
         let limit = viewer.page_size();
         let after = match cursor {
@@ -221,18 +230,26 @@ impl Store {
                 after: after.as_ref(),
                 since_ms,
                 limit,
+                leads_only: stories,
             })
             .await?;
+        let items = if stories {
+            self.with_stories(page.items).await?
+        } else {
+            page.items
+        };
         let next_cursor = match (viewer.subscriber && page.has_more, &page.last) {
             (true, Some(p)) => Some(encode_cursor(p)),
             _ => None,
         };
         Ok(RawPage {
-            items: page.items,
+            items,
             next_cursor,
             has_more: page.has_more,
             limit,
-            total: self.reachable_since(viewer, limit, since_ms).await?,
+            total: self
+                .reachable_since(viewer, limit, since_ms, stories)
+                .await?,
             subscriber: viewer.subscriber,
         })
     }
@@ -243,17 +260,20 @@ impl Store {
     /// list, unless the viewer has a read-before cut-off (then see
     /// [`Store::reachable_since`]).
     pub(crate) async fn reachable(&self, viewer: &Viewer, limit: usize) -> Result<u64> {
-        let since_ms = self.read_before_ms(viewer).await?;
-        self.reachable_since(viewer, limit, since_ms).await
+        let (since_ms, stories) = self.reader_settings(viewer).await?;
+        self.reachable_since(viewer, limit, since_ms, stories).await
     }
 
-    /// [`Store::reachable`] with the viewer's cut-off known. With one, the items since it
-    /// are counted (the walk costs what that span holds); without, the counters answer.
+    /// [`Store::reachable`] with the viewer's cut-off and grouping known. With a cut-off,
+    /// the items since it are counted (the walk costs what that span holds); without,
+    /// the counters answer: by story, the items less the covered ones, less what the
+    /// reader took out of their feed that was not covered.
     async fn reachable_since(
         &self,
         viewer: &Viewer,
         limit: usize,
         since_ms: Option<i64>,
+        stories: bool,
     ) -> Result<u64> {
         if let Some(since_ms) = since_ms {
             let count = self
@@ -264,6 +284,7 @@ impl Store {
                     after: None,
                     since_ms: Some(since_ms),
                     limit: 0,
+                    leads_only: stories,
                 })
                 .await?;
             return Ok(if viewer.subscriber {
@@ -272,15 +293,21 @@ impl Store {
                 count.min(limit as u64)
             });
         }
-        let out_of_feed = match &viewer.user_id {
-            Some(user) => self.backend().mark_counts(user).await?.out_of_feed(),
+        let backend = self.backend();
+        let mut out_of_feed = match &viewer.user_id {
+            Some(user) => backend.mark_counts(user).await?.out_of_feed(),
             None => 0,
         };
-        let visible = self
-            .backend()
-            .item_count()
-            .await?
-            .saturating_sub(out_of_feed);
+        let mut items = backend.item_count().await?;
+        if stories {
+            items = items.saturating_sub(backend.covered_count().await?);
+            if let Some(user) = &viewer.user_id
+                && out_of_feed > 0
+            {
+                out_of_feed = out_of_feed.saturating_sub(backend.covered_out_of_feed(user).await?);
+            }
+        }
+        let visible = items.saturating_sub(out_of_feed);
         Ok(if viewer.subscriber {
             visible
         } else {
@@ -288,23 +315,36 @@ impl Store {
         })
     }
 
-    /// The signed-in viewer's read-before cut-off, in milliseconds.
-    async fn read_before_ms(&self, viewer: &Viewer) -> Result<Option<i64>> {
+    /// The signed-in viewer's read-before cut-off, in milliseconds, and whether they
+    /// read by story (everyone else does).
+    pub(crate) async fn reader_settings(&self, viewer: &Viewer) -> Result<(Option<i64>, bool)> {
         let Some(user) = &viewer.user_id else {
-            return Ok(None);
+            return Ok((None, true));
         };
-        Ok(self
-            .backend()
-            .profile(user)
-            .await?
-            .and_then(|p| p.read_before)
-            .map(|t| t.timestamp_millis()))
+        let profile = self.backend().profile(user).await?;
+        Ok((
+            profile
+                .as_ref()
+                .and_then(|p| p.read_before)
+                .map(|t| t.timestamp_millis()),
+            profile.is_none_or(|p| p.stories),
+        ))
     }
 
-    /// One item for the in-app reader. Subscribers may open any item; other callers the
-    /// items of their first feed page and the ones in their own lists (Favs, Read, Trash,
-    /// Shared), so a deep link cannot walk past the free allowance.
+    /// One item for the in-app reader, with its story's other outlets. Subscribers may
+    /// open any item; other callers the items of their first feed page (every source of
+    /// its stories) and the ones in their own lists (Favs, Read, Trash, Shared), so a
+    /// deep link cannot walk past the free allowance.
     pub async fn readable_item(&self, viewer: &Viewer, id: &str) -> Result<NewsItem> {
+        let mut item = self.readable_alone(viewer, id).await?;
+        if self.reader_settings(viewer).await?.1 {
+            item.story = self.story_of_item(id).await?;
+        }
+        Ok(item)
+    }
+
+    /// [`Store::readable_item`] without its story.
+    async fn readable_alone(&self, viewer: &Viewer, id: &str) -> Result<NewsItem> {
         let item = self.item(id).await?.ok_or(Error::NotFound("item"))?;
         if viewer.subscriber {
             return Ok(item);
@@ -317,13 +357,12 @@ impl Store {
                 return Ok(item);
             }
         }
-        if self
-            .feed_page(viewer, None)
-            .await?
-            .items
-            .iter()
-            .any(|i| i.id == id)
-        {
+        if self.feed_page(viewer, None).await?.items.iter().any(|i| {
+            i.id == id
+                || i.story
+                    .as_ref()
+                    .is_some_and(|s| s.outlets.iter().any(|o| o.id == id))
+        }) {
             return Ok(item);
         }
         Err(beyond_allowance())

@@ -118,6 +118,7 @@ impl Store {
                 marks,
             });
         }
+        self.mark_story(user, item, Mark::Read, true, true).await?;
         self.note_read(user, item, now).await;
         Ok(Opening {
             marked_read: true,

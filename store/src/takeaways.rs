@@ -234,6 +234,7 @@ mod tests {
 
     fn item(title: &str, summary: &str) -> NewsItem {
         NewsItem {
+            story: None,
             id: "i1".into(),
             title: title.into(),
             summary: summary.into(),

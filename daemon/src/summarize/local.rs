@@ -576,6 +576,7 @@ mod tests {
 
     fn item(id: &str, summary: &str, content: &str, day: u32) -> NewsItem {
         NewsItem {
+            story: None,
             id: id.into(),
             title: format!("Title {id}"),
             summary: summary.into(),
@@ -886,6 +887,7 @@ mod tests {
             let url = d["url"].as_str().map(String::from);
             let published_date = now - chrono::Duration::hours(d["age_hours"].as_i64().unwrap());
             let item = NewsItem {
+                story: None,
                 id: d["id"].as_str().unwrap().into(),
                 title: d["title"].as_str().unwrap().into(),
                 summary: d["summary"].as_str().unwrap().into(),

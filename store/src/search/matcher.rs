@@ -112,6 +112,7 @@ mod tests {
     fn stored(title: &str, summary: &str, url: &str, date: &str) -> NewsItem {
         let new = item(title, summary, url, date);
         NewsItem {
+            story: None,
             id: "i".into(),
             source: new.source_name(),
             title: new.title,

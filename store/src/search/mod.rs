@@ -344,7 +344,8 @@ impl Store {
     }
 
     /// One page of search results for a reader: ranked by relevance, newer first among
-    /// equals, without the items the reader hid. Free readers get the best
+    /// equals, without the items the reader hid, and for a reader who reads by story one
+    /// result per story (its best-ranked item, with its story). Free readers get the best
     /// [`FREE_LIMIT`] results and no cursor; subscribers pages of [`SUBSCRIBER_PAGE`] and a
     /// `nextCursor` for the next page.
     pub async fn search(
@@ -380,6 +381,22 @@ impl Store {
         let index = self.index()?;
         let searcher = index.searcher();
         let q = query.to_query(&index.fields);
+        let by_story = self.reader_settings(viewer).await?.1;
+        // By story, a story is listed once, at its best-ranked item: the stories of the
+        // results before this page are taken out of it (a cursor is a rank, so they are
+        // the ranks before `pos`, read again: as many lookups as the page is deep).
+        let mut listed = std::collections::HashSet::new();
+        if by_story && pos > 0 {
+            for addr in ranked(&searcher, &*q, 0, pos)? {
+                if let Some(story) = self
+                    .backend()
+                    .story_of(&self.doc_id(&searcher, addr)?)
+                    .await?
+                {
+                    listed.insert(story);
+                }
+            }
+        }
         let mut ids = Vec::with_capacity(limit);
         let mut next = None;
         // Hidden items are skipped as the ranking is walked: first one result more than a
@@ -393,10 +410,19 @@ impl Store {
                 if hidden.contains(&id) {
                     continue;
                 }
+                let story = if by_story {
+                    self.backend().story_of(&id).await?
+                } else {
+                    None
+                };
+                if story.as_ref().is_some_and(|s| listed.contains(s)) {
+                    continue;
+                }
                 if ids.len() == limit {
                     next = Some(pos + i);
                     break 'walk;
                 }
+                listed.extend(story);
                 ids.push(id);
             }
             if ranked.len() < take {
@@ -413,8 +439,11 @@ impl Store {
         let highlighter = highlight::Highlighter::new(&searcher, &*q, &index.fields)?;
         let mut hits = Vec::with_capacity(items.len());
         for json in items.into_iter().flatten() {
-            let item: NewsItem = from_json(&json)?;
+            let mut item: NewsItem = from_json(&json)?;
             let h = highlighter.highlights(&item);
+            if by_story {
+                item.story = self.story_of_item(&item.id).await?;
+            }
             hits.push((item, h));
         }
         Ok(SearchResults {
