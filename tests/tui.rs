@@ -1465,5 +1465,170 @@ async fn trends_open_with_big_t_and_rank_a_rise_first() {
     );
     assert!(screen.contains("Free accounts see the top 3"), "{screen}");
     tui.keys(&["Escape"]);
-    tui.wait_until("the overlay closed", |s| !s.contains("Zephyr Labs"));
+    tui.wait_until("the overlay closed", |s| !s.contains("Rising"));
+}
+
+/// Five outlets' reports of one event (2 to 3 sentences that share most words) and one
+/// unrelated item, published in the last hour (grouping looks back 14 days only), as
+/// JSON Lines for `radar items import`: (id, URL, headline, summary, minutes ago).
+const ONE_EVENT: [(&str, &str, &str, &str, i64); 6] = [
+    (
+        "amazon-reuters",
+        "https://www.reuters.com/a",
+        "Amazon to invest another $4 billion in Anthropic",
+        "Amazon will invest another $4 billion in Anthropic, doubling its total commitment to \
+         $8 billion. Anthropic will train its models on Amazon's Trainium chips. The deal makes \
+         AWS Anthropic's primary cloud partner.",
+        50,
+    ),
+    (
+        "amazon-techcrunch",
+        "https://techcrunch.com/b",
+        "Anthropic raises another $4 billion from Amazon",
+        "Amazon will invest an additional $4 billion in Anthropic, doubling its total \
+         commitment to $8 billion. Anthropic will train its future models on Amazon's Trainium \
+         chips. AWS becomes Anthropic's primary cloud and training partner.",
+        40,
+    ),
+    (
+        "amazon-verge",
+        "https://www.theverge.com/c",
+        "Amazon doubles its Anthropic investment to $8 billion",
+        "Amazon is investing another $4 billion in Anthropic, doubling its total commitment to \
+         $8 billion. In return Anthropic will train its models on Amazon's Trainium chips, with \
+         AWS as its primary cloud partner.",
+        30,
+    ),
+    (
+        "amazon-bloomberg",
+        "https://www.bloomberg.com/d",
+        "Amazon adds $4 billion to its Anthropic stake",
+        "Amazon will put another $4 billion into Anthropic, doubling its total commitment to \
+         $8 billion. Anthropic will train its models on Amazon's Trainium chips and use AWS as \
+         its primary cloud partner.",
+        20,
+    ),
+    (
+        "amazon-ft",
+        "https://www.ft.com/e",
+        "Amazon deepens Anthropic ties with fresh $4bn investment",
+        "Amazon will invest a further $4 billion in Anthropic, doubling its total commitment \
+         to $8 billion. Anthropic agreed to train its models on Amazon's Trainium chips. AWS \
+         remains Anthropic's primary cloud partner.",
+        10,
+    ),
+    (
+        "octopus-gripper",
+        "https://www.wired.com/f",
+        "Octopus-inspired gripper lets robots pick fragile fruit",
+        "Engineers built a soft robotic gripper modelled on octopus suckers. It picks \
+         strawberries and tomatoes without bruising them. The team plans field trials next \
+         spring.",
+        70,
+    ),
+];
+
+fn one_event_items() -> String {
+    let now = chrono::Utc::now();
+    ONE_EVENT
+        .iter()
+        .map(|(id, url, title, summary, minutes)| {
+            let published = now - chrono::Duration::minutes(*minutes);
+            serde_json::json!({"id": id, "url": url, "title": title, "summary": summary,
+                               "published_date": published.to_rfc3339()})
+            .to_string()
+                + "\n"
+        })
+        .collect()
+}
+
+/// One card per story (issue: stories): the feed lists five outlets' reports of one event
+/// once, with "5 sources", beside the unrelated item; Drops counts them too; the reader
+/// lists the other four outlets under "Other sources".
+#[tokio::test(flavor = "multi_thread")]
+async fn a_story_is_one_card_with_its_sources_and_the_reader_lists_the_other_outlets() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::start_with(&data, &["--no-demo"], &[]);
+    let import = cli_with(
+        &data,
+        &["items", "import", "-", "--json"],
+        &one_event_items(),
+        &[],
+    )
+    .await;
+    assert_eq!(import.ok_json()["added"], 6);
+    // The server's grouping, which the reader draws: the story's card first (newest).
+    let (_, feed) = daemon.get("/api/news", None).await;
+    let cards = feed["items"].as_array().unwrap();
+    assert_eq!(cards.len(), 2, "{feed}");
+    let card = &cards[0];
+    assert_eq!(card["story"]["sources"], 5, "{feed}");
+    let lead = card["title"].as_str().unwrap().to_string();
+    let outlets: Vec<(String, String)> = card["story"]["outlets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            let name = o["source"].as_str().unwrap_or("Source").to_string();
+            (name, o["title"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(outlets.len(), 4, "{feed}");
+    let names = [
+        "Reuters",
+        "TechCrunch",
+        "The Verge",
+        "Bloomberg",
+        "Financial Times",
+    ];
+    assert!(
+        outlets
+            .iter()
+            .all(|(name, _)| names.contains(&name.as_str())),
+        "{outlets:?}"
+    );
+    let unrelated = head(ONE_EVENT[5].2);
+
+    let tui = Tmux::start(&daemon.base, &dir.path().join("config"));
+    let screen = tui.wait_until("the two cards", |s| {
+        s.contains(&head(&lead)) && s.contains(&unrelated)
+    });
+    // The event once, counted; the other outlets' headlines are not in the feed.
+    let row = selected_row(&screen);
+    assert!(
+        row.contains(&head(&lead)) && row.contains("5 sources"),
+        "{screen}"
+    );
+    for (_, title) in &outlets {
+        assert!(!screen.contains(&head(title)), "{title}: {screen}");
+    }
+    let other = screen.lines().find(|l| l.contains(&unrelated)).unwrap();
+    assert!(!other.contains("sources"), "{screen}");
+    assert_eq!(
+        screen.matches("5 sources").count(),
+        2,
+        "row and detail: {screen}"
+    );
+
+    // Drops starts at the story: its source and count.
+    tui.keys(&["2"]);
+    tui.wait_until("the story in Drops", |s| {
+        s.contains("1 / 2") && s.contains(" · 5 sources")
+    });
+    tui.keys(&["1"]);
+    tui.wait_until("the feed again", |s| selected_row(s).contains(&head(&lead)));
+
+    // The reader: the other four outlets, each with its headline, under the heading.
+    tui.keys(&["Enter"]);
+    let screen = tui.wait_for("Other sources");
+    let heading = screen.find("Other sources").unwrap();
+    for (name, title) in &outlets {
+        let line = format!("{name} — {title}");
+        let at = screen
+            .find(&line)
+            .unwrap_or_else(|| panic!("{line:?}: {screen}"));
+        assert!(at > heading, "{line:?} under the heading: {screen}");
+    }
+    assert!(screen.contains("5 sources"), "{screen}");
 }

@@ -1,7 +1,7 @@
 //! Dates and item text as the reader shows them (docs/product.md §3 and §4).
 
 use chrono::{DateTime, Utc};
-use radar_api::NewsItem;
+use radar_api::{NewsItem, Outlet};
 
 use crate::strings;
 
@@ -33,6 +33,22 @@ pub fn source(item: &NewsItem) -> String {
     item.source
         .clone()
         .unwrap_or_else(|| strings::SOURCE.to_string())
+}
+
+/// "5 sources" when the item's card stands for a story that other outlets reported too.
+pub fn sources(item: &NewsItem) -> Option<String> {
+    item.story.as_ref().map(|s| strings::sources(s.sources))
+}
+
+/// The other outlets of the item's story, in the order they joined it, each as
+/// "Reuters — headline" ('Source' for one without a name); empty for an item alone.
+pub fn outlets(item: &NewsItem) -> Vec<String> {
+    let name = |o: &Outlet| o.source.clone().unwrap_or_else(|| strings::SOURCE.into());
+    item.story
+        .iter()
+        .flat_map(|s| &s.outlets)
+        .map(|o| strings::outlet(&name(o), &o.title))
+        .collect()
 }
 
 /// The title (the server has removed citation markers).
@@ -103,6 +119,7 @@ mod tests {
     #[test]
     fn share_link_carries_url_title_and_snippet() {
         let item = NewsItem {
+            story: None,
             id: "a".into(),
             title: "A & B".into(),
             summary: "x".repeat(150),
@@ -126,5 +143,23 @@ mod tests {
             "Source"
         );
         assert_eq!(drop_text(&item), item.summary);
+    }
+
+    #[test]
+    fn a_story_counts_its_sources_and_names_its_other_outlets() {
+        let card = crate::testing::story_item(0, 5);
+        assert_eq!(sources(&card).as_deref(), Some("5 sources"));
+        assert_eq!(
+            outlets(&card),
+            [
+                "Reuters — Report 0 of story 0",
+                "TechCrunch — Report 1 of story 0",
+                "The Verge — Report 2 of story 0",
+                "Source — Report 3 of story 0",
+            ]
+        );
+        let alone = crate::testing::item(0);
+        assert_eq!(sources(&alone), None);
+        assert!(outlets(&alone).is_empty());
     }
 }

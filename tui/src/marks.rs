@@ -95,6 +95,7 @@ pub(crate) mod tests {
 
     pub(crate) fn item(id: &str) -> NewsItem {
         NewsItem {
+            story: None,
             id: id.into(),
             title: format!("Title {id}"),
             summary: format!("Summary {id}"),

@@ -38,11 +38,11 @@ const ANONYMOUS_FEED_80X24: &str = "
  Radar                                               Not signed in · i: sign in 
  1 Feed │ 2 Drops │ 3 TV                                                        
 ╭ Feed ────────────────────────────────────────────────────────────────────────╮
-│▶   just now      Example0    Story number 0 about models                     │
-│    1 hour ago    Example1    Story number 1 about models                     │
-│    2 hours ago   Source      Story number 2 about models                     │
-│    3 hours ago   Example3    Story number 3 about models                     │
-│    4 hours ago   Example4    Story number 4 about models                     │
+│▶   just now       Example0    Story number 0 about models                    │
+│    1 hour ago     Example1    Story number 1 about models                    │
+│    2 hours ago    Source      Story number 2 about models                    │
+│    3 hours ago    Example3    Story number 3 about models                    │
+│    4 hours ago    Example4    Story number 4 about models                    │
 ╰ Subscribe Now: http://127.0.0.1:8080/subscribe ──────────────────────────────╯
 ╭──────────────────────────────────────────────────────────────────────────────╮
 │Story number 0 about models                                                   │
@@ -930,4 +930,142 @@ fn trends_overlay_loading_failed_and_ranked() {
     });
     app.update(key(ratatui::crossterm::event::KeyCode::Esc), Instant::now());
     at_both(&app, |s, _| assert_hides(s, "Zephyr Labs"));
+}
+
+/// An anonymous reader whose feed's first card stands for a story five outlets reported.
+fn story_feed() -> App {
+    let mut app = reader(None, false, true);
+    let mut items = items(5);
+    items[0] = story_item(0, 5);
+    feed(&mut app, free_page(items, true));
+    app
+}
+
+const STORY_FEED_80X24: &str = "
+ Radar                                               Not signed in · i: sign in 
+ 1 Feed │ 2 Drops │ 3 TV                                                        
+╭ Feed ────────────────────────────────────────────────────────────────────────╮
+│▶   Example0    5 sources  Story number 0 about models                        │
+│    Example1               Story number 1 about models                        │
+│    Source                 Story number 2 about models                        │
+│    Example3               Story number 3 about models                        │
+│    Example4               Story number 4 about models                        │
+╰ Subscribe Now: http://127.0.0.1:8080/subscribe ──────────────────────────────╯
+╭──────────────────────────────────────────────────────────────────────────────╮
+│Story number 0 about models                                                   │
+│Example0 · 5 sources · Jun 15, 2026 · just now                                │
+│                                                                              │
+│Summary of story 0. It explains what happened and why it matters.             │
+│                                                                              │
+│More: https://www.example0.com/story                                          │
+│                                                                              │
+│                                                                              │
+│                                                                              │
+│                                                                              │
+│                                                                              │
+│                                                                              │
+╰ Enter full text · o open · f favourite · m read · x hide · s share ──────────╯
+ ?: help · q: quit                                                              ";
+
+/// At 80 columns the count of sources keeps its column and the age gives way (the
+/// headline keeps its forty); from 97 on every column is there.
+#[test]
+fn a_storys_card_counts_its_sources_in_the_feed() {
+    let app = story_feed();
+    let expected: Vec<&str> = STORY_FEED_80X24.lines().skip(1).collect();
+    assert_eq!(screen(&app, 80, 24), expected);
+    let s = screen(&app, 120, 40);
+    assert!(
+        s[3].contains("Jun 15, 2026 just now       Example0    5 sources  Story number 0"),
+        "{}",
+        s[3]
+    );
+    assert!(
+        s[4].contains("1 hour ago     Example1               Story number 1"),
+        "{}",
+        s[4]
+    );
+    assert_shows(&s, "Example0 · 5 sources · Jun 15, 2026 · just now");
+    // A feed without stories keeps its columns.
+    assert_hides(&screen(&anonymous(), 80, 24), "sources");
+}
+
+#[test]
+fn drops_and_tv_count_a_storys_sources() {
+    let mut app = story_feed();
+    for view in [View::Drops, View::Tv] {
+        go(&mut app, view);
+        at_both(&app, |s, _| assert_shows(s, "EXAMPLE0 · 5 sources"));
+    }
+    // The next story stands alone: no count.
+    app.update(ch('n'), Instant::now());
+    at_both(&app, |s, _| {
+        assert_shows(s, "EXAMPLE1");
+        assert_hides(s, "sources");
+    });
+}
+
+#[test]
+fn the_reader_lists_a_storys_other_outlets_after_its_text() {
+    let mut app = story_feed();
+    for (w, h) in SIZES {
+        app.update(Action::Resize(w, h), Instant::now());
+        app.update(
+            key(ratatui::crossterm::event::KeyCode::Enter),
+            Instant::now(),
+        );
+        let s = screen(&app, w, h);
+        assert_shows(&s, "Example0 · 5 sources · Jun 15, 2026 · just now");
+        // After the full text: at its end.
+        assert_hides(&s, "Other sources");
+        app.update(ch('G'), Instant::now());
+        let s = screen(&app, w, h);
+        let at = |needle: &str| {
+            s.iter()
+                .position(|l| l.contains(needle))
+                .unwrap_or_else(|| panic!("{w}x{h}: no {needle:?} in\n{}", s.join("\n")))
+        };
+        let heading = at("Other sources");
+        assert!(at("More: https://www.example0.com/story") < heading);
+        for (n, outlet) in [
+            "Reuters — Report 0 of story 0",
+            "TechCrunch — Report 1 of story 0",
+            "The Verge — Report 2 of story 0",
+            "Source — Report 3 of story 0",
+        ]
+        .iter()
+        .enumerate()
+        {
+            assert_eq!(at(outlet), heading + 1 + n, "{w}x{h}: {outlet}");
+        }
+        app.update(ch('q'), Instant::now());
+    }
+    // An item alone has no such list.
+    app.update(ch('j'), Instant::now());
+    app.update(
+        key(ratatui::crossterm::event::KeyCode::Enter),
+        Instant::now(),
+    );
+    at_both(&app, |s, _| {
+        assert_shows(s, "Summary of story 1.");
+        assert_hides(s, "Other sources");
+        assert_hides(s, "sources");
+    });
+}
+
+/// Regression: "59 minutes ago" filled the age column to its last cell, so the source
+/// followed with no space ("50 minutes agoReuters").
+#[test]
+fn the_longest_age_keeps_a_space_before_the_source() {
+    let mut app = reader(None, false, true);
+    let mut items = items(2);
+    items[1].published_date = now() - chrono::Duration::minutes(59);
+    feed(&mut app, free_page(items, false));
+    at_both(&app, |s, _| {
+        assert!(
+            s.iter().any(|l| l.contains("59 minutes ago Example1")),
+            "{}",
+            s.join("\n")
+        );
+    });
 }

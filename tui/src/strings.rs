@@ -66,6 +66,16 @@ pub const SOURCE: &str = "Source";
 pub const NO_SOURCE_URL: &str = "No source URL";
 /// Before the URL in the detail pane.
 pub const MORE: &str = "More";
+/// How many outlets report a story, its card's own included ("5 sources").
+pub fn sources(n: u32) -> String {
+    format!("{n} source{}", if n == 1 { "" } else { "s" })
+}
+/// The heading of a story's other outlets in the reader.
+pub const OTHER_SOURCES: &str = "Other sources";
+/// One of a story's other outlets in the reader ("Reuters — Amazon doubles …").
+pub fn outlet(source: &str, title: &str) -> String {
+    format!("{source} — {title}")
+}
 /// Marker of a favourite in lists.
 pub const MARK_FAVORITE: &str = "♥";
 /// Marker of a read item in lists.

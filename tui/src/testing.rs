@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use radar_api::search::{Highlighted, Highlights, SearchHit, SearchPage};
-use radar_api::{FeedPage, NewsItem};
+use radar_api::{FeedPage, NewsItem, Outlet, Story};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -24,6 +24,7 @@ pub(crate) fn now() -> DateTime<Utc> {
 pub(crate) fn item(n: usize) -> NewsItem {
     let url = (n % 3 != 2).then(|| format!("https://www.example{n}.com/story"));
     NewsItem {
+        story: None,
         id: format!("item-{n}"),
         title: format!("Story number {n} about models"),
         summary: format!("Summary of story {n}. It explains what happened and why it matters."),
@@ -43,6 +44,33 @@ pub(crate) fn item(n: usize) -> NewsItem {
         source: url.as_ref().map(|_| format!("Example{n}")),
         url,
         published_date: now() - Duration::hours(i64::try_from(n).unwrap()),
+    }
+}
+
+/// Item `n` as the card of a story that `sources` outlets reported, as the feed sends it:
+/// the others are Reuters, TechCrunch, The Verge and so on, the last one without a URL
+/// (so without a name).
+pub(crate) fn story_item(n: usize, sources: u32) -> NewsItem {
+    const NAMES: [&str; 4] = ["Reuters", "TechCrunch", "The Verge", "Bloomberg"];
+    let others = sources.saturating_sub(1) as usize;
+    let outlets = (0..others)
+        .map(|k| {
+            let named = k + 1 < others;
+            Outlet {
+                id: format!("item-{n}-{k}"),
+                title: format!("Report {k} of story {n}"),
+                source: named.then(|| NAMES[k % NAMES.len()].to_string()),
+                url: named.then(|| format!("https://outlet{k}.example/story-{n}")),
+            }
+        })
+        .collect();
+    NewsItem {
+        story: Some(Story {
+            id: format!("item-{n}"),
+            sources,
+            outlets,
+        }),
+        ..item(n)
     }
 }
 

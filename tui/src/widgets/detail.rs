@@ -1,5 +1,6 @@
-//! The selected item in full: headline, source and dates, summary, link and the keys
-//! this view offers for it.
+//! The selected item in full: headline, source, how many sources report its story, and
+//! dates, summary, link and the keys this view offers for it. The story's other outlets
+//! are listed in the reader.
 
 use chrono::{DateTime, Utc};
 use radar_api::search::{Highlighted, Highlights};
@@ -107,17 +108,18 @@ impl Widget for DetailWidget<'_> {
                 ),
                 t.dim(),
             ));
-        let mut meta = vec![
-            Span::styled(format::source(item), t.accent()),
-            Span::styled(
-                format!(
-                    " · {} · {}",
-                    format::date(item.published_date),
-                    format::relative_time(item.published_date, self.now)
-                ),
-                t.dim(),
+        let mut meta = vec![Span::styled(format::source(item), t.accent())];
+        if let Some(sources) = format::sources(item) {
+            meta.push(Span::styled(format!(" · {sources}"), t.accent()));
+        }
+        meta.push(Span::styled(
+            format!(
+                " · {} · {}",
+                format::date(item.published_date),
+                format::relative_time(item.published_date, self.now)
             ),
-        ];
+            t.dim(),
+        ));
         if self.marks.has(Mark::Favorite, &item.id) {
             meta.push(Span::styled(
                 format!("  {} {}", strings::MARK_FAVORITE, strings::FAVOURITE),

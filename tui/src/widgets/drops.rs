@@ -71,7 +71,8 @@ impl Widget for DropsWidget<'_> {
             .alignment(Alignment::Center)
             .render(dots, buf);
 
-        // The text block is centred as a whole: source, then the story in bold.
+        // The text block is centred as a whole: source (and how many report the story),
+        // then the story in bold.
         let text_width = body.width.saturating_sub(8).clamp(1, 72);
         let text = format::drop_text(story);
         let height = 2 + super::wrapped_height(&text, text_width);
@@ -80,6 +81,9 @@ impl Widget for DropsWidget<'_> {
             format::source(story).to_uppercase(),
             t.accent(),
         )];
+        if let Some(sources) = format::sources(story) {
+            source.push(Span::styled(format!(" · {sources}"), t.accent()));
+        }
         if self.read {
             source.push(Span::styled(format!("  {}", strings::MARK_READ), t.mark()));
         }

@@ -1,6 +1,7 @@
 //! The full-text reader (docs/product.md §4's full-screen card): one item's headline,
-//! source and dates, its whole `content` (or, without one, its summary), the link, and
-//! the keys of the view it was opened from, scrolled by rows.
+//! source, how many sources report its story, and dates, its whole `content` (or,
+//! without one, its summary), the link, the story's other outlets, and the keys of the
+//! view it was opened from, scrolled by rows.
 
 use chrono::{DateTime, Utc};
 use radar_api::{Mark, NewsItem};
@@ -67,17 +68,18 @@ fn text<'a>(
             t.highlight(),
         ))
     };
-    let mut meta = vec![
-        Span::styled(format::source(item), t.accent()),
-        Span::styled(
-            format!(
-                " · {} · {}",
-                format::date(item.published_date),
-                format::relative_time(item.published_date, now)
-            ),
-            t.dim(),
+    let mut meta = vec![Span::styled(format::source(item), t.accent())];
+    if let Some(sources) = format::sources(item) {
+        meta.push(Span::styled(format!(" · {sources}"), t.accent()));
+    }
+    meta.push(Span::styled(
+        format!(
+            " · {} · {}",
+            format::date(item.published_date),
+            format::relative_time(item.published_date, now)
         ),
-    ];
+        t.dim(),
+    ));
     for (mark, glyph, label) in [
         (Mark::Favorite, strings::MARK_FAVORITE, strings::FAVOURITE),
         (Mark::Read, strings::MARK_READ, strings::READ),
@@ -107,6 +109,12 @@ fn text<'a>(
         ]),
         None => Line::styled(strings::NO_SOURCE_URL, t.dim()),
     });
+    let outlets = format::outlets(item);
+    if !outlets.is_empty() {
+        lines.push(Line::default());
+        lines.push(Line::styled(strings::OTHER_SOURCES, t.accent()));
+        lines.extend(outlets.into_iter().map(Line::raw));
+    }
     Paragraph::new(lines).wrap(Wrap { trim: false })
 }
 

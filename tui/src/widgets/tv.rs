@@ -48,8 +48,15 @@ impl Widget for TvWidget<'_> {
                 let text = format::drop_text(story);
                 let height =
                     4 + super::wrapped_height(&title, width) + super::wrapped_height(&text, width);
+                let mut source = vec![Span::styled(
+                    format::source(story).to_uppercase(),
+                    t.accent(),
+                )];
+                if let Some(sources) = format::sources(story) {
+                    source.push(Span::styled(format!(" · {sources}"), t.accent()));
+                }
                 Paragraph::new(vec![
-                    Line::styled(format::source(story).to_uppercase(), t.accent()),
+                    Line::from(source),
                     Line::default(),
                     Line::styled(title, t.strong()),
                     Line::default(),
