@@ -1444,7 +1444,10 @@ async fn trends_open_with_big_t_and_rank_a_rise_first() {
     tui.sign_in("reader@example.com", "correct horse");
     tui.wait_for("4 Favs");
     tui.keys(&["T"]);
-    let screen = tui.wait_for("Zephyr Labs");
+    // The feed lists a Zephyr Labs story too: wait for the overlay's own lists.
+    let screen = tui.wait_until("the trends", |s| {
+        s.contains("Rising") && s.contains("Falling") && s.contains("Borealis Systems")
+    });
     let rising = screen.find("Rising").expect("the rising list");
     let falling = screen.find("Falling").expect("the falling list");
     let zephyr = screen.find("Zephyr Labs").unwrap();

@@ -128,6 +128,13 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
     let background =
         admin::socket::Background::start(&config.data_dir, store.clone(), &config.ingest).await?;
     let upkeep = tokio::spawn(upkeep(store.clone()));
+    // The stories' index of the last fortnight, read now rather than on the first arrival.
+    let warming = store.clone();
+    tokio::spawn(async move {
+        if let Err(e) = warming.prepare_stories().await {
+            tracing::warn!(error = %e, "cannot read the recent stories; the first new item will");
+        }
+    });
     let state = AppState::new(config, store.clone(), tokens, bound);
     let mail_jobs = tokio::spawn(mail::jobs(
         state.clone(),

@@ -130,12 +130,13 @@ impl Store {
 
     /// Groups items just written for the first time (see the module doc): each joins or
     /// founds a story, in the order given. Items published outside the window stay
-    /// single. On a backend shared by several processes this does nothing: one process
-    /// of the cluster groups every process's items, from the change log
-    /// ([`Store::group_from_log`]), so that two processes never decide with two indexes.
+    /// single. On a backend shared by several processes, one process of the cluster
+    /// groups every process's items, from the change log ([`Store::group_from_log`]), so
+    /// that two processes never decide with two indexes: the items are grouped here when
+    /// this process is that one, else within a second by the one that is.
     pub(crate) async fn group_arrivals(&self, items: &[&NewsItem]) -> Result<()> {
         if self.backend().shared_change_log() {
-            return Ok(());
+            return self.group_from_log().await;
         }
         let now = Utc::now();
         if !items.iter().any(|i| in_window(i.published_date, now)) {
@@ -146,6 +147,18 @@ impl Store {
         for item in items {
             self.group_one(window, item, now).await?;
         }
+        Ok(())
+    }
+
+    /// Builds the candidate index now (the daemon asks at start), so that the first
+    /// arrival does not wait for it. Over a shared backend the grouping job builds it.
+    pub async fn prepare_stories(&self) -> Result<()> {
+        if self.backend().shared_change_log() {
+            return Ok(());
+        }
+        let now = Utc::now();
+        let mut guard = self.stories().window.lock().await;
+        self.window(&mut guard, now).await?;
         Ok(())
     }
 
@@ -173,9 +186,12 @@ impl Store {
     /// the new holder builds its index from the backend, which holds every decision. A
     /// position the log no longer reaches (pruned) is given up: the index, built anew,
     /// groups the window's items that have no story.
+    ///
+    /// Only a serving process (one with a search replica: a daemon) runs the job: an
+    /// admin command that took the lease would keep it past its exit.
     pub(crate) async fn group_from_log(&self) -> Result<()> {
         let backend = self.backend();
-        if !backend.shared_change_log() {
+        if !backend.shared_change_log() || self.replica().is_none() {
             return Ok(());
         }
         let now = Utc::now();
