@@ -4,6 +4,7 @@ import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { feedEnd, loadedItems, useNews } from '@/features/news/api/get-news';
 import { itemSource } from '@/features/news/components/source-badge';
+import { storySources } from '@/features/news/story';
 import { TvSlideshow } from '@/features/tv-mode/components/tv-slideshow';
 
 /** TV mode shows what the server gives the reader: a free reader's allowance, or every story to a subscriber. */
@@ -20,6 +21,7 @@ export default function TvModeRoute() {
     title: item.title,
     text: item.short || item.summary,
     source: itemSource(item),
+    sources: storySources(item),
   }));
   return (
     <TvSlideshow

@@ -593,8 +593,9 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Saves the caller's resume (at most 20,000 characters), their mark-on-open setting or
-         *     whether they get each weekly summary by e-mail, and answers the profile.
+         * Saves the caller's resume (at most 20,000 characters), their mark-on-open setting,
+         *     whether they get each weekly summary by e-mail or whether they read by story, and
+         *     answers the profile.
          */
         patch: operations["patch_profile"];
         trace?: never;
@@ -1542,6 +1543,7 @@ export interface components {
              *     "Source").
              */
             source?: string | null;
+            story?: null | components["schemas"]["Story"];
             /** @description A paragraph or two. */
             summary: string;
             /** @description Headline. */
@@ -1582,6 +1584,17 @@ export interface components {
             email?: string | null;
             /** @description A text-message code to this number. */
             phone?: string | null;
+        };
+        /** @description One outlet's item in a story. */
+        Outlet: {
+            /** @description The item's id (opens it in the reader). */
+            id: string;
+            /** @description The publisher's name (null without a URL: clients show "Source"). */
+            source?: string | null;
+            /** @description Its headline. */
+            title: string;
+            /** @description Link to the original. */
+            url?: string | null;
         };
         /** @description Position of a public API page in the whole listing. */
         Pagination: {
@@ -1624,6 +1637,11 @@ export interface components {
             markOnOpen: boolean;
             /** @description The professional resume, free text (the server answers 413 past its limit). */
             resume: string;
+            /**
+             * @description Whether the feed, Drops, TV and search show one card per story ("N sources"), and
+             *     read and hidden apply to the whole story (on until the reader turns it off).
+             */
+            stories?: boolean;
             /** @description Whether each weekly summary is also sent by e-mail (subscribers; off until asked). */
             weeklyEmail?: boolean;
         };
@@ -1633,6 +1651,8 @@ export interface components {
             markOnOpen?: boolean | null;
             /** @description A new resume. */
             resume?: string | null;
+            /** @description Turns reading by story on or off. */
+            stories?: boolean | null;
             /** @description Turns the weekly summary by e-mail on or off. */
             weeklyEmail?: boolean | null;
         };
@@ -1806,6 +1826,21 @@ export interface components {
             reads: number;
             /** @description The publication's name. */
             source: string;
+        };
+        /** @description Every outlet's coverage of one event, as its card and the reader show it. */
+        Story: {
+            /**
+             * @description The story's id: the id of the item that founded it. Stable: when two stories
+             *     merge, the older one's id survives.
+             */
+            id: string;
+            /** @description The other items, in the order they joined the story. */
+            outlets: components["schemas"]["Outlet"][];
+            /**
+             * Format: int32
+             * @description How many items report it, this one included ("5 sources").
+             */
+            sources: number;
         };
         /** @description The subscription part of `GET /api/user/metadata`. */
         SubscriptionStatus: {
@@ -3680,7 +3715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileBody"];
                 };
             };
-            /** @description Not a JSON object with a string resume or a boolean markOnOpen or weeklyEmail */
+            /** @description Not a JSON object with a string resume or a boolean markOnOpen, weeklyEmail or stories */
             400: {
                 headers: {
                     [name: string]: unknown;

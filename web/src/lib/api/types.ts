@@ -6,6 +6,8 @@ import type { components } from '@/lib/api/schema';
 type Schemas = components['schemas'];
 
 export type NewsItem = Schemas['NewsItem'];
+export type Story = Schemas['Story'];
+export type Outlet = Schemas['Outlet'];
 export type Trend = Schemas['Trend'];
 export type TrendsPage = Schemas['TrendsPage'];
 export type FeedPage = Schemas['FeedPage'];

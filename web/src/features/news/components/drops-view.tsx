@@ -12,6 +12,7 @@ import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
 import { canTapNext, dropsKey, fitFontSize, nextDrop, previousDrop, progressDots, PROGRESS_DOTS, STEP_LOCK_MS, swipeDirection } from '@/features/news/drops';
 import { visibleInFeed, type ItemSets } from '@/features/news/item-sets';
+import { storySources } from '@/features/news/story';
 import type { NewsItem } from '@/lib/api/types';
 
 /** How many stories before the last loaded one Drops asks for the next page. */
@@ -86,11 +87,18 @@ function Story({ item, onNext, tappable }: { item: NewsItem; onNext: () => void;
   const text = item.short || item.summary;
   const source = itemSource(item);
   const reader = readerPath('drops', item.id);
+  const sources = storySources(item);
   return (
     <div className="flex h-full flex-col gap-4 p-5 sm:p-8">
       <div className="flex items-center gap-2">
         <SourceBadge source={source} />
         <h2 className="text-sm font-semibold uppercase tracking-wide text-indigo-700 dark:text-indigo-300">{source}</h2>
+        {sources && (
+          <span className="text-sm text-slate-600 dark:text-slate-400" data-testid="story-sources">
+            <span aria-hidden="true">· </span>
+            {sources}
+          </span>
+        )}
       </div>
       {/* A tap anywhere on the text advances; the text stays text to assistive technology
           (inside a button it would be read as the button's name), which gets the "Next story"

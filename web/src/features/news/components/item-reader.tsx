@@ -14,6 +14,7 @@ import { loadedItems, useNews } from '@/features/news/api/get-news';
 import { focusCard, neighbours } from '@/features/news/card-focus';
 import { useNewsItem } from '@/features/news/api/get-news-item';
 import { ItemActions } from '@/features/news/components/item-actions';
+import { OtherSources } from '@/features/news/components/other-sources';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
 import { TakeawaysDialog } from '@/features/news/components/takeaways-dialog';
@@ -37,7 +38,7 @@ export function readingMinutes(words: number): number {
   return Math.max(1, Math.round(words / 230));
 }
 
-function Body({ item, view }: { item: NewsItem; view: AppView }) {
+function Body({ item, view, q }: { item: NewsItem; view: AppView; q: string }) {
   const { isSubscriber } = useAuth();
   const [takeaways, setTakeaways] = useState<NewsItem | null>(null);
   const source = itemSource(item);
@@ -73,36 +74,51 @@ function Body({ item, view }: { item: NewsItem; view: AppView }) {
           <span className="sr-only">(opens in a new tab)</span>
         </a>
       )}
+      {item.story && <OtherSources story={item.story} view={view} q={q} />}
       <TakeawaysDialog item={takeaways} onClose={() => setTakeaways(null)} />
     </article>
   );
 }
 
+/** The views whose lists the server draws by story: their items carry `story`. */
+const BY_STORY: readonly AppView[] = ['feed', 'drops', 'search'];
+
 /**
  * Finds the item among what the app has loaded (over search results, among them too: a free
- * reader's result may lie beyond the feed's allowance), else asks the server for it.
+ * reader's result may lie beyond the feed's allowance), else asks the server for it. Over the
+ * feed, Drops or search, an item found only in the reader's own lists (another outlet of a
+ * story, or a story read and gone from the feed) is also asked for: those lists carry no
+ * story, the server's answer does.
  */
-function useReaderItem(id: string, q: string) {
+function useReaderItem(id: string, view: AppView, q: string) {
   const { user } = useAuth();
   const news = useNews();
   const search = useSearch(q);
   const { serverItems } = useItemSets();
   const hits = search.data?.pages.flatMap((page) => page.items) ?? [];
-  const found = [...hits, ...loadedItems(news.data?.pages), ...serverItems.favorites, ...serverItems.read, ...serverItems.hidden].find((item) => item.id === id);
-  // Once shown, the item stays even when a mark takes it out of the loaded lists.
+  const listed = [...hits, ...loadedItems(news.data?.pages)].find((item) => item.id === id);
+  const found = listed ?? [...serverItems.favorites, ...serverItems.read, ...serverItems.hidden].find((item) => item.id === id);
+  // Once shown, the item stays even when a mark takes it out of the loaded lists, and so does
+  // its story when only a list without stories still holds it.
   const [kept, setKept] = useState<NewsItem | null>(null);
-  if (found && found !== kept) setKept(found);
-  const current = found ?? (kept?.id === id ? kept : null);
+  const keepStory = kept?.id === id && Boolean(kept.story) && !found?.story;
+  if (found && found !== kept && !keepStory) setKept(found);
+  const current = keepStory ? kept : (found ?? (kept?.id === id ? kept : null));
   const waiting = news.isPending || search.isLoading;
-  const fetched = useNewsItem(id, user?.id, !current && !waiting);
-  return { item: current ?? fetched.data ?? null, loading: !current && (waiting || fetched.isPending), error: current ? null : fetched.error };
+  const withStory = !listed && BY_STORY.includes(view);
+  const fetched = useNewsItem(id, user?.id, (!current || withStory) && !waiting);
+  return {
+    item: (withStory ? fetched.data : undefined) ?? current ?? fetched.data ?? null,
+    loading: !current && (waiting || fetched.isPending),
+    error: current ? null : fetched.error,
+  };
 }
 
 /** `q`: the query of the search results it was opened over (empty for the other views). */
 export function ItemReader({ id, view, q = '' }: { id: string; view: AppView; q?: string }) {
   const navigate = useNavigate();
   const location = useLocation();
-  const { item, loading, error } = useReaderItem(id, view === 'search' ? q : '');
+  const { item, loading, error } = useReaderItem(id, view, view === 'search' ? q : '');
   const { open } = useItemSets();
   // Opening is reading: the server decides what it does to the item's marks.
   const shown = item?.id;
@@ -151,9 +167,9 @@ export function ItemReader({ id, view, q = '' }: { id: string; view: AppView; q?
           ref={scroller}
           onScroll={(event) => measure(event.currentTarget)}
           // Back to the card it was opened from, or the one that took its place if a mark
-          // here took it out of its list.
+          // here took it out of its list; from another outlet of a story, to the story's card.
           onCloseAutoFocus={(event) => {
-            if (focusCard(id)) event.preventDefault();
+            if (focusCard(id) || item?.story?.outlets.some((outlet) => focusCard(outlet.id))) event.preventDefault();
           }}
           className="fixed inset-0 z-50 overflow-y-auto bg-white text-slate-900 outline-none dark:bg-slate-950 dark:text-slate-100"
         >
@@ -183,7 +199,7 @@ export function ItemReader({ id, view, q = '' }: { id: string; view: AppView; q?
             />
           </div>
           {item ? (
-            <Body item={item} view={view} />
+            <Body item={item} view={view} q={q} />
           ) : loading ? (
             <>
               <Dialog.Title className="sr-only">Loading story</Dialog.Title>

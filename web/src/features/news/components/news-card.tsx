@@ -5,6 +5,7 @@ import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
 import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
 import { useDensity } from '@/features/news/density';
+import { storySources } from '@/features/news/story';
 import { Highlighted } from '@/features/news/components/highlighted';
 import type { Highlights, NewsItem } from '@/lib/api/types';
 import { formatDate, relativeTime } from '@/lib/relative-time';
@@ -55,6 +56,7 @@ export function NewsCard({
         <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0">
           {relativeTime(item.published_date)}
         </time>
+        <StorySources item={item} />
       </div>
       <h2 className={`mt-1.5 font-semibold leading-snug tracking-tight text-slate-900 dark:text-slate-50 ${compact ? 'text-base' : 'text-[1.0625rem] sm:text-lg'}`}>
         <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline">
@@ -88,6 +90,7 @@ export function NewsCard({
  */
 function NewsRow({ item, view, onTakeaways, extra, query, read, dimmed }: { item: NewsItem; view: CardView; onTakeaways?: (item: NewsItem) => void; extra?: ReactNode; query?: string; read: boolean; dimmed: boolean }) {
   const source = itemSource(item);
+  const sources = storySources(item);
   return (
     <article
       className={`group relative flex h-9 items-center gap-3 rounded-lg border border-slate-200 bg-white px-3 text-sm transition-colors hover:border-indigo-300 focus-within:border-indigo-400 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-indigo-700 ${dimmed ? 'opacity-60' : ''}`}
@@ -103,6 +106,11 @@ function NewsRow({ item, view, onTakeaways, extra, query, read, dimmed }: { item
         </Link>
       </h2>
       {extra && <div className="hidden shrink-0 lg:block [&>p]:mt-0">{extra}</div>}
+      {sources && (
+        <span className="hidden shrink-0 text-xs text-slate-600 sm:inline dark:text-slate-400" data-testid="story-sources">
+          {sources}
+        </span>
+      )}
       <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
         {relativeTime(item.published_date)}
       </time>
@@ -110,6 +118,20 @@ function NewsRow({ item, view, onTakeaways, extra, query, read, dimmed }: { item
         <ItemActions item={item} view={view} onTakeaways={onTakeaways} />
       </div>
     </article>
+  );
+}
+
+/** "· 5 sources" on the source and date line of a story's card: written out, so it reads the same without colour. */
+function StorySources({ item }: { item: NewsItem }) {
+  const sources = storySources(item);
+  if (!sources) return null;
+  return (
+    <>
+      <span aria-hidden="true">·</span>
+      <span className="shrink-0" data-testid="story-sources">
+        {sources}
+      </span>
+    </>
   );
 }
 

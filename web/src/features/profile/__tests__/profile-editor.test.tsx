@@ -38,6 +38,29 @@ describe('ProfileEditor', () => {
     expect(screen.getByLabelText('Professional Resume')).toHaveValue('Second resume');
   });
 
+  it('saves "One card per story" and has the feed read again', async () => {
+    let sent: unknown = null;
+    let stories = true;
+    server.use(
+      http.get('/api/user/profile', () => HttpResponse.json({ resume: '', markOnOpen: true, stories })),
+      http.patch('/api/user/profile', async ({ request }) => {
+        sent = await request.json();
+        stories = false;
+        return HttpResponse.json({ resume: '', markOnOpen: true, stories });
+      }),
+    );
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(<ProfileEditor />);
+    queryClient.setQueryData(['news'], { pages: [], pageParams: [] });
+    const setting = await screen.findByRole('checkbox', { name: /One card per story/ });
+    expect(setting).toBeChecked();
+    expect(screen.getByText('Group the same news from several outlets into one card.')).toBeInTheDocument();
+    await user.click(setting);
+    await vi.waitFor(() => expect(screen.getByRole('checkbox', { name: /One card per story/ })).not.toBeChecked());
+    expect(sent).toEqual({ stories: false });
+    await vi.waitFor(() => expect(queryClient.getQueryState(['news'])?.isInvalidated).toBe(true));
+  });
+
   it('says so when the profile cannot be loaded', async () => {
     server.use(http.get('/api/user/profile', () => HttpResponse.json({}, { status: 500 })));
     renderWithProviders(<ProfileEditor />);

@@ -86,6 +86,7 @@ export function ProfileEditor() {
             )}
           </div>
           <ReadingSetting on={profile.data.markOnOpen} />
+          <StoriesSetting on={profile.data.stories ?? true} />
           <WeeklyEmailSetting on={profile.data.weeklyEmail ?? false} />
         </div>
       )}
@@ -100,7 +101,7 @@ function SettingToggle({
   title,
   children,
 }: {
-  field: 'markOnOpen' | 'weeklyEmail';
+  field: 'markOnOpen' | 'weeklyEmail' | 'stories';
   on: boolean;
   title: string;
   children: ReactNode;
@@ -137,6 +138,15 @@ function ReadingSetting({ on }: { on: boolean }) {
         In the web app and the terminal. Stories opened from Favs, Read, Trash or Shared keep their place.
       </SettingToggle>
     </div>
+  );
+}
+
+/** Reading by story: one card per event with its "N sources" (the server's grouping), or every item on its own card. */
+function StoriesSetting({ on }: { on: boolean }) {
+  return (
+    <SettingToggle field="stories" on={on} title="One card per story">
+      Group the same news from several outlets into one card.
+    </SettingToggle>
   );
 }
 

@@ -33,4 +33,12 @@ describe('TvSlideshow', () => {
     expect(screen.getByTestId('tv-countdown')).toHaveTextContent('Next in 15s');
     expect(screen.getByRole('link', { name: 'Exit TV Mode' })).toHaveAttribute('href', '/');
   });
+
+  it('says how many sources a story has, in words', () => {
+    renderWithProviders(<TvSlideshow slides={[{ ...slides[0], source: 'Reuters', sources: '5 sources' }, slides[1]]} total={2} allLoaded exitTo="/" />);
+    expect(screen.getByTestId('tv-slide')).toHaveTextContent('Reuters · 5 sources');
+    seconds(10);
+    expect(screen.getByText('Title 2')).toBeInTheDocument();
+    expect(screen.queryByTestId('story-sources')).toBeNull();
+  });
 });

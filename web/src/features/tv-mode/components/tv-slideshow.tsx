@@ -9,6 +9,8 @@ export interface Slide {
   title: string;
   text: string;
   source: string;
+  /** "5 sources" when other outlets reported the same story. */
+  sources?: string | null;
 }
 
 /** How many slides before the last loaded one the show asks for more. */
@@ -92,7 +94,15 @@ export function TvSlideshow({
       <main className="flex flex-1 items-center justify-center px-6 py-8 sm:px-16">
         {slide ? (
           <article className="max-w-4xl" data-testid="tv-slide" aria-live="polite">
-            <p className="text-sm font-semibold uppercase tracking-wide text-indigo-300">{slide.source}</p>
+            <p className="text-sm font-semibold uppercase tracking-wide text-indigo-300">
+              {slide.source}
+              {slide.sources && (
+                <span className="font-normal normal-case tracking-normal text-slate-300" data-testid="story-sources">
+                  <span aria-hidden="true"> · </span>
+                  {slide.sources}
+                </span>
+              )}
+            </p>
             <h1 className="mt-3 text-3xl font-bold leading-tight tracking-tight sm:text-5xl">{slide.title}</h1>
             <p className="mt-6 line-clamp-6 text-lg text-slate-300 sm:text-2xl">{slide.text}</p>
           </article>
