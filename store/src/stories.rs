@@ -21,7 +21,7 @@
 //!   ([`Store::mark_story`]).
 
 use chrono::{DateTime, Duration, Utc};
-use radar_stories::{Article, Decision, Grouper, Index, MemoryIndex, StoryId, Tier};
+use radar_stories::{Article, Decision, Grouper, Index, MemoryIndex, Prepared, StoryId, Tier};
 
 use crate::backend::Json;
 use crate::marks::change_of;
@@ -96,24 +96,65 @@ fn in_window(published: DateTime<Utc>, now: DateTime<Utc>) -> bool {
     published >= now - Duration::days(WINDOW_DAYS) && published <= now + Duration::days(1)
 }
 
+/// Fewest items per thread when features are computed on several cores.
+const PREPARE_PER_THREAD: usize = 64;
+
 impl Stories {
+    /// An item's features and bands (see [`Grouper::prepare`]).
+    fn prepare(&self, item: &NewsItem) -> Prepared {
+        let texts = [item.summary.as_str(), item.short.as_str()];
+        self.grouper.prepare(&article(item, &texts))
+    }
+
+    /// [`Stories::prepare`] of many items, on every core: the larger part of grouping,
+    /// which needs no index, so the decisions that follow (in order, one at a time) cost
+    /// the rest.
+    fn prepare_all(&self, items: &[&NewsItem]) -> Vec<Prepared> {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .min(items.len().div_ceil(PREPARE_PER_THREAD));
+        if threads <= 1 {
+            return items.iter().map(|i| self.prepare(i)).collect();
+        }
+        let size = items.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = items
+                .chunks(size)
+                .map(|chunk| {
+                    scope.spawn(move || chunk.iter().map(|i| self.prepare(i)).collect::<Vec<_>>())
+                })
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|part| part.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    }
+
     /// Decides an item's story and applies it to the index: the decision to write.
-    fn decide(&self, window: &mut Window, item: &NewsItem) -> Decision {
+    fn decide(&self, window: &mut Window, item: &NewsItem, prepared: Prepared) -> Decision {
         let texts = [item.summary.as_str(), item.short.as_str()];
         window.clock += 1;
-        let Ok(decision) =
-            self.grouper
-                .assign(&mut window.index, &article(item, &texts), window.clock);
+        let Ok(decision) = self.grouper.decide_prepared(
+            &window.index,
+            &article(item, &texts),
+            prepared,
+            window.clock,
+        );
+        let Ok(()) = window.index.apply(&decision);
         decision
     }
 
     /// Puts an item already grouped back into the index, in the story it was given.
-    fn restore(&self, window: &mut Window, item: &NewsItem, story: &str) {
+    fn restore(&self, window: &mut Window, item: &NewsItem, story: &str, prepared: Prepared) {
         let texts = [item.summary.as_str(), item.short.as_str()];
         window.clock += 1;
-        let Ok(mut decision) =
-            self.grouper
-                .decide(&window.index, &article(item, &texts), window.clock);
+        let Ok(mut decision) = self.grouper.decide_prepared(
+            &window.index,
+            &article(item, &texts),
+            prepared,
+            window.clock,
+        );
         if decision.tier == Tier::Known {
             return;
         }
@@ -139,13 +180,19 @@ impl Store {
             return self.group_from_log().await;
         }
         let now = Utc::now();
-        if !items.iter().any(|i| in_window(i.published_date, now)) {
+        let items: Vec<&NewsItem> = items
+            .iter()
+            .copied()
+            .filter(|i| in_window(i.published_date, now))
+            .collect();
+        if items.is_empty() {
             return Ok(());
         }
+        let prepared = self.stories().prepare_all(&items);
         let mut guard = self.stories().window.lock().await;
         let window = self.window(&mut guard, now).await?;
-        for item in items {
-            self.group_one(window, item, now).await?;
+        for (item, prepared) in items.into_iter().zip(prepared) {
+            self.group_one(window, item, prepared).await?;
         }
         Ok(())
     }
@@ -162,17 +209,14 @@ impl Store {
         Ok(())
     }
 
-    /// Groups one item that has no story yet, if it is published within the window.
+    /// Groups one item of the window that has no story yet.
     async fn group_one(
         &self,
         window: &mut Window,
         item: &NewsItem,
-        now: DateTime<Utc>,
+        prepared: Prepared,
     ) -> Result<()> {
-        if !in_window(item.published_date, now) {
-            return Ok(());
-        }
-        let decision = self.stories().decide(window, item);
+        let decision = self.stories().decide(window, item, prepared);
         if decision.tier != Tier::Known {
             self.place(&item.id, &decision).await?;
         }
@@ -220,8 +264,10 @@ impl Store {
             let Some(json) = backend.item(&change.id).await? else {
                 continue;
             };
-            if backend.story_of(&change.id).await?.is_none() {
-                self.group_one(window, &from_json(&json)?, now).await?;
+            let item: NewsItem = from_json(&json)?;
+            if in_window(item.published_date, now) && backend.story_of(&item.id).await?.is_none() {
+                let prepared = self.stories().prepare(&item);
+                self.group_one(window, &item, prepared).await?;
             }
         }
         if doc.is_none() || !changes.is_empty() {
@@ -276,13 +322,21 @@ impl Store {
             .backend()
             .published_between(from, now + Duration::days(1))
             .await?;
+        let items: Vec<NewsItem> = items
+            .iter()
+            .map(|json| from_json(json))
+            .collect::<Result<_>>()?;
+        let items: Vec<&NewsItem> = items
+            .iter()
+            .filter(|i| in_window(i.published_date, now))
+            .collect();
+        let prepared = self.stories().prepare_all(&items);
         let mut ungrouped = 0;
-        for json in items {
-            let item: NewsItem = from_json(&json)?;
+        for (item, prepared) in items.into_iter().zip(prepared) {
             if let Some(story) = self.backend().story_of(&item.id).await? {
-                self.stories().restore(&mut window, &item, &story);
+                self.stories().restore(&mut window, item, &story, prepared);
             } else {
-                self.group_one(&mut window, &item, now).await?;
+                self.group_one(&mut window, item, prepared).await?;
                 ungrouped += 1;
             }
         }

@@ -86,6 +86,13 @@ impl Default for Params {
     }
 }
 
+/// An item's features and MinHash bands (see [`Grouper::prepare`]).
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    features: Vec<Feature>,
+    band_hashes: Vec<u64>,
+}
+
 /// Groups items into stories as they arrive.
 #[derive(Default)]
 pub struct Grouper {
@@ -123,12 +130,39 @@ impl Grouper {
             .features(article.title, article.texts, article.content)
     }
 
+    /// What a decision computes from the item alone (its features and MinHash bands):
+    /// the larger part of its cost, which needs no index, so a caller with many items may
+    /// compute it on every core and then decide in arrival order
+    /// ([`Grouper::decide_prepared`]).
+    pub fn prepare(&self, article: &Article<'_>) -> Prepared {
+        let features = self.features(article);
+        let band_hashes = minhash::bands(&features);
+        Prepared {
+            features,
+            band_hashes,
+        }
+    }
+
     /// Decides an item's story without writing anything. `arrived_at` orders stories by
     /// age (any monotonic clock of the caller's).
     pub fn decide<I: Index>(
         &self,
         index: &I,
         article: &Article<'_>,
+        arrived_at: i64,
+    ) -> Result<Decision, I::Error> {
+        if index.story_of_item(article.id)?.is_some() {
+            return self.decide_prepared(index, article, Prepared::default(), arrived_at);
+        }
+        self.decide_prepared(index, article, self.prepare(article), arrived_at)
+    }
+
+    /// [`Grouper::decide`] with what [`Grouper::prepare`] computed for the same item.
+    pub fn decide_prepared<I: Index>(
+        &self,
+        index: &I,
+        article: &Article<'_>,
+        prepared: Prepared,
         arrived_at: i64,
     ) -> Result<Decision, I::Error> {
         if let Some(story) = index.story_of_item(article.id)? {
@@ -143,8 +177,10 @@ impl Grouper {
                 url_key: None,
             });
         }
-        let features = self.features(article);
-        let band_hashes = minhash::bands(&features);
+        let Prepared {
+            features,
+            band_hashes,
+        } = prepared;
         let url_key = article.url.and_then(url_key);
         let slot = minhash::slot(article.published);
         let buckets: Vec<u64> = band_hashes

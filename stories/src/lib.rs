@@ -27,7 +27,7 @@ pub mod index;
 pub mod minhash;
 pub mod url_key;
 
-pub use grouper::{Article, Grouper, Params};
+pub use grouper::{Article, Grouper, Params, Prepared};
 pub use index::{
     BUCKET_CAP, Decision, Index, Member, MemoryIndex, StoryId, StoryInfo, StoryView, Tier,
 };
