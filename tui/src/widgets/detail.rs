@@ -108,18 +108,7 @@ impl Widget for DetailWidget<'_> {
                 ),
                 t.dim(),
             ));
-        let mut meta = vec![Span::styled(format::source(item), t.accent())];
-        if let Some(sources) = format::sources(item) {
-            meta.push(Span::styled(format!(" · {sources}"), t.accent()));
-        }
-        meta.push(Span::styled(
-            format!(
-                " · {} · {}",
-                format::date(item.published_date),
-                format::relative_time(item.published_date, self.now)
-            ),
-            t.dim(),
-        ));
+        let mut meta = super::source_line(item, self.now, t);
         if self.marks.has(Mark::Favorite, &item.id) {
             meta.push(Span::styled(
                 format!("  {} {}", strings::MARK_FAVORITE, strings::FAVOURITE),

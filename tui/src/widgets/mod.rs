@@ -78,6 +78,29 @@ pub fn truncate(text: &str, width: usize) -> String {
     out
 }
 
+/// An item's source line as the detail pane and the reader start it: the source, the
+/// story's count of sources, the date and how long ago.
+pub(crate) fn source_line(
+    item: &radar_api::NewsItem,
+    now: chrono::DateTime<chrono::Utc>,
+    t: crate::theme::Theme,
+) -> Vec<ratatui::text::Span<'static>> {
+    use ratatui::text::Span;
+    let mut meta = vec![Span::styled(crate::format::source(item), t.accent())];
+    if let Some(sources) = crate::format::sources(item) {
+        meta.push(Span::styled(format!(" · {sources}"), t.accent()));
+    }
+    meta.push(Span::styled(
+        format!(
+            " · {} · {}",
+            crate::format::date(item.published_date),
+            crate::format::relative_time(item.published_date, now)
+        ),
+        t.dim(),
+    ));
+    meta
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -68,18 +68,7 @@ fn text<'a>(
             t.highlight(),
         ))
     };
-    let mut meta = vec![Span::styled(format::source(item), t.accent())];
-    if let Some(sources) = format::sources(item) {
-        meta.push(Span::styled(format!(" · {sources}"), t.accent()));
-    }
-    meta.push(Span::styled(
-        format!(
-            " · {} · {}",
-            format::date(item.published_date),
-            format::relative_time(item.published_date, now)
-        ),
-        t.dim(),
-    ));
+    let mut meta = super::source_line(item, now, t);
     for (mark, glyph, label) in [
         (Mark::Favorite, strings::MARK_FAVORITE, strings::FAVOURITE),
         (Mark::Read, strings::MARK_READ, strings::READ),
