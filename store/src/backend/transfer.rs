@@ -16,6 +16,8 @@
 //! Memory: one page of items, or one account with what it owns, at a time, so an install
 //! of a million items moves in bounded memory.
 //!
+//! Stories move with their members in joining order (see `walk_stories`).
+//!
 //! Deliberately not moved, each with why:
 //! - the search index: a daemon rebuilds its replica from the items (sled) or follows
 //!   the target's change log, which the item writes here fill (PostgreSQL);
@@ -96,6 +98,13 @@ pub trait Transfer: Send + Sync {
 pub enum Record {
     /// A news item with its exact JSON.
     Item(StoredItem),
+    /// A story: its id and its members in the order they joined (the lead first).
+    Story {
+        /// The story's id.
+        id: String,
+        /// Its members.
+        members: Vec<String>,
+    },
     /// A source feed with its polling state.
     Feed(Feed),
     /// The item a feed's entry became.
@@ -199,6 +208,10 @@ impl Record {
     fn tally(&self, counts: &mut Counts) {
         let kind = match self {
             Record::Item(_) => "items",
+            Record::Story { members, .. } => {
+                counts.add("story members", members.len() as u64);
+                "stories"
+            }
             Record::Feed(_) => "feeds",
             Record::FeedEntry { .. } => "feed entries",
             Record::User(_) => "accounts",
@@ -399,6 +412,7 @@ fn raw(b: &dyn Backend) -> Result<&dyn Transfer> {
 async fn walk(from: &dyn Backend, now: DateTime<Utc>, sink: &mut dyn Sink) -> Result<()> {
     let raw = raw(from)?;
     walk_items(from, sink).await?;
+    walk_stories(from, sink).await?;
     walk_feeds(from, raw, sink).await?;
     walk_users(from, raw, now, sink).await?;
     walk_checkouts(raw, sink).await?;
@@ -417,6 +431,32 @@ async fn walk_items(from: &dyn Backend, sink: &mut dyn Sink) -> Result<()> {
             let item: crate::NewsItem = crate::from_json(&json)?;
             after = Some(item.id.clone());
             records.push(Record::Item(StoredItem { item, json }));
+        }
+        sink.put(records).await?;
+    }
+}
+
+/// Every story, met at its lead in the walk over the items, with its members in joining
+/// order: placed in that order on the target, each story keeps its lead and its
+/// covered items. (The ids of stories merged away are not moved: nothing outside keeps
+/// them, since every answer names the surviving story.)
+async fn walk_stories(from: &dyn Backend, sink: &mut dyn Sink) -> Result<()> {
+    let mut after: Option<String> = None;
+    loop {
+        let page = from.items_after(after.as_deref(), PAGE).await?;
+        if page.is_empty() {
+            return Ok(());
+        }
+        let mut records = Vec::new();
+        for json in page {
+            let item: crate::NewsItem = crate::from_json(&json)?;
+            if let Some(story) = from.story_of(&item.id).await? {
+                let members = from.story_members(&story).await?;
+                if members.first() == Some(&item.id) {
+                    records.push(Record::Story { id: story, members });
+                }
+            }
+            after = Some(item.id);
         }
         sink.put(records).await?;
     }
@@ -604,6 +644,12 @@ async fn walk_records(from: &dyn Backend, raw: &dyn Transfer, sink: &mut dyn Sin
 async fn import(to: &dyn Backend, record: Record, now: DateTime<Utc>) -> Result<()> {
     match record {
         Record::Item(item) => to.put_items(&[item]).await.map(drop),
+        Record::Story { id, members } => {
+            for member in &members {
+                to.place_in_story(member, &id, &[]).await?;
+            }
+            Ok(())
+        }
         Record::Feed(feed) => to.insert_feed(&feed).await,
         Record::FeedEntry { feed, guid, item } => to.put_entry_item(&feed, &guid, &item).await,
         Record::User(user) => to.insert_user(&user).await,

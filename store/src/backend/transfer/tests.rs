@@ -65,6 +65,9 @@ async fn fill(b: &dyn Backend) {
         item("i3", "2026-03-02T10:00:00Z"),
     ];
     b.put_items(&items).await.unwrap();
+    for member in ["i2", "i1"] {
+        b.place_in_story(member, "i2", &[]).await.unwrap();
+    }
     b.insert_feed(&parse(
         json!({"id": "f1", "url": "https://example.com/feed",
         "added_at": "2026-01-01T00:00:00Z", "next_due": "2026-03-03T00:00:00Z"}),
@@ -184,7 +187,7 @@ async fn moved(from: &dyn Backend, to: &dyn Backend) {
     );
     source.check(&target).unwrap();
     // Every kind was filled and found: none is compared as "0 = 0" by mistake.
-    assert_eq!(source.0.len(), 20, "{source:?}");
+    assert_eq!(source.0.len(), 22, "{source:?}");
     assert!(source.0.values().all(|n| *n > 0), "{source:?}");
     assert_eq!(records(from, now).await, records(to, now).await);
 }
@@ -227,6 +230,12 @@ async fn still_works(b: &dyn Backend) {
         .map(|j| serde_json::from_slice::<NewsItem>(j).unwrap().id)
         .collect();
     assert_eq!(ids, ["i3", "i2", "i1"]);
+    assert_eq!(b.story_members("i2").await.unwrap(), ["i2", "i1"]);
+    assert_eq!(
+        b.covered_count().await.unwrap(),
+        1,
+        "i1 is covered by its story's lead"
+    );
     assert_eq!(
         b.item("i1").await.unwrap().unwrap(),
         item("i1", "2026-03-01T10:00:00Z").json
