@@ -1,5 +1,5 @@
-//! Stories (issue: one card per story): the items that report one event, from every
-//! outlet, as one card with its sources.
+//! Stories: the items that report one event, from every outlet, as one card with its
+//! sources.
 //!
 //! - **Grouping** runs as items arrive ([`Store::group_arrivals`], called by every write
 //!   of new items: import, feeds, add). The decision is `radar_stories`' (tiers: the same
@@ -10,10 +10,11 @@
 //! - **The candidate index** (band buckets and features) is kept in memory, over the items
 //!   published in the last [`WINDOW_DAYS`] days: stories span at most a few days, so an
 //!   older item has nothing left to join, and the index stays the size of a fortnight of
-//!   news however large the catalogue grows. It is built from the backend on the first
-//!   arrival after the store opens (items already grouped keep their story; items that
-//!   were stored but not grouped, after a crash between the two writes, are grouped
-//!   then), and built again once a day so that it forgets what fell out of the window.
+//!   news however large the catalogue grows. It is built from the backend when the
+//!   daemon starts (or on the first arrival, for a command): items already grouped keep
+//!   their story, and items that were stored but not grouped (after a crash between the
+//!   two writes) are grouped then; and it is built again once a day, so that it forgets
+//!   what fell out of the window.
 //!   Items published before the window arrive as archives and stay single.
 //! - **Reading** a story (the default; a reader may switch it off in their profile) shows
 //!   its lead alone in the feed, with the story spliced into its JSON

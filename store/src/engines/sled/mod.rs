@@ -178,6 +178,9 @@ pub(crate) struct Memory {
     pub sessions: parsed::ParsedCache<crate::Session>,
     /// Item ids known to exist, for marks' existence checks.
     pub known_items: known_items::KnownItems,
+    /// Each recently active reader's count of covered items among those out of their
+    /// feed, under their version and the items' (see `stories`).
+    pub covered_out: std::sync::Mutex<lru::LruCache<String, stories::CoveredOut>>,
     /// Held while a week's summary is checked for and written: sled cannot scan inside
     /// a transaction, and its file lock lets one process in, so this makes the check and
     /// the write one step.
@@ -290,6 +293,9 @@ impl SledBackend {
             sessions: parsed::ParsedCache::new(PARSED_RECORDS),
             known_items: known_items::KnownItems::new(KNOWN_ITEMS),
             summary_week: std::sync::Mutex::new(()),
+            covered_out: std::sync::Mutex::new(lru::LruCache::new(
+                std::num::NonZeroUsize::new(PARSED_RECORDS).expect("not zero"),
+            )),
         });
         if opts.warm_known_items {
             // From the date index: its keys hold the ids, and it has no values to read.

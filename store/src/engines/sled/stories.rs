@@ -13,6 +13,16 @@ use crate::{Error, Result};
 
 type Tx<T> = std::result::Result<T, ConflictableTransactionError<Error>>;
 
+/// A reader's count of covered items among those out of their feed, as of their version
+/// and the items' (either moves when the count may change): the feed's `total` and the
+/// unread count ask for it on every request, and counting walks the reader's marks.
+#[derive(Clone, Copy)]
+pub(crate) struct CoveredOut {
+    version: u64,
+    items: u64,
+    count: u64,
+}
+
 /// The trees of one story transaction.
 struct StoryTx<'a> {
     of_item: &'a TransactionalTree,
@@ -195,13 +205,32 @@ impl StoryStore for SledBackend {
     }
 
     async fn covered_out_of_feed(&self, reader: &str) -> Result<u64> {
-        let (out, _) = self.out_of_feed(reader)?;
+        let (out, version) = self.out_of_feed(reader)?;
+        let items = self.items_generation();
+        let cache = &self.mem.covered_out;
+        let cached = cache
+            .lock()
+            .expect("cache lock")
+            .get(reader)
+            .filter(|c| c.version == version && c.items == items)
+            .map(|c| c.count);
+        if let Some(count) = cached {
+            return Ok(count);
+        }
         let mut count = 0;
         for id in out.iter() {
             if self.covered(id)? {
                 count += 1;
             }
         }
+        cache.lock().expect("cache lock").put(
+            reader.to_string(),
+            CoveredOut {
+                version,
+                items,
+                count,
+            },
+        );
         Ok(count)
     }
 }
