@@ -134,6 +134,24 @@ impl Stories {
 
     /// Decides an item's story and applies it to the index: the decision to write.
     fn decide(&self, window: &mut Window, item: &NewsItem, prepared: Prepared) -> Decision {
+        let decision = self.weigh(window, item, prepared);
+        let Ok(()) = window.index.apply(&decision);
+        decision
+    }
+
+    /// Puts an item already grouped back into the index, in the story it was given.
+    fn restore(&self, window: &mut Window, item: &NewsItem, story: &str, prepared: Prepared) {
+        let mut decision = self.weigh(window, item, prepared);
+        if decision.tier == Tier::Known {
+            return;
+        }
+        decision.story = StoryId::founded_by(story);
+        decision.merged.clear();
+        let Ok(()) = window.index.apply(&decision);
+    }
+
+    /// The grouper's decision for an item arriving now, not yet applied to the index.
+    fn weigh(&self, window: &mut Window, item: &NewsItem, prepared: Prepared) -> Decision {
         let texts = [item.summary.as_str(), item.short.as_str()];
         window.clock += 1;
         let Ok(decision) = self.grouper.decide_prepared(
@@ -142,26 +160,7 @@ impl Stories {
             prepared,
             window.clock,
         );
-        let Ok(()) = window.index.apply(&decision);
         decision
-    }
-
-    /// Puts an item already grouped back into the index, in the story it was given.
-    fn restore(&self, window: &mut Window, item: &NewsItem, story: &str, prepared: Prepared) {
-        let texts = [item.summary.as_str(), item.short.as_str()];
-        window.clock += 1;
-        let Ok(mut decision) = self.grouper.decide_prepared(
-            &window.index,
-            &article(item, &texts),
-            prepared,
-            window.clock,
-        );
-        if decision.tier == Tier::Known {
-            return;
-        }
-        decision.story = StoryId::founded_by(story);
-        decision.merged.clear();
-        let Ok(()) = window.index.apply(&decision);
     }
 }
 

@@ -12,6 +12,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use deadpool_postgres::Transaction;
 use futures_util::future::{try_join, try_join3};
 
 use super::items::LOCK_ITEMS;
@@ -96,6 +97,19 @@ fn to_merge(root: &str, resolved: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// Logs a story write as change `seq` of `item` and moves the items' version to it, with
+/// the covered count by `gained`.
+async fn log_change(tx: &Transaction<'_>, seq: i64, item: &str, gained: i64) -> Result<()> {
+    let [log, meta] = prepare_all(tx, [LOG, META]).await?;
+    try_join(
+        tx.execute(&log, &[&seq, &item]),
+        tx.execute(&meta, &[&seq, &gained]),
+    )
+    .await
+    .map_err(db_error)?;
+    Ok(())
+}
+
 #[async_trait::async_trait]
 impl StoryStore for PostgresBackend {
     async fn place_in_story(&self, item: &str, story: &str, merged: &[String]) -> Result<()> {
@@ -104,16 +118,7 @@ impl StoryStore for PostgresBackend {
             .collect();
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(db_error)?;
-        let [
-            lock,
-            resolve,
-            move_members,
-            redirect,
-            record,
-            join,
-            log,
-            meta,
-        ] = prepare_all(
+        let [lock, resolve, move_members, redirect, record, join] = prepare_all(
             &tx,
             [
                 LOCK_ITEMS,
@@ -122,8 +127,6 @@ impl StoryStore for PostgresBackend {
                 REDIRECT_MERGES,
                 RECORD_MERGES,
                 JOIN,
-                LOG,
-                META,
             ],
         )
         .await?;
@@ -160,13 +163,7 @@ impl StoryStore for PostgresBackend {
         // A call that changes nothing (the item placed already, no story to merge) leaves
         // the version where it is: every page kept under it still shows the stories.
         if !merging.is_empty() || joined.is_some() {
-            let seq = base + 1;
-            try_join(
-                tx.execute(&log, &[&seq, &item]),
-                tx.execute(&meta, &[&seq, &gained]),
-            )
-            .await
-            .map_err(db_error)?;
+            log_change(&tx, base + 1, item, gained).await?;
         }
         tx.commit().await.map_err(db_error)?;
         Ok(())
@@ -175,7 +172,7 @@ impl StoryStore for PostgresBackend {
     async fn leave_story(&self, item: &str) -> Result<()> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(db_error)?;
-        let [lock, leave, log, meta] = prepare_all(&tx, [LOCK_ITEMS, LEAVE, LOG, META]).await?;
+        let [lock, leave] = prepare_all(&tx, [LOCK_ITEMS, LEAVE]).await?;
         let (head, left) = try_join(tx.query_one(&lock, &[]), tx.query_opt(&leave, &[&item]))
             .await
             .map_err(db_error)?;
@@ -184,13 +181,7 @@ impl StoryStore for PostgresBackend {
             return Ok(());
         };
         let seq = get::<i64>(&head, 0)? + 1;
-        let gained = -get::<i64>(&left, 0)?;
-        try_join(
-            tx.execute(&log, &[&seq, &item]),
-            tx.execute(&meta, &[&seq, &gained]),
-        )
-        .await
-        .map_err(db_error)?;
+        log_change(&tx, seq, item, -get::<i64>(&left, 0)?).await?;
         tx.commit().await.map_err(db_error)?;
         Ok(())
     }

@@ -169,10 +169,6 @@ impl SledBackend {
         Ok(())
     }
 
-    /// Items newest first after `before` (a `published_itemid` key), skipping the ids
-    /// `keep` refuses: at most `limit`, the key of the last, and whether more follow.
-    /// Starts in the in-memory head of the feed when `before` is in it, and goes on in
-    /// sled past it.
     /// The items a query leaves out for its reader: the feed's own set kept in memory,
     /// or the reader's items with one of the query's marks.
     fn left_out(&self, q: &NewestQuery<'_>) -> Result<Option<super::out_of_feed::OutSet>> {
@@ -192,11 +188,29 @@ impl SledBackend {
         })
     }
 
+    /// Whether a listing of `q` shows item `id`: not among the items it leaves out, and
+    /// not covered by another item's story when it lists leads only.
+    fn listed(
+        &self,
+        q: &NewestQuery<'_>,
+        out: Option<&super::out_of_feed::OutSet>,
+        id: &str,
+    ) -> Result<bool> {
+        if out.is_some_and(|o| o.contains(id)) {
+            return Ok(false);
+        }
+        Ok(!q.leads_only || !self.covered(id)?)
+    }
+
+    /// Items newest first after `before` (a `published_itemid` key), skipping the ids
+    /// `keep` refuses: at most `limit`, the key of the last, and whether more follow.
+    /// Starts in the in-memory head of the feed when `before` is in it, and goes on in
+    /// sled past it.
     fn newest_from(
         &self,
         before: Option<&[u8]>,
         stop: Option<&[u8]>,
-        mut keep: impl FnMut(&str) -> bool,
+        mut keep: impl FnMut(&str) -> Result<bool>,
         limit: usize,
     ) -> Result<(Vec<Json>, Option<Vec<u8>>, bool)> {
         // Keys older than the cut-off end the walk: nothing past them is listed.
@@ -210,7 +224,7 @@ impl SledBackend {
                 if past(&item.key) {
                     return Ok((out, last_key, false));
                 }
-                if !keep(&item.id) {
+                if !keep(&item.id)? {
                     continue;
                 }
                 if out.len() == limit {
@@ -236,7 +250,7 @@ impl SledBackend {
             let Some(id) = keys::published_item_id(&key) else {
                 continue;
             };
-            if !keep(id) {
+            if !keep(id)? {
                 continue;
             }
             if out.len() == limit {
@@ -391,10 +405,7 @@ impl ItemStore for SledBackend {
         let out = self.left_out(&q)?;
         let before = q.after.map(position_key);
         let stop = q.since_ms.map(|ms| keys::time_ms(ms).to_vec());
-        let keep = |id: &str| {
-            out.as_ref().is_none_or(|o| !o.contains(id))
-                && !(q.leads_only && self.covered(id).unwrap_or(false))
-        };
+        let keep = |id: &str| self.listed(&q, out.as_ref(), id);
         let (items, last, has_more) =
             self.newest_from(before.as_deref(), stop.as_deref(), keep, q.limit)?;
         Ok(NewestPage {
@@ -413,10 +424,9 @@ impl ItemStore for SledBackend {
         let mut count = 0;
         for key in range.keys() {
             let key = key?;
-            if keys::published_item_id(&key).is_some_and(|id| {
-                out.as_ref().is_none_or(|o| !o.contains(id))
-                    && !(q.leads_only && self.covered(id).unwrap_or(false))
-            }) {
+            if let Some(id) = keys::published_item_id(&key)
+                && self.listed(&q, out.as_ref(), id)?
+            {
                 count += 1;
             }
         }

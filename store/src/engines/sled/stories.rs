@@ -36,26 +36,38 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The story `story` ended in after its merges, following `storyid_into` through `into`
+/// (inside a transaction or not).
+fn resolve<E>(
+    story: &str,
+    into: impl Fn(&str) -> std::result::Result<Option<sled::IVec>, E>,
+) -> std::result::Result<String, E> {
+    let mut story = story.to_string();
+    // Merges only ever point at older stories, so this ends; the bound guards against a
+    // damaged tree.
+    for _ in 0..64 {
+        match into(&story)? {
+            Some(next) => story = text(&next),
+            None => break,
+        }
+    }
+    Ok(story)
+}
+
+/// A `storyid_members` value as its list of ids, the lead first.
+fn member_list(value: Option<sled::IVec>) -> Vec<String> {
+    value
+        .map(|m| text(&m).lines().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
 impl StoryTx<'_> {
     fn resolve(&self, story: &str) -> Tx<String> {
-        let mut story = story.to_string();
-        // Merges only ever point at older stories, so this ends; the bound guards
-        // against a damaged tree.
-        for _ in 0..64 {
-            match self.into.get(story.as_bytes())? {
-                Some(next) => story = text(&next),
-                None => break,
-            }
-        }
-        Ok(story)
+        Ok(resolve(story, |id| self.into.get(id.as_bytes()))?)
     }
 
     fn members(&self, story: &str) -> Tx<Vec<String>> {
-        Ok(self
-            .members
-            .get(story.as_bytes())?
-            .map(|m| text(&m).lines().map(str::to_owned).collect())
-            .unwrap_or_default())
+        Ok(member_list(self.members.get(story.as_bytes())?))
     }
 
     /// Writes a story's members and keeps every member's covered entry and the count in
@@ -183,19 +195,8 @@ impl StoryStore for SledBackend {
     }
 
     async fn story_members(&self, story: &str) -> Result<Vec<String>> {
-        let mut story = story.to_string();
-        for _ in 0..64 {
-            match self.t.storyid_into.get(story.as_bytes())? {
-                Some(next) => story = text(&next),
-                None => break,
-            }
-        }
-        Ok(self
-            .t
-            .storyid_members
-            .get(story.as_bytes())?
-            .map(|m| text(&m).lines().map(str::to_owned).collect())
-            .unwrap_or_default())
+        let story = resolve(story, |id| self.t.storyid_into.get(id.as_bytes()))?;
+        Ok(member_list(self.t.storyid_members.get(story.as_bytes())?))
     }
 
     async fn covered_count(&self) -> Result<u64> {
