@@ -175,6 +175,8 @@ async fn open_store(
         // `run` waits for a held store itself, showing that it does.
         lock_wait: std::time::Duration::ZERO,
         accept_journal_loss: ACCEPT_JOURNAL_LOSS.load(Ordering::Relaxed),
+        // Trends are the daemon's to serve.
+        trends: false,
         ..Default::default()
     };
     match database {

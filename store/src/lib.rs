@@ -136,6 +136,10 @@ pub struct Options {
     /// its own, so that marks need no read of the items to know theirs exists: for the
     /// daemon, not for a command that opens the store for a moment.
     pub warm_known_items: bool,
+    /// Keep this process's trend counts: built from the kept weeks' items when the store
+    /// opens and fed by every item write, for the daemon, which serves them. A command
+    /// that opens the store for a moment (an import among them) serves none.
+    pub trends: bool,
 }
 
 impl Default for Options {
@@ -149,6 +153,7 @@ impl Default for Options {
             accept_journal_loss: false,
             disk_reserve: 64 << 20,
             warm_known_items: false,
+            trends: true,
         }
     }
 }
@@ -226,11 +231,12 @@ impl Store {
                 .await
                 .map_err(|e| opening::explain(dir, &dir.join("search"), e))?
         };
+        let trends = opts.trends.then(trends::Trends::default);
         let store = Self(Arc::new(Inner {
             backend,
             opts,
             search: Some(index),
-            trends: Some(trends::Trends::default()),
+            trends,
             pages: pages::Pages::default(),
             alerts: alerts::AlertCache::default(),
             stories: stories::Stories::default(),

@@ -34,6 +34,8 @@ pub async fn run(args: Args, accept_journal_loss: bool) -> anyhow::Result<()> {
     let opts = Options {
         lock_wait: std::time::Duration::ZERO,
         accept_journal_loss,
+        // Trends are the daemon's to serve.
+        trends: false,
         ..Options::default()
     };
     let from = open_source(&args.from, &shown_from, &opts).await?;

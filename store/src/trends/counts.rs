@@ -14,6 +14,13 @@ pub const WEEKS: usize = 8;
 pub const BASE_WEEKS: u32 = 4;
 /// Days of items kept: the chart's weeks.
 pub(crate) const KEPT_DAYS: i64 = 7 * 8;
+
+/// Whether an item published at `at` (ms since 1970) is counted on day `now`: its day is
+/// one of the last [`KEPT_DAYS`] (or later).
+pub(crate) fn kept(at: i64, now: Day) -> bool {
+    at.div_euclid(86_400_000) > now - KEPT_DAYS
+}
+
 /// Fewest items a week needs before a change counts: this week's for a rising term, the
 /// previous weeks' mean for a falling one. One stray mention is not a trend.
 pub const MIN_COUNT: u32 = 3;
@@ -105,7 +112,7 @@ impl Counts {
             return;
         };
         let day = at.div_euclid(86_400_000);
-        if day <= now - KEPT_DAYS || terms.is_empty() {
+        if !kept(at, now) || terms.is_empty() {
             return;
         }
         let slot = self.free_slots.pop().unwrap_or_else(|| {

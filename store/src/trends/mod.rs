@@ -68,6 +68,12 @@ fn counted(item: &NewsItem) -> (i64, Vec<extract::Term>) {
     )
 }
 
+/// What `item` counts for on day `today`: none when no chart reaches its day, so that an
+/// archive's items (most of a year-long import) cost no extraction of their terms.
+fn counted_on(item: &NewsItem, today: counts::Day) -> Option<(i64, Vec<extract::Term>)> {
+    counts::kept(item.published_date.timestamp_millis(), today).then(|| counted(item))
+}
+
 impl Trends {
     fn counts(&self) -> std::sync::MutexGuard<'_, counts::Counts> {
         // The counts are changed item by item, each change whole: a panic elsewhere
@@ -104,7 +110,7 @@ impl Trends {
     /// Counts `item` (none: removed) in place of what item `id` counted before.
     pub(crate) fn apply(&self, id: &str, item: Option<&NewsItem>) {
         let now = day(Utc::now());
-        let counted = item.map(counted);
+        let counted = item.and_then(|item| counted_on(item, now));
         let mut c = self.counts();
         c.prune(now);
         c.apply(id, now, counted);
@@ -291,6 +297,27 @@ mod tests {
         list.iter().map(|t| t.term.as_str()).collect()
     }
 
+    #[test]
+    fn an_item_no_chart_reaches_has_no_terms_extracted() {
+        let at = |days_ago: i64| {
+            let published = Utc::now() - Duration::days(days_ago);
+            serde_json::from_value::<NewsItem>(serde_json::json!({
+                "id": "a", "title": "Zephyr Labs ships a model",
+                "summary": "Zephyr Labs said so.", "short": "", "content": "",
+                "url": "https://example.com/a", "source": "Example",
+                "published_date": published,
+            }))
+            .unwrap()
+        };
+        let today = day(Utc::now());
+        assert!(counted_on(&at(counts::KEPT_DAYS + 1), today).is_none());
+        let kept = counted_on(&at(counts::KEPT_DAYS - 1), today).expect("counted");
+        assert!(
+            !kept.1.is_empty(),
+            "the terms of an item in the chart are extracted"
+        );
+    }
+
     store_tests! {
         async fn a_rise_from_nothing_outranks_a_steady_forty_through_every_write(store) {
             for week in 0..5 {
@@ -318,6 +345,16 @@ mod tests {
             // A free reader sees the first few.
             let free = store.trends(false, Utc::now()).await.unwrap();
             assert_eq!((free.limit, free.subscriber), (FREE_TRENDS, false));
+        }
+
+        #[options = crate::Options {
+            trends: false,
+            ..Default::default()
+        }]
+        async fn a_store_opened_without_trends_neither_counts_nor_serves_them(store) {
+            store.upsert_items(items("Zephyr Labs", 12, 2)).await.unwrap();
+            let answer = store.trends(true, Utc::now()).await;
+            assert!(matches!(answer, Err(Error::Unavailable(_))), "{answer:?}");
         }
     }
 }
