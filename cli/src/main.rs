@@ -2,6 +2,12 @@
 
 use clap::Parser;
 
+/// mimalloc in place of glibc's malloc: sled copies a leaf on every insert and frees the
+/// old copy, so an import spent a sixth of its time in glibc's allocator; mimalloc's
+/// per-thread free lists make that cheap (see bench/README.md, "The allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     let cli = radar_cli::Cli::parse();
     // The terminal reader owns the screen: log lines would draw over it.
