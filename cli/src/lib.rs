@@ -185,6 +185,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Command::Serve(config) = &cli.command {
         radar_daemon::memory::tune_allocator();
+        radar_daemon::memory::set_release(release_free_memory);
         if let Some(n) = config.workers {
             runtime.worker_threads(n.get());
         }
@@ -225,4 +226,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             runtime.block_on(commands::migrate::run(args, cli.global.accept_journal_loss))
         }
     }
+}
+
+/// Hands mimalloc's free memory back to the system, abandoned thread heaps included: the
+/// binary's allocator (see `main.rs`) keeps freed pages a while, and an idle daemon need
+/// not hold a burst's.
+fn release_free_memory() {
+    // SAFETY: mi_collect only walks mimalloc's own heaps; no pointer is involved.
+    unsafe { libmimalloc_sys::mi_collect(true) }
 }

@@ -134,6 +134,8 @@ pub async fn serve(config: Config) -> anyhow::Result<()> {
         if let Err(e) = warming.prepare_stories().await {
             tracing::warn!(error = %e, "cannot read the recent stories; the first new item will");
         }
+        // The start's threads have finished with what they read.
+        tokio::task::spawn_blocking(memory::release_free_memory);
     });
     let state = AppState::new(config, store.clone(), tokens, bound);
     let mail_jobs = tokio::spawn(mail::jobs(

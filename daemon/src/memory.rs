@@ -29,11 +29,24 @@ pub fn tune_allocator() {
     }
 }
 
-/// Returns free heap memory to the system (after a burst of work).
+/// How the binary's own allocator hands free memory back, when it has one (see
+/// [`set_release`]).
+static RELEASE: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Registers how the binary's global allocator returns free memory to the system, for
+/// [`release_free_memory`] to call after glibc's trim. The first call wins.
+pub fn set_release(release: fn()) {
+    let _ = RELEASE.set(release);
+}
+
+/// Returns free heap memory to the system (after a burst of work, or the start's).
 pub fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim walks the allocator's own free lists; no pointer is involved.
     unsafe {
         libc::malloc_trim(0);
+    }
+    if let Some(release) = RELEASE.get() {
+        release();
     }
 }
