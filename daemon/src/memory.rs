@@ -1,9 +1,9 @@
 //! Memory goes back to the system after a burst, under glibc's malloc.
 //!
-//! The `radar` binary allocates with mimalloc (`cli/src/main.rs`), which maps large
-//! blocks itself and hands freed memory back after a short delay, so these tunables only
-//! matter where the daemon runs on glibc's allocator: its own tests, or a build of
-//! another binary over this crate. They cost nothing there.
+//! The `radar` binary allocates with mimalloc (`cli/src/main.rs`), which kept a burst's
+//! freed blocks until asked: it registers `mi_collect` with [`set_release`], and the
+//! glibc tunables below only matter where the daemon runs on glibc's allocator (its own
+//! tests, or another binary built over this crate).
 //!
 //! glibc's malloc raises its mmap threshold to the size of the largest block freed (up
 //! to 32 MiB), so after the first 19 MiB argon2 buffer is freed, later ones come from the
