@@ -243,6 +243,49 @@ async fn reading_a_story_reads_every_outlet_and_new_coverage_does_not_bring_it_b
 }
 
 #[tokio::test]
+async fn hiding_a_story_hides_every_outlet_but_a_favourite_keeps_its_own_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = Daemon::start(&dir.path().join("data"));
+    let mut items = five_outlets();
+    items.push(bedrock());
+    import(&d, &items).await;
+    let sub = reader(&d, "sub@example.com", true).await;
+    let (status, _) = d
+        .call("POST", "/api/favorites/verge", Some(&sub), None)
+        .await;
+    assert_eq!(status, 200);
+
+    let (status, _) = d
+        .call("POST", "/api/hidden/reuters", Some(&sub), None)
+        .await;
+    assert_eq!(status, 200);
+    let (_, hidden) = d.get("/api/hidden", Some(&sub)).await;
+    let mut hidden_ids = ids(&hidden);
+    hidden_ids.sort();
+    assert_eq!(
+        hidden_ids,
+        ["cnbc", "ft", "reuters", "techcrunch"],
+        "every outlet but the favourite: {hidden}"
+    );
+    let (_, favourites) = d.get("/api/favorites", Some(&sub)).await;
+    assert_eq!(ids(&favourites), ["verge"]);
+    let page = feed(&d, Some(&sub)).await;
+    assert_eq!(ids(&page["items"]), ["bedrock"], "{page}");
+    assert_eq!(page["total"], 1);
+
+    // Shown again, the story comes back whole.
+    let (status, _) = d
+        .call("DELETE", "/api/hidden/reuters", Some(&sub), None)
+        .await;
+    assert_eq!(status, 200);
+    let (_, hidden) = d.get("/api/hidden", Some(&sub)).await;
+    assert_eq!(ids(&hidden), Vec::<String>::new(), "{hidden}");
+    let page = feed(&d, Some(&sub)).await;
+    assert_eq!(ids(&page["items"]), ["bedrock", "reuters"]);
+    assert_eq!(card(&page, "reuters")["story"]["sources"], 5);
+}
+
+#[tokio::test]
 async fn a_free_reader_sees_five_stories_and_may_open_every_source_of_them() {
     let dir = tempfile::tempdir().unwrap();
     let d = Daemon::start(&dir.path().join("data"));
