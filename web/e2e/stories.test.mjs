@@ -139,7 +139,11 @@ describe('one card per story', () => {
 
     await page.goForward();
     await setting.waitFor();
+    // Until the save is under way the checkbox may still read its old state (React puts
+    // a controlled input back before the mutation's pending state renders): wait for it.
+    const savedAgain = page.waitForResponse((r) => r.url().endsWith('/api/user/profile') && r.request().method() === 'PATCH');
     await setting.click();
+    assert.equal((await (await savedAgain).json()).stories, true);
     await page.waitForFunction(() => !document.querySelector('input[type="checkbox"]:disabled'));
     assert.equal(await setting.isChecked(), true);
     await page.goBack();
