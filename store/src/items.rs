@@ -203,7 +203,7 @@ impl Store {
                 None => true,
             };
             if chunk.len() == ITEMS_PER_WRITE || (end && !chunk.is_empty()) {
-                let planned = self.plan_batch(&std::mem::take(&mut chunk)).await?;
+                let planned = self.plan_batch(std::mem::take(&mut chunk)).await?;
                 let written = self.backend().put_items(&planned).await?;
                 let created: Vec<&NewsItem> = planned
                     .iter()
@@ -263,7 +263,7 @@ impl Store {
     /// Each item of a batch as it will be stored: the id comes from the item, else from
     /// the item stored under its URL, else from the URL. An earlier item of the same
     /// batch counts as stored.
-    async fn plan_batch(&self, batch: &[NewItem]) -> Result<Vec<StoredItem>> {
+    async fn plan_batch(&self, batch: Vec<NewItem>) -> Result<Vec<StoredItem>> {
         let mut planned: Vec<StoredItem> = Vec::with_capacity(batch.len());
         // What this batch has done to URLs so far.
         let mut urls: HashMap<String, Option<String>> = HashMap::new();
@@ -296,11 +296,11 @@ impl Store {
             planned.push(StoredItem::new(NewsItem {
                 source: new.source_name(),
                 id,
-                title: new.title.clone(),
-                summary: new.summary.clone(),
-                short: new.short.clone(),
-                content: new.content.clone(),
-                url: new.url.clone(),
+                title: new.title,
+                summary: new.summary,
+                short: new.short,
+                content: new.content,
+                url: new.url,
                 published_date: new.published_date,
                 story: None,
             }));
