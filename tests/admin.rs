@@ -1376,6 +1376,51 @@ async fn dates_read_the_same_in_items_add_and_import() {
     );
 }
 
+/// A file is read a line at a time when the command opens the store itself: a line that
+/// is not UTF-8 is one invalid record, with its line, and the lines around it are imported
+/// (reading the whole file first refused all of it).
+#[tokio::test]
+async fn an_import_file_line_that_is_not_utf8_is_one_invalid_record() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    let file = tmp.path().join("mixed.jsonl");
+    let record = |title: &str| {
+        format!(
+            "{{\"title\":\"{title}\",\"summary\":\"S.\",\"published_date\":\"2026-11-20T00:00:00Z\"}}\n"
+        )
+        .into_bytes()
+    };
+    let mut bytes = record("Before");
+    bytes.extend_from_slice(b"{\"title\":\"Caf\xe9\"}\n\n");
+    bytes.extend(record("After"));
+    std::fs::write(&file, bytes).unwrap();
+    let out = cli(&dir, &["items", "import", file.to_str().unwrap(), "--json"]).await;
+    assert_eq!(out.code, 1, "{out:?}");
+    let r = out.json();
+    assert_eq!(
+        (r["total"].as_u64(), r["added"].as_u64()),
+        (Some(3), Some(2)),
+        "{r}"
+    );
+    assert_eq!(r["invalid"][0]["line"], 2, "{r}");
+    assert!(
+        r["invalid"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not valid UTF-8"),
+        "{r}"
+    );
+    let items = cli(&dir, &["items", "list", "--json"]).await.ok_json();
+    let mut titles: Vec<_> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["title"].clone())
+        .collect();
+    titles.sort_by_key(ToString::to_string);
+    assert_eq!(titles, ["After", "Before"]);
+}
+
 /// Regression (issue 15): an empty import file exited 0.
 #[tokio::test]
 async fn an_empty_import_is_a_failure() {

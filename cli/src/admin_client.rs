@@ -223,6 +223,17 @@ async fn try_daemon(
         }
     };
     let pid = stream.peer_cred().ok().and_then(|c| c.pid());
+    // The daemon is sent the file's text: it may not be able to read the file itself.
+    let read;
+    let req = match req {
+        AdminRequest::ItemsImportFile { path } => {
+            let content = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            read = AdminRequest::ItemsImport { content };
+            &read
+        }
+        req => req,
+    };
     let spinner = slow.then(|| {
         let s = ProgressBar::new_spinner().with_message("the daemon is working on it");
         s.enable_steady_tick(Duration::from_millis(120));

@@ -104,14 +104,17 @@ pub async fn run(args: Args, data: &Path) -> anyhow::Result<()> {
             };
             (AdminRequest::ItemsAdd { item }, false)
         }
-        Command::Import { file } => {
-            let content = if file.as_os_str() == "-" {
-                std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-            } else {
-                std::fs::read_to_string(&file)
-                    .with_context(|| format!("cannot read {}", file.display()))?
-            };
+        Command::Import { file } if file.as_os_str() == "-" => {
+            let content =
+                std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?;
             (AdminRequest::ItemsImport { content }, true)
+        }
+        Command::Import { file } => {
+            // Read as the import goes (see `AdminRequest::ItemsImportFile`); a file that
+            // cannot be opened is said before any store is opened or created.
+            std::fs::File::open(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            (AdminRequest::ItemsImportFile { path: file }, true)
         }
         Command::List { limit } => (AdminRequest::ItemsList { limit }, false),
         Command::Remove { id } => (AdminRequest::ItemsRemove { id }, false),

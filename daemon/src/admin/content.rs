@@ -1,5 +1,9 @@
 //! Items, feeds and weekly summaries, as operators manage them.
 
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -110,11 +114,19 @@ fn record(raw: &str) -> Result<NewItem, String> {
     })
 }
 
+/// What an import document without a single record is told: importing nothing is never
+/// what was meant.
+fn no_records() -> AdminError {
+    AdminError::invalid(
+        "the file holds no records; write a JSON array or JSON Lines of \
+         {title, summary, published_date}",
+    )
+}
+
 /// Splits an import document into its records with their line numbers, unparsed: a
 /// JSON array's elements, or JSON Lines (blank lines ignored). Records are parsed one by
 /// one as the import takes them, so it never holds the whole document's items at once. A
-/// document without a single record is refused, since importing nothing is never what
-/// was meant.
+/// document without a single record is refused.
 fn raw_records(content: &str) -> Result<Vec<(usize, &str)>, AdminError> {
     let mut out = Vec::new();
     if content.trim_start().starts_with('[') {
@@ -141,30 +153,99 @@ fn raw_records(content: &str) -> Result<Vec<(usize, &str)>, AdminError> {
         }
     }
     if out.is_empty() {
-        return Err(AdminError::invalid(
-            "the file holds no records; write a JSON array or JSON Lines of \
-             {title, summary, published_date}",
-        ));
+        return Err(no_records());
     }
     Ok(out)
 }
 
-pub(super) async fn items_import(
-    ctx: &AdminCtx,
-    content: String,
-) -> Result<AdminResponse, AdminError> {
-    let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
-    let report = super::on_blocking_pool(move || async move {
-        let raws = raw_records(&content)?;
-        progress.begin(raws.len() as u64, "items");
-        let mut report = ImportReport {
-            total: raws.len(),
-            ..Default::default()
+/// The records of a JSON Lines file, each parsed with its line number as the import asks
+/// for it: one line is in memory at a time, where reading the whole file first held all
+/// of it (2 GB for a million news-sized items). A line that is not UTF-8 is an invalid
+/// record like one that is not JSON. A read error ends the records and is kept in
+/// `error`, with the last line read before it.
+struct JsonLines<'a, R> {
+    reader: R,
+    line: usize,
+    buf: Vec<u8>,
+    error: &'a mut Option<(usize, std::io::Error)>,
+}
+
+impl<'a, R: BufRead> JsonLines<'a, R> {
+    fn new(reader: R, error: &'a mut Option<(usize, std::io::Error)>) -> Self {
+        Self {
+            reader,
+            line: 0,
+            buf: Vec::new(),
+            error,
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for JsonLines<'_, R> {
+    type Item = (usize, Result<NewItem, String>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            self.buf.clear();
+            match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => return None,
+                Ok(_) => self.line += 1,
+                Err(e) => {
+                    *self.error = Some((self.line, e));
+                    return None;
+                }
+            }
+            let Ok(raw) = std::str::from_utf8(&self.buf) else {
+                return Some((
+                    self.line,
+                    Err("the line is not valid UTF-8; save the file as UTF-8".into()),
+                ));
+            };
+            if !raw.trim().is_empty() {
+                return Some((self.line, record(raw)));
+            }
+        }
+    }
+}
+
+/// Lines in `file` (its newlines, and one more when it does not end with one) and its
+/// first byte that is not white space: one pass, before the import, so that the progress
+/// bar knows its length and a JSON array is told from JSON Lines.
+fn survey(file: &mut impl BufRead) -> std::io::Result<(u64, Option<u8>)> {
+    let (mut lines, mut first, mut last) = (0u64, None, b'\n');
+    loop {
+        let buf = file.fill_buf()?;
+        let Some(&end) = buf.last() else {
+            break;
         };
-        let invalid = Mutex::new(Vec::new());
-        // The line of each record handed to the store, by its position among those.
-        let lines = Mutex::new(Vec::new());
-        let items = raws.iter().filter_map(|&(line, raw)| match record(raw) {
+        lines += memchr::memchr_iter(b'\n', buf).count() as u64;
+        if first.is_none() {
+            first = buf.iter().copied().find(|b| !b.is_ascii_whitespace());
+        }
+        last = end;
+        let n = buf.len();
+        file.consume(n);
+    }
+    Ok((lines + u64::from(last != b'\n'), first))
+}
+
+/// Imports `records`, each with its line and what it parsed to, and reports on them;
+/// `expected` is the progress bar's length.
+async fn import_records(
+    store: &radar_store::Store,
+    progress: &dyn super::Progress,
+    expected: u64,
+    records: impl Iterator<Item = (usize, Result<NewItem, String>)>,
+) -> Result<ImportReport, AdminError> {
+    progress.begin(expected, "items");
+    let mut report = ImportReport::default();
+    let total = Cell::new(0);
+    let invalid = Mutex::new(Vec::new());
+    // The line of each record handed to the store, by its position among those.
+    let lines = Mutex::new(Vec::new());
+    let items = records.filter_map(|(line, parsed)| {
+        total.set(total.get() + 1);
+        match parsed {
             Ok(item) => {
                 lock(&lines).push(line);
                 Some(item)
@@ -174,34 +255,97 @@ pub(super) async fn items_import(
                 progress.step("");
                 None
             }
-        });
-        store
-            .import_items(items, |i, outcome| {
-                progress.step("");
-                match outcome {
-                    Ok(o) => match o.status {
-                        ImportStatus::Added => report.added += 1,
-                        ImportStatus::Updated => report.updated += 1,
-                        ImportStatus::Unchanged => report.skipped += 1,
-                    },
-                    Err(e) => lock(&invalid).push(InvalidLine {
-                        line: lock(&lines)[i],
-                        reason: e.to_string(),
-                    }),
-                }
-            })
-            .await?;
-        progress.end();
-        let mut invalid = invalid
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        invalid.sort_by_key(|l| l.line);
-        report.invalid = invalid;
-        Ok::<_, AdminError>(report)
+        }
+    });
+    store
+        .import_items(items, |i, outcome| {
+            progress.step("");
+            match outcome {
+                Ok(o) => match o.status {
+                    ImportStatus::Added => report.added += 1,
+                    ImportStatus::Updated => report.updated += 1,
+                    ImportStatus::Unchanged => report.skipped += 1,
+                },
+                Err(e) => lock(&invalid).push(InvalidLine {
+                    line: lock(&lines)[i],
+                    reason: e.to_string(),
+                }),
+            }
+        })
+        .await?;
+    progress.end();
+    report.total = total.get();
+    let mut invalid = invalid
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    invalid.sort_by_key(|l| l.line);
+    report.invalid = invalid;
+    Ok(report)
+}
+
+/// Imports a whole document: a JSON array or JSON Lines.
+async fn import_document(
+    store: &radar_store::Store,
+    progress: &dyn super::Progress,
+    content: &str,
+) -> Result<ImportReport, AdminError> {
+    let raws = raw_records(content)?;
+    let records = raws.iter().map(|&(line, raw)| (line, record(raw)));
+    import_records(store, progress, raws.len() as u64, records).await
+}
+
+pub(super) async fn items_import(
+    ctx: &AdminCtx,
+    content: String,
+) -> Result<AdminResponse, AdminError> {
+    let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
+    let report = super::on_blocking_pool(move || async move {
+        import_document(&store, &*progress, &content).await
     })
     .await??;
     Ok(AdminResponse::Import(report))
 }
+
+/// Imports the file at `path` as this process reads it: JSON Lines a line at a time, so
+/// that a large file is never held whole (a JSON array is still read whole, as it must
+/// be parsed whole to be found valid).
+pub(super) async fn items_import_file(
+    ctx: &AdminCtx,
+    path: PathBuf,
+) -> Result<AdminResponse, AdminError> {
+    let (store, progress) = (ctx.store.clone(), ctx.progress.clone());
+    let report = super::on_blocking_pool(move || async move {
+        let cannot =
+            |e: std::io::Error| AdminError::invalid(format!("cannot read {}: {e}", path.display()));
+        let open = || -> std::io::Result<_> {
+            Ok(BufReader::with_capacity(READ_BUFFER, File::open(&path)?))
+        };
+        let (lines, first) = survey(&mut open().map_err(cannot)?).map_err(cannot)?;
+        if first == Some(b'[') {
+            let content = std::fs::read_to_string(&path).map_err(cannot)?;
+            return import_document(&store, &*progress, &content).await;
+        }
+        let mut error = None;
+        let records = JsonLines::new(open().map_err(cannot)?, &mut error);
+        let report = import_records(&store, &*progress, lines, records).await?;
+        if let Some((line, e)) = error {
+            return Err(AdminError::invalid(format!(
+                "cannot read {} after line {line}: {e}; the records before it are imported: \
+                 import the file again once it reads (they count as unchanged)",
+                path.display(),
+            )));
+        }
+        if report.total == 0 {
+            return Err(no_records());
+        }
+        Ok(report)
+    })
+    .await??;
+    Ok(AdminResponse::Import(report))
+}
+
+/// How much of an import file is read at a time.
+const READ_BUFFER: usize = 1 << 20;
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -476,5 +620,83 @@ mod tests {
         let raws = raw_records("[\n  {\"a\":1},\n\n  {\"b\":\n2},\n{\"c\":3}]").unwrap();
         let lines: Vec<usize> = raws.iter().map(|r| r.0).collect();
         assert_eq!(lines, [2, 4, 6]);
+    }
+
+    const A: &str = r#"{"title":"A","summary":"S.","published_date":"2026-11-20T00:00:00Z"}"#;
+
+    /// The lines a file's records are read from, each record's title or why it is invalid.
+    fn streamed(bytes: &[u8], buffer: usize) -> (Vec<(usize, String)>, Option<usize>) {
+        let mut error = None;
+        let out = JsonLines::new(std::io::BufReader::with_capacity(buffer, bytes), &mut error)
+            .map(|(line, r)| (line, r.map_or_else(|e| e, |item| item.title)))
+            .collect();
+        (out, error.map(|(line, _)| line))
+    }
+
+    #[test]
+    fn json_lines_are_read_a_line_at_a_time_with_their_numbers() {
+        let file = format!(
+            "\n{A}\r\n  \n{{\"title\": 1}}\n{}",
+            A.replace("\"A\"", "\"B\"")
+        );
+        for buffer in [8, 1 << 20] {
+            let (records, error) = streamed(file.as_bytes(), buffer);
+            assert_eq!(error, None);
+            let lines: Vec<usize> = records.iter().map(|r| r.0).collect();
+            assert_eq!(lines, [2, 4, 5], "blank lines count, but are no records");
+            assert_eq!(records[0].1, "A");
+            assert!(records[1].1.contains("invalid type"), "{records:?}");
+            assert_eq!(records[2].1, "B", "the last line needs no newline");
+        }
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_an_invalid_record_and_the_next_ones_are_read() {
+        let mut file = format!("{A}\n").into_bytes();
+        file.extend_from_slice(b"{\"title\": \"\xff\"}\n");
+        file.extend_from_slice(A.as_bytes());
+        let (records, _) = streamed(&file, 1 << 20);
+        assert_eq!(records.len(), 3);
+        assert_eq!(records[1].0, 2);
+        assert!(records[1].1.contains("not valid UTF-8"), "{records:?}");
+        assert_eq!(records[2], (3, "A".to_string()));
+    }
+
+    /// Gives `good` and then fails.
+    struct Failing<'a>(&'a [u8]);
+
+    impl std::io::Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("the disk went away"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_read_error_ends_the_records_and_says_after_which_line() {
+        let file = format!("{A}\n{A}\n");
+        let mut error = None;
+        let reader = std::io::BufReader::with_capacity(16, Failing(file.as_bytes()));
+        let records: Vec<_> = JsonLines::new(reader, &mut error).collect();
+        assert_eq!(records.len(), 2);
+        let (line, e) = error.expect("the error is kept");
+        assert_eq!(line, 2);
+        assert_eq!(e.to_string(), "the disk went away");
+    }
+
+    #[test]
+    fn a_survey_counts_lines_and_finds_the_first_byte_across_reads() {
+        let survey_of =
+            |bytes: &[u8]| survey(&mut std::io::BufReader::with_capacity(4, bytes)).unwrap();
+        assert_eq!(survey_of(b""), (0, None));
+        assert_eq!(survey_of(b"a\nb\n"), (2, Some(b'a')));
+        assert_eq!(survey_of(b"a\nb"), (2, Some(b'a')));
+        assert_eq!(survey_of(b" \n\t\n   [1]"), (3, Some(b'[')));
+        assert_eq!(survey_of(b"\n \n"), (2, None));
     }
 }

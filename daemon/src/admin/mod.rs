@@ -94,6 +94,14 @@ pub enum AdminRequest {
         /// The document.
         content: String,
     },
+    /// Imports a file like [`AdminRequest::ItemsImport`], reading it as it goes: for a
+    /// store opened by the command itself. Never sent to a daemon, which may not be able
+    /// to read the file: the command reads it and sends an `ItemsImport` instead.
+    #[serde(skip)]
+    ItemsImportFile {
+        /// The file.
+        path: std::path::PathBuf,
+    },
     /// The newest items.
     ItemsList {
         /// How many.
@@ -429,6 +437,7 @@ pub async fn execute(ctx: &AdminCtx, req: AdminRequest) -> Result<AdminResponse,
         R::OutboxShow { id } => people::outbox_show(ctx, &id).await,
         R::ItemsAdd { item } => content::items_add(ctx, item).await,
         R::ItemsImport { content } => content::items_import(ctx, content).await,
+        R::ItemsImportFile { path } => content::items_import_file(ctx, path).await,
         R::ItemsReindex => content::items_reindex(ctx).await,
         R::ItemsList { limit } => Ok(AdminResponse::Items(ctx.store.newest_items(limit).await?)),
         R::ItemsRemove { id } => content::items_remove(ctx, id).await,
