@@ -1421,6 +1421,24 @@ async fn an_import_file_line_that_is_not_utf8_is_one_invalid_record() {
     assert_eq!(titles, ["After", "Before"]);
 }
 
+/// A file that is a pipe (`<(zcat items.jsonl.gz)`, /dev/stdin) can be read only once, so
+/// it is read whole rather than a line at a time after counting its lines.
+#[tokio::test]
+async fn an_import_from_a_pipe_is_read_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    let lines = "{\"title\":\"Piped\",\"summary\":\"S.\",\"published_date\":\"2026-11-20T00:00:00Z\"}\n\
+                 {\"title\":\"Piped too\",\"summary\":\"S.\",\"published_date\":\"2026-11-21T00:00:00Z\"}\n";
+    let out = cli_with(
+        &dir,
+        &["items", "import", "/dev/stdin", "--json"],
+        lines,
+        &[],
+    )
+    .await;
+    assert_eq!(out.ok_json()["added"], 2, "{out:?}");
+}
+
 /// Regression (issue 15): an empty import file exited 0.
 #[tokio::test]
 async fn an_empty_import_is_a_failure() {

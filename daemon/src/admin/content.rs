@@ -2,7 +2,7 @@
 
 use std::cell::Cell;
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -307,8 +307,8 @@ pub(super) async fn items_import(
 }
 
 /// Imports the file at `path` as this process reads it: JSON Lines a line at a time, so
-/// that a large file is never held whole (a JSON array is still read whole, as it must
-/// be parsed whole to be found valid).
+/// that a large file is never held whole. A JSON array is still read whole (it must be
+/// parsed whole to be found valid), and so is a pipe (it can be read only once).
 pub(super) async fn items_import_file(
     ctx: &AdminCtx,
     path: PathBuf,
@@ -320,7 +320,14 @@ pub(super) async fn items_import_file(
         let open = || -> std::io::Result<_> {
             Ok(BufReader::with_capacity(READ_BUFFER, File::open(&path)?))
         };
-        let (lines, first) = survey(&mut open().map_err(cannot)?).map_err(cannot)?;
+        let mut file = open().map_err(cannot)?;
+        // A pipe (`<(zcat items.jsonl.gz)`) can be read only once: it is read whole.
+        if !file.get_ref().metadata().map_err(cannot)?.is_file() {
+            let mut content = String::new();
+            file.read_to_string(&mut content).map_err(cannot)?;
+            return import_document(&store, &*progress, &content).await;
+        }
+        let (lines, first) = survey(&mut file).map_err(cannot)?;
         if first == Some(b'[') {
             let content = std::fs::read_to_string(&path).map_err(cannot)?;
             return import_document(&store, &*progress, &content).await;
