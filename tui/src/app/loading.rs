@@ -32,6 +32,12 @@ impl App {
     /// Fetches the loaded pages again, so the feed is refilled after marks (the
     /// server's `FeedPage` contract).
     pub(super) fn refill_feed(&mut self) {
+        // One refill at a time: an answer asked for before this change must not be the last
+        // one shown, so this one is asked for once that answer is in (see `refill_again`).
+        if self.feed_refilling {
+            self.refill_again = true;
+            return;
+        }
         let pages = self.feed.data().map_or(1, |f| f.pages.max(1));
         self.feed_refilling = true;
         self.requests
@@ -105,6 +111,14 @@ impl App {
     }
 
     pub(super) fn on_feed(&mut self, fetch: FeedFetch, result: ApiResult<FeedPage>, now: Instant) {
+        let refill = matches!(fetch, FeedFetch::Refill(_));
+        self.apply_feed(fetch, result, now);
+        if refill && !self.feed_refilling && std::mem::take(&mut self.refill_again) {
+            self.refill_feed();
+        }
+    }
+
+    fn apply_feed(&mut self, fetch: FeedFetch, result: ApiResult<FeedPage>, now: Instant) {
         if fetch == FeedFetch::First {
             self.feed_refilling = false;
         } else {

@@ -571,6 +571,10 @@ pub struct App {
     feed_stale: bool,
     /// A refill is on its way.
     feed_refilling: bool,
+    /// Marks changed while a refill was on its way: its answer may predate them, so the feed
+    /// is refilled once more when it arrives (answers can come back out of order, and the
+    /// last one shown must be one asked for after the last change).
+    refill_again: bool,
     /// When the subscription is read again and waiting marks sent again.
     next_recheck: Option<Instant>,
     /// When the last tick came.
@@ -620,6 +624,7 @@ impl App {
             stale_lists: Vec::new(),
             feed_stale: false,
             feed_refilling: false,
+            refill_again: false,
             next_recheck: None,
             last_tick: None,
             quit: false,

@@ -55,6 +55,7 @@ impl App {
         self.stale_lists.clear();
         self.feed_stale = false;
         self.feed_refilling = false;
+        self.refill_again = false;
         self.refreshing = false;
         self.subscriber = false;
         self.marks = Marks::default();

@@ -346,6 +346,50 @@ fn the_feed_is_refilled_once_hides_and_reads_settle() {
     assert!(app.pending.is_empty(), "every change was stored");
 }
 
+/// Whether `requests` ask for the feed again.
+fn refills(requests: &[Request]) -> usize {
+    requests
+        .iter()
+        .filter(|r| matches!(r, Request::LoadFeed(FeedFetch::Refill(_))))
+        .count()
+}
+
+#[test]
+fn a_change_made_while_a_refill_is_on_its_way_is_refilled_after_its_answer() {
+    let now = Instant::now();
+    let mut app = free();
+    press(&mut app, "x", now);
+    let sent = set_marks(&app.take_requests());
+    stored(&mut app, sent[0].0, &sent[0].1, sent[0].2, now);
+    assert_eq!(refills(&app.take_requests()), 1);
+    // A second hide settles while that refill is on its way: its answer may not know of
+    // it, and answers can come back in any order, so nothing is asked for yet...
+    press(&mut app, "x", now);
+    let sent = set_marks(&app.take_requests());
+    stored(&mut app, sent[0].0, &sent[0].1, sent[0].2, now);
+    assert_eq!(refills(&app.take_requests()), 0, "one refill at a time");
+    // ...and once the first answer is in, the feed is asked for again.
+    let answer = |app: &mut App| {
+        let epoch = app.epoch;
+        app.update(
+            Action::FeedLoaded {
+                epoch,
+                fetch: FeedFetch::Refill(1),
+                result: Ok(free_page((1..6).map(item).collect(), true)),
+            },
+            now,
+        );
+    };
+    answer(&mut app);
+    assert_eq!(
+        refills(&app.take_requests()),
+        1,
+        "asked for after the change"
+    );
+    answer(&mut app);
+    assert_eq!(refills(&app.take_requests()), 0, "and only once");
+}
+
 #[test]
 fn a_subscriber_who_reads_a_page_gets_the_next_and_read_more_still_works() {
     let now = Instant::now();
