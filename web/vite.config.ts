@@ -6,14 +6,23 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './scripts/precompress';
 import { preloadRoutes } from './scripts/preload-routes';
+import { signedInChunks } from './scripts/signed-in-chunks';
 
 const daemon = 'http://127.0.0.1:8080';
+const page = (name: string) => `src/app/routes/${name}.tsx`;
+// The signed-in pages a reader opens the app on: preloaded with the entry script, and what they
+// need beyond it gathered into two chunks (scripts/signed-in-chunks.ts).
+const firstPages = { '/app': page('app'), '/tv-mode': page('tv-mode') };
+// The pages a visitor without a session can open (src/app/router.tsx, outside RequireAuth).
+const openPages = ['register', 'forgot-password', 'reset-password', 'auth-callback', 'unsubscribe', 'not-found'].map(page);
+const signedIn = signedInChunks(Object.values(firstPages), openPages, page('landing'));
 
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
-    preloadRoutes({ '/app': 'src/app/routes/app.tsx', '/tv-mode': 'src/app/routes/tv-mode.tsx' }),
+    signedIn.plugin,
+    preloadRoutes(firstPages),
     precompress(),
     // Installable and readable offline (web/README.md "Offline"): a manifest, and a service
     // worker that keeps the app shell, the pages of the API it read last, and answers the
@@ -89,6 +98,18 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsDir: 'assets',
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Only the modules each test names: their imports stay where they are (the entry's
+          // React above all), and the plugin checks that no chunk loads itself back.
+          groups: [
+            { name: 'reader', test: signedIn.reader, includeDependenciesRecursively: false },
+            { name: 'shared', test: signedIn.shared, includeDependenciesRecursively: false },
+          ],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',

@@ -10,12 +10,14 @@
 // nothing.
 //
 //   npm run build && cargo build --release -p radar-cli
-//   RADAR_BIN=target/release/radar node web/bench/first-card.mjs [runs] [desktop|phone]
+//   RADAR_BIN=target/release/radar [TIMELINE=1] node web/bench/first-card.mjs [runs] [desktop|phone]
 import { startDaemon } from '../e2e/daemon.mjs';
 import { launchBrowser, openPage, registerAndSignIn } from '../e2e/helpers.mjs';
 
 const RUNS = Number(process.argv[2] ?? 10);
 const ONLY = process.argv[3];
+// TIMELINE=1 prints each run's requests in the order they finished: what the first card waited for.
+const TIMELINE = Boolean(process.env.TIMELINE);
 
 const PROFILES = [
   { name: 'desktop', context: { viewport: { width: 1280, height: 900 } } },
@@ -55,7 +57,14 @@ async function coldRun(browser, baseURL, storageState, profile) {
     const time = await tab.evaluate(() => window.__firstCard);
     const load = await tab.evaluate(() => {
       const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
-      return { requests: entries.length, kb: entries.reduce((sum, e) => sum + (e.transferSize || 0), 0) / 1024 };
+      const requests = entries.map((e) => ({
+        path: new URL(e.name).pathname,
+        start: e.startTime,
+        firstByte: e.responseStart,
+        end: e.responseEnd,
+        kb: (e.transferSize || 0) / 1024,
+      }));
+      return { requests: entries.length, kb: entries.reduce((sum, e) => sum + (e.transferSize || 0), 0) / 1024, timeline: requests };
     });
     return { time, load };
   } finally {
@@ -79,6 +88,12 @@ try {
     for (let i = 0; i < RUNS; i++) {
       const run = await coldRun(browser, daemon.url, storageState, profile);
       times.push(run.time);
+      if (TIMELINE) {
+        console.log(`  ${profile.name} run ${i + 1}: first card at ${run.time.toFixed(0)} ms; ms from navigation start to request, first byte, last byte; KB`);
+        for (const r of run.load.timeline.sort((a, b) => a.end - b.end)) {
+          console.log(`    ${r.path.padEnd(60)} ${[r.start, r.firstByte, r.end].map((t) => t.toFixed(0).padStart(6)).join('')} ${r.kb.toFixed(1).padStart(7)}`);
+        }
+      }
       load = run.load;
     }
     times.sort((a, b) => a - b);
