@@ -45,14 +45,14 @@ function parse(code: string, id: string): Parsed | null {
   for (const node of program.body) {
     if (node.type === 'ImportDeclaration') {
       if (node.importKind === 'type') continue;
-      const names: Wanted = new Set();
+      const names = new Set<string>();
       let whole = false;
       for (const s of node.specifiers) {
-        if (s.type === 'ImportNamespaceSpecifier') whole = true;
-        else if (s.type === 'ImportDefaultSpecifier') names.add('default');
-        else if (s.importKind !== 'type') names.add(name(s.imported));
-        const one: Wanted = s.type === 'ImportNamespaceSpecifier' ? '*' : new Set([s.type === 'ImportDefaultSpecifier' ? 'default' : name(s.imported)]);
-        imported.set(s.local.name, { source: node.source.value, names: one });
+        if (s.type === 'ImportSpecifier' && s.importKind === 'type') continue;
+        const one = s.type === 'ImportNamespaceSpecifier' ? null : s.type === 'ImportDefaultSpecifier' ? 'default' : name(s.imported);
+        if (one === null) whole = true;
+        else names.add(one);
+        imported.set(s.local.name, { source: node.source.value, names: one === null ? '*' : new Set([one]) });
       }
       edges.push({ source: node.source.value, names: whole ? '*' : names });
     } else if (node.type === 'ExportNamedDeclaration' && !node.declaration) {
