@@ -1594,8 +1594,10 @@ async fn a_story_is_one_card_with_its_sources_and_the_reader_lists_the_other_out
     let unrelated = head(ONE_EVENT[5].2);
 
     let tui = Tmux::start(&daemon.base, &dir.path().join("config"));
-    let screen = tui.wait_until("the two cards", |s| {
-        s.contains(&head(&lead)) && s.contains(&unrelated)
+    // The detail pane draws once the story's sources have arrived: wait for it too, or a
+    // slow machine reads the screen while the pane is still a skeleton.
+    let screen = tui.wait_until("the two cards and the selected story's detail", |s| {
+        s.contains(&head(&lead)) && s.contains(&unrelated) && s.matches("5 sources").count() == 2
     });
     // The event once, counted; the other outlets' headlines are not in the feed.
     let row = selected_row(&screen);
