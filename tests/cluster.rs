@@ -545,25 +545,44 @@ impl Deployed {
 
     /// What haproxy thinks of a node (`UP`, `DOWN`, …), from its stats socket.
     fn server_status(&self, node: &str) -> String {
+        self.server_stat(node).0
+    }
+
+    /// A node's status and the result of its last health check (`L7OK`, `L7STS`, …;
+    /// `INI` before the first), from haproxy's stats socket.
+    fn server_stat(&self, node: &str) -> (String, String) {
         use std::io::{Read, Write};
         let mut sock =
             std::os::unix::net::UnixStream::connect(self.dir.path().join("haproxy.sock")).unwrap();
         sock.write_all(b"show stat\n").unwrap();
         let mut csv = String::new();
         sock.read_to_string(&mut csv).unwrap();
-        // `# pxname,svname,…`: the status is the 18th field.
+        // `# pxname,svname,…`: the status is the 18th field, the check's the 37th.
         csv.lines()
             .map(|l| l.split(',').collect::<Vec<_>>())
-            .find(|f| f.len() > 17 && f[0] == "nodes" && f[1] == node)
-            .map(|f| f[17].to_string())
+            .find(|f| f.len() > 36 && f[0] == "nodes" && f[1] == node)
+            .map(|f| (f[17].to_string(), f[36].to_string()))
             .unwrap_or_default()
     }
 
-    /// Waits until haproxy has a ready node: its health checks run every half second.
-    async fn until_ready(&self) {
+    /// Waits until haproxy sends traffic to each of `nodes`: each has passed its health
+    /// checks (every half second). haproxy takes a server as up
+    /// until its first check, and spreads the first checks over the interval, so a
+    /// ready answer from one node says nothing yet of the others.
+    async fn until_up(&self, nodes: &[&str]) {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        while self.call("GET", "/api/health/ready", None).await.status() != 200 {
-            assert!(std::time::Instant::now() < deadline, "no node became ready");
+        loop {
+            let stats: Vec<_> = nodes.iter().map(|n| self.server_stat(n)).collect();
+            if stats
+                .iter()
+                .all(|(status, check)| status == "UP" && check == "L7OK")
+            {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "not every node came up: {nodes:?} {stats:?}"
+            );
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
     }
@@ -571,6 +590,18 @@ impl Deployed {
 
 impl Drop for Deployed {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            // What the nodes logged (warnings and errors) says why an answer was wrong.
+            for n in 1..=3 {
+                let log = std::fs::read_to_string(self.dir.path().join(format!("node{n}.log")));
+                let log = log.unwrap_or_default();
+                let tail: Vec<_> = log.lines().rev().take(20).collect();
+                eprintln!("node{n}.log, last lines:");
+                for line in tail.into_iter().rev() {
+                    eprintln!("  {line}");
+                }
+            }
+        }
         let _ = Self::script(&self.dir, "stop", &[]);
     }
 }
@@ -599,10 +630,15 @@ async fn behind_haproxy_nothing_is_lost_when_a_node_dies_or_the_database_restart
     let Some(d) = Deployed::start() else {
         return;
     };
-    d.until_ready().await;
+    d.until_up(&["node1", "node2", "node3"]).await;
     // The demo data was loaded once, by whichever node won the lease.
     let feed: Value = d.call("GET", "/api/news", None).await.json().await.unwrap();
-    assert!(!feed["items"].as_array().unwrap().is_empty(), "{feed}");
+    assert!(
+        feed["items"]
+            .as_array()
+            .is_some_and(|items| !items.is_empty()),
+        "{feed}"
+    );
     let res = d
         .http
         .post(format!("{}/auth/v1/signup", d.base))
@@ -757,7 +793,7 @@ async fn behind_haproxy_nothing_is_lost_when_a_node_dies_or_the_database_restart
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    d.until_ready().await;
+    d.until_up(&["node1", "node3"]).await;
     for _ in 0..20 {
         assert_eq!(
             d.call("GET", "/api/favorites", Some(&token)).await.status(),
