@@ -106,6 +106,7 @@ export default defineConfig({
           groups: [
             { name: 'reader', test: signedIn.reader, includeDependenciesRecursively: false },
             { name: 'shared', test: signedIn.shared, includeDependenciesRecursively: false },
+            { name: 'common', test: signedIn.common, includeDependenciesRecursively: false },
           ],
         },
       },

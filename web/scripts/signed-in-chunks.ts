@@ -1,11 +1,12 @@
-// A Vite plugin: what the signed-in reader's first pages (/app, /tv-mode) need beyond the entry
-// script goes into two chunks: what only signed-in pages need, and what they share with the
-// pages open to visitors. Left to itself the bundler makes a chunk for every set of pages that
-// share a module, and /app's first load asked for twenty-one of them, most under 1 KB. Over
-// HTTP/1.1 a browser opens six connections to a host, so on a phone (150 ms a request) they
-// queued behind each other and the first story waited for the last of them; now it asks for
-// six. The landing page (whose JS has a budget) and the entry script load neither chunk, and
-// a visitor's page never loads the reader's.
+// A Vite plugin: what the signed-in reader's first page (/app) needs beyond the entry script
+// goes into three chunks: what only signed-in pages need, what it shares with the pages open
+// to visitors, and what it shares with the landing page; /tv-mode loads the same ones. Left to
+// itself the bundler makes a chunk for every set of pages that share a module, and /app's
+// first load asked for twenty-one of them, most under 1 KB. Over HTTP/1.1 a browser opens six
+// connections to a host, so on a phone (150 ms a request) they queued behind each other and
+// the first story waited for the last of them; now it asks for four. The entry script loads
+// none of the three chunks, the landing page (whose JS has a budget) only the last, and a
+// visitor's page never the reader's.
 import type { Plugin } from 'vite';
 import { parseAst } from 'rolldown/parseAst';
 
@@ -76,16 +77,19 @@ function parse(code: string, id: string): Parsed | null {
 }
 
 /**
- * `first`: the signed-in pages whose needs are gathered; `open`: the other pages a visitor
- * without a session can load; `landing`: the page whose JS is budgeted, which shares no group.
- * All are module paths, matched at the end of the module id. Returns the plugin, which reads
- * the module graph once it is built, and the tests of two groups: what only signed-in pages
- * need (`reader`), and what the first pages share with the open ones (`shared`), which a
- * visitor on the sign-up page downloads in one piece rather than the reader's whole chunk.
+ * `first`: the signed-in pages a reader opens the app on, the groups drawn from what the first
+ * of them needs (the others load what of it they use); `open`: the other pages a visitor
+ * without a session can load; `landing`: the page whose JS is budgeted. All are module paths,
+ * matched at the end of the module id. Returns the plugin, which reads the module graph once it
+ * is built, and the tests of three groups: what only signed-in pages need (`reader`); what the
+ * first page shares with the open ones (`shared`), which a visitor on the sign-up page
+ * downloads in one piece rather than the reader's whole chunk; and what it shares with the
+ * landing page (`common`), the one group the landing page loads.
  */
-export function signedInChunks(first: string[], open: string[], landing: string): { plugin: Plugin; reader: Test; shared: Test } {
+export function signedInChunks(first: string[], open: string[], landing: string): { plugin: Plugin; reader: Test; shared: Test; common: Test } {
   let reader = new Set<string>();
   let shared = new Set<string>();
+  let common = new Set<string>();
   const plugin: Plugin = {
     name: 'radar-signed-in-chunks',
     apply: 'build',
@@ -147,12 +151,16 @@ export function signedInChunks(first: string[], open: string[], landing: string)
         return new Set(seen.keys());
       };
       const pages = first.map(find);
-      const entry = await closure([...ids.filter((id) => this.getModuleInfo(id)?.isEntry), find(landing)]);
+      const entry = await closure(ids.filter((id) => this.getModuleInfo(id)?.isEntry));
+      const front = await closure([find(landing)]);
       const visitor = await closure(open.map(find));
-      // The pages keep their own chunks, each still the one its route loads.
-      const needs = [...(await closure(pages))].filter((id) => !pages.includes(id) && !entry.has(id));
-      reader = new Set(needs.filter((id) => !visitor.has(id)));
-      shared = new Set(needs.filter((id) => visitor.has(id)));
+      // The pages keep their own chunks, each still the one its route loads. The groups hold what
+      // the first page needs: what only another page needs stays in that page's chunk, which it
+      // loads anyway, and out of the first page's download.
+      const needs = [...(await closure(pages.slice(0, 1)))].filter((id) => !pages.includes(id) && !entry.has(id));
+      common = new Set(needs.filter((id) => front.has(id)));
+      reader = new Set(needs.filter((id) => !front.has(id) && !visitor.has(id)));
+      shared = new Set(needs.filter((id) => !front.has(id) && visitor.has(id)));
     },
     // The groups were drawn from the module graph; the chunks say whether they hold: the entry
     // and the landing page load neither group, no open page loads the reader's, and neither
@@ -172,16 +180,18 @@ export function signedInChunks(first: string[], open: string[], landing: string)
       const of = (group: Set<string>) => (c: Chunk) => c.moduleIds.some((id) => group.has(id));
       const page = (path: string) => chunks.find((c) => c.facadeModuleId?.endsWith(path));
       const both = new Set([...reader, ...shared]);
-      for (const chunk of [...chunks.filter((c) => c.isEntry), page(landing)]) {
-        if (chunk && loads(chunk, of(both))) this.error(`signed-in-chunks: ${chunk.fileName} would load the signed-in chunks`);
+      for (const chunk of chunks.filter((c) => c.isEntry)) {
+        if (loads(chunk, of(new Set([...both, ...common])))) this.error(`signed-in-chunks: ${chunk.fileName} would load a group`);
       }
+      const front = page(landing);
+      if (front && loads(front, of(both))) this.error(`signed-in-chunks: ${front.fileName} would load the signed-in chunks`);
       for (const chunk of open.map(page)) {
         if (chunk && loads(chunk, of(reader))) this.error(`signed-in-chunks: ${chunk.fileName} would load the reader's chunk`);
       }
-      for (const chunk of chunks.filter(of(both))) {
+      for (const chunk of chunks.filter(of(new Set([...both, ...common])))) {
         if (loads(chunk, (c) => c === chunk)) this.error(`signed-in-chunks: ${chunk.fileName} imports itself through other chunks`);
       }
     },
   };
-  return { plugin, reader: (id) => reader.has(id), shared: (id) => shared.has(id) };
+  return { plugin, reader: (id) => reader.has(id), shared: (id) => shared.has(id), common: (id) => common.has(id) };
 }

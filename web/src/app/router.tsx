@@ -1,34 +1,18 @@
-import { Component, lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { documentTitle, titles, type TitleHandle } from '@/config/titles';
 import { useAuth } from '@/lib/auth';
+import { chunk, type Chunk } from '@/lib/chunk';
 import { whenIdle } from '@/lib/idle';
 
 // The router's declarative mode: the pages load lazily and name themselves, which is all the
 // app asks of a router, and the data router's loaders, actions and fetchers (some 16 KB of
 // the first download, gzipped) stay out of the entry chunk.
 
-type Module = { default: ComponentType };
-type Load = () => Promise<Module>;
-
-/**
- * A page's chunk, loaded once. Once it has arrived, the lazy page is given a thenable that
- * answers at once, so it renders without suspending: suspending costs more than a download on
- * a page already preloaded, for React shows the spinner and then holds the page back until
- * 300 ms after it (its fallback throttle), a fifth of a phone's time to the first story.
- */
-function chunk(load: Load) {
-  let loaded: Module | undefined;
-  let loading: Promise<Module> | undefined;
-  const preload = () => (loading ??= load().then((m) => (loaded = m)));
-  const Page = lazy(() => (loaded ? ({ then: (ok: (m: Module) => void) => ok(loaded!) } as Promise<Module>) : preload()));
-  return { preload, Page };
-}
-
-type Chunk = ReturnType<typeof chunk>;
+type Load = () => Promise<{ default: ComponentType }>;
 
 const routeChunks: Record<string, Chunk> = {
   [paths.landing]: chunk(() => import('./routes/landing')),
@@ -87,7 +71,7 @@ function DocumentTitle({ handle }: { handle: TitleHandle }) {
 
 /** A lazily loaded page with its title; the spinner shows while its chunk downloads. */
 function page(handle: TitleHandle, from: Load | Chunk) {
-  const { Page } = typeof from === 'function' ? chunk(from) : from;
+  const { Component: Page } = typeof from === 'function' ? chunk(from) : from;
   return (
     <>
       <DocumentTitle handle={handle} />

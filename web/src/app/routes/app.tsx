@@ -1,18 +1,17 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { AppShell } from '@/components/layouts/app-shell';
 import { deferred } from '@/components/ui/deferred';
+import { Spinner } from '@/components/ui/spinner';
 import { VIEW_LABELS, type AppView } from '@/config/paths';
 import { DensityToggle } from '@/features/news/components/density-toggle';
 import { ListKeysHelp } from '@/features/news/components/list-keys-help';
 import { MarkReadMenu } from '@/features/news/components/mark-read-menu';
-import { DropsView } from '@/features/news/components/drops-view';
 import { FeedView } from '@/features/news/components/feed-view';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
-import { FavoritesView, ReadView, SharedView, TrashView } from '@/features/news/components/set-views';
-import { SearchView } from '@/features/news/components/search-view';
 import { useListKeys } from '@/features/news/use-list-keys';
 import { KeyPointsCard } from '@/features/weekly-summary/components/key-points-card';
+import { chunk } from '@/lib/chunk';
 import { whenIdle } from '@/lib/idle';
 
 /**
@@ -20,6 +19,20 @@ import { whenIdle } from '@/lib/idle';
  * the first story: it is fetched once the page is idle, so that a card opens at once.
  */
 const ItemReader = deferred(() => import('@/features/news/components/item-reader').then((m) => m.ItemReader));
+
+/**
+ * The views but the feed: the page opens on the feed, so their code waits until the page is idle
+ * (a spinner stands in if one is opened before it arrives).
+ */
+const setViews = () => import('@/features/news/components/set-views');
+const views = {
+  drops: chunk(() => import('@/features/news/components/drops-view').then((m) => ({ default: m.DropsView }))),
+  favorites: chunk(() => setViews().then((m) => ({ default: m.FavoritesView }))),
+  read: chunk(() => setViews().then((m) => ({ default: m.ReadView }))),
+  trash: chunk(() => setViews().then((m) => ({ default: m.TrashView }))),
+  shared: chunk(() => setViews().then((m) => ({ default: m.SharedView }))),
+  search: chunk(() => import('@/features/news/components/search-view').then((m) => ({ default: m.SearchView }))),
+};
 
 const VIEWS: AppView[] = ['feed', 'drops', 'favorites', 'read', 'trash', 'shared', 'search'];
 
@@ -35,7 +48,14 @@ export default function AppRoute() {
   const view: AppView = requested && VIEWS.includes(requested) ? requested : 'feed';
   const item = params.get('item');
   const q = (params.get('q') ?? '').trim();
-  useEffect(() => whenIdle(() => void ItemReader.preload().catch(() => undefined)), []);
+  useEffect(
+    () =>
+      whenIdle(() => {
+        void ItemReader.preload().catch(() => undefined);
+        for (const { preload } of Object.values(views)) void preload().catch(() => undefined);
+      }),
+    [],
+  );
   return (
     <ItemSetsProvider>
       <ListKeys active={view !== 'drops'} />
@@ -59,12 +79,14 @@ export default function AppRoute() {
             <FeedView />
           </>
         )}
-        {view === 'drops' && <DropsView />}
-        {view === 'favorites' && <FavoritesView />}
-        {view === 'read' && <ReadView />}
-        {view === 'trash' && <TrashView />}
-        {view === 'shared' && <SharedView />}
-        {view === 'search' && <SearchView key={q} q={q} />}
+        <Suspense fallback={<Spinner />}>
+          {view === 'drops' && <views.drops.Component />}
+          {view === 'favorites' && <views.favorites.Component />}
+          {view === 'read' && <views.read.Component />}
+          {view === 'trash' && <views.trash.Component />}
+          {view === 'shared' && <views.shared.Component />}
+          {view === 'search' && <views.search.Component key={q} q={q} />}
+        </Suspense>
       </AppShell>
       {item && <ItemReader key={item} id={item} view={view} q={q} />}
     </ItemSetsProvider>

@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 import { useWeeklySummaries } from '@/features/weekly-summary/api/get-weekly-summaries';
 import { KeyPointList } from '@/features/weekly-summary/components/key-point-list';
-import { dateRange } from '@/features/weekly-summary/components/weekly-summary-list';
+import { dateRange } from '@/features/weekly-summary/date-range';
 import { KEY_POINTS_DISMISSED_KEY, keyPointsCardFor } from '@/features/weekly-summary/key-points';
 import { useAuth } from '@/lib/auth';
 

@@ -5,7 +5,7 @@ import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { useWeeklySummary } from '@/features/weekly-summary/api/get-weekly-summary';
 import { KeyPointList } from '@/features/weekly-summary/components/key-point-list';
-import { dateRange } from '@/features/weekly-summary/components/weekly-summary-list';
+import { dateRange } from '@/features/weekly-summary/date-range';
 import { DEFAULT_SUMMARY_TITLE } from '@/features/weekly-summary/summary-title';
 import { ApiError } from '@/lib/api-client';
 import { useAuth } from '@/lib/auth';

@@ -6,12 +6,11 @@ import { StateMessage } from '@/components/ui/state-message';
 import { Tabs } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { useWeeklySummaries } from '@/features/weekly-summary/api/get-weekly-summaries';
+import { dateRange } from '@/features/weekly-summary/date-range';
 import { DEFAULT_SUMMARY_TITLE } from '@/features/weekly-summary/summary-title';
 import type { WeeklySummary } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 import { formatDate } from '@/lib/relative-time';
-
-export const dateRange = (s: Pick<WeeklySummary, 'start_date' | 'end_date'>) => `${formatDate(s.start_date)} – ${formatDate(s.end_date)}`;
 
 function ListView({ summaries }: { summaries: WeeklySummary[] }) {
   return (
