@@ -163,7 +163,7 @@ export function signedInChunks(first: string[], open: string[], landing: string)
       shared = new Set(needs.filter((id) => !front.has(id) && visitor.has(id)));
     },
     // The groups were drawn from the module graph; the chunks say whether they hold: the entry
-    // and the landing page load neither group, no open page loads the reader's, and neither
+    // loads no group and the landing page only `common`, no open page loads the reader's, and no
     // group loads itself back through another chunk (chunks that import each other can run a
     // module before one it needs, the page then failing to draw).
     generateBundle(_, bundle) {
@@ -180,15 +180,16 @@ export function signedInChunks(first: string[], open: string[], landing: string)
       const of = (group: Set<string>) => (c: Chunk) => c.moduleIds.some((id) => group.has(id));
       const page = (path: string) => chunks.find((c) => c.facadeModuleId?.endsWith(path));
       const both = new Set([...reader, ...shared]);
+      const all = new Set([...both, ...common]);
       for (const chunk of chunks.filter((c) => c.isEntry)) {
-        if (loads(chunk, of(new Set([...both, ...common])))) this.error(`signed-in-chunks: ${chunk.fileName} would load a group`);
+        if (loads(chunk, of(all))) this.error(`signed-in-chunks: ${chunk.fileName} would load a group`);
       }
       const front = page(landing);
       if (front && loads(front, of(both))) this.error(`signed-in-chunks: ${front.fileName} would load the signed-in chunks`);
       for (const chunk of open.map(page)) {
         if (chunk && loads(chunk, of(reader))) this.error(`signed-in-chunks: ${chunk.fileName} would load the reader's chunk`);
       }
-      for (const chunk of chunks.filter(of(new Set([...both, ...common])))) {
+      for (const chunk of chunks.filter(of(all))) {
         if (loads(chunk, (c) => c === chunk)) this.error(`signed-in-chunks: ${chunk.fileName} imports itself through other chunks`);
       }
     },
