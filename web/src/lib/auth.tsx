@@ -245,6 +245,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(
     () =>
       guarded('Failed to sign out', async () => {
+        // Reads still in flight would reach the server after it has ended the session and come
+        // back 401: they are dropped first (their answers are for the account that is leaving).
+        await queryClient.cancelQueries();
         const { error } = await (await getClient()).signOut();
         if (error) return { error: error.message };
         // docs/product.md §4: sign-out removes the session key; the local item sets belong to the
