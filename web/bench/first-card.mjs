@@ -11,13 +11,21 @@
 //
 //   npm run build && cargo build --release -p radar-cli
 //   RADAR_BIN=target/release/radar [TIMELINE=1] node web/bench/first-card.mjs [runs] [desktop|phone]
-import { startDaemon } from '../e2e/daemon.mjs';
+//   RADAR_BIN=OLD RADAR_BIN_B=NEW node web/bench/first-card.mjs 16 phone    # two builds, A B B A ...
+//
+// The phone's median moves by 100-300 ms from one minute to the next on a shared machine, more
+// than most changes are worth: compare two builds in one run, each run of B beside one of A,
+// and read the median of the pairs' ratios.
+import { resolve } from 'node:path';
+import { RADAR_BIN, startDaemon } from '../e2e/daemon.mjs';
 import { launchBrowser, openPage, registerAndSignIn } from '../e2e/helpers.mjs';
 
 const RUNS = Number(process.argv[2] ?? 10);
 const ONLY = process.argv[3];
 // TIMELINE=1 prints each run's requests in the order they finished: what the first card waited for.
 const TIMELINE = Boolean(process.env.TIMELINE);
+// RADAR_BIN_B: a second build, run after each run of RADAR_BIN, and their ratio printed.
+const RADAR_BIN_B = process.env.RADAR_BIN_B && resolve(process.env.RADAR_BIN_B);
 
 const PROFILES = [
   { name: 'desktop', context: { viewport: { width: 1280, height: 900 } } },
@@ -72,39 +80,67 @@ async function coldRun(browser, baseURL, storageState, profile) {
   }
 }
 
-const daemon = await startDaemon();
-const browser = await launchBrowser();
-try {
+// One signed-in reader per build: a daemon on its own data directory and its stored session.
+async function setUp(browser, bin) {
+  const daemon = await startDaemon({ bin });
   const { context, page } = await openPage(browser, daemon.url);
   await registerAndSignIn(page, `bench-${Date.now()}@example.test`);
   await page.locator('[data-testid="news-card"]').first().waitFor();
   const storageState = await context.storageState();
   await context.close();
+  return { bin, daemon, storageState };
+}
 
-  console.log(`first card on a cold signed-in /app, ${RUNS} runs per profile (${process.env.RADAR_BIN ?? 'target/debug/radar'}):`);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const browser = await launchBrowser();
+const builds = [];
+try {
+  for (const bin of [RADAR_BIN, RADAR_BIN_B].filter(Boolean)) builds.push(await setUp(browser, bin));
+  console.log(`first card on a cold signed-in /app, ${RUNS} runs per profile and build:`);
+  builds.forEach((b, i) => console.log(`  ${'AB'[i]}: ${b.bin}`));
   for (const profile of PROFILES.filter((p) => !ONLY || p.name === ONLY)) {
-    const times = [];
-    let load = null;
+    const times = builds.map(() => []);
+    const loads = [];
     for (let i = 0; i < RUNS; i++) {
-      const run = await coldRun(browser, daemon.url, storageState, profile);
-      times.push(run.time);
-      if (TIMELINE) {
-        console.log(`  ${profile.name} run ${i + 1}: first card at ${run.time.toFixed(0)} ms; ms from navigation start to request, first byte, last byte; KB`);
-        for (const r of run.load.timeline.sort((a, b) => a.end - b.end)) {
-          console.log(`    ${r.path.padEnd(60)} ${[r.start, r.firstByte, r.end].map((t) => t.toFixed(0).padStart(6)).join('')} ${r.kb.toFixed(1).padStart(7)}`);
+      // A and B in turn, both seeing the machine as it is that minute; A first in one pair
+      // and B first in the next (A B B A ...), as the second run of a pair tends to be the
+      // faster one: two runs of one build in one pair measured 0.95.
+      const order = i % 2 ? [...builds.entries()].reverse() : [...builds.entries()];
+      for (const [b, build] of order) {
+        const run = await coldRun(browser, build.daemon.url, build.storageState, profile);
+        times[b].push(run.time);
+        loads[b] = run.load;
+        if (TIMELINE) {
+          console.log(`  ${profile.name} ${'AB'[b]} run ${i + 1}: first card at ${run.time.toFixed(0)} ms; ms from navigation start to request, first byte, last byte; KB`);
+          for (const r of run.load.timeline.sort((x, y) => x.end - y.end)) {
+            console.log(`    ${r.path.padEnd(60)} ${[r.start, r.firstByte, r.end].map((t) => t.toFixed(0).padStart(6)).join('')} ${r.kb.toFixed(1).padStart(7)}`);
+          }
         }
       }
-      load = run.load;
     }
-    times.sort((a, b) => a - b);
-    const median = times.length % 2 ? times[(times.length - 1) / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
-    const p90 = times[Math.min(times.length - 1, Math.ceil(0.9 * times.length) - 1)];
-    console.log(
-      `  ${profile.name.padEnd(8)} median ${median.toFixed(0)} ms, p90 ${p90.toFixed(0)} ms, best ${times[0].toFixed(0)} ms; ` +
-        `${load.requests} requests, ${load.kb.toFixed(0)} KB transferred`,
-    );
+    for (const [b, ts] of times.entries()) {
+      const sorted = [...ts].sort((x, y) => x - y);
+      const p90 = sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)];
+      console.log(
+        `  ${profile.name.padEnd(8)} ${builds.length > 1 ? `${'AB'[b]} ` : ''}median ${median(ts).toFixed(0)} ms, p90 ${p90.toFixed(0)} ms, best ${sorted[0].toFixed(0)} ms; ` +
+          `${loads[b].requests} requests, ${loads[b].kb.toFixed(0)} KB transferred`,
+      );
+    }
+    if (builds.length > 1) {
+      // Each run of B against the run of A just before it: a ratio holds where two medians
+      // taken minutes apart on a shared machine do not.
+      const ratios = times[1].map((t, i) => t / times[0][i]);
+      const faster = ratios.filter((r) => r < 1).length;
+      console.log(
+        `  ${profile.name.padEnd(8)} B / A median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}); B faster in ${faster} of ${ratios.length} pairs`,
+      );
+    }
   }
 } finally {
   await browser.close();
-  await daemon.stop();
+  for (const b of builds) await b.daemon.stop();
 }

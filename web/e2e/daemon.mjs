@@ -11,17 +11,18 @@ const webDir = resolve(import.meta.dirname, '..');
 export const RADAR_BIN = process.env.RADAR_BIN ? resolve(process.env.RADAR_BIN) : resolve(webDir, '../target/debug/radar');
 
 /**
- * @param {{ args?: string[] }} [options]
+ * @param {{ args?: string[], bin?: string }} [options] `bin`: another build of radar than RADAR_BIN (the
+ *   benchmarks compare two).
  * @returns {Promise<{ url: string, dataDir: string, cli: (args: string[]) => Promise<string>, halt: () => Promise<void>, resume: () => Promise<void>, stop: () => Promise<void>, output: () => string }>}
  */
-export async function startDaemon({ args = [] } = {}) {
+export async function startDaemon({ args = [], bin = RADAR_BIN } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'radar-e2e-'));
   let addr = '127.0.0.1:0';
   let child;
   let log = '';
 
   const spawnServe = async () => {
-    child = spawn(RADAR_BIN, ['serve', '--addr', addr, '--data', dataDir, ...args], {
+    child = spawn(bin, ['serve', '--addr', addr, '--data', dataDir, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, RADAR_LOG: process.env.RADAR_LOG ?? 'warn' },
     });
@@ -50,7 +51,7 @@ export async function startDaemon({ args = [] } = {}) {
   addr = new URL(url).host;
 
   const cli = async (cliArgs) => {
-    const { stdout } = await run(RADAR_BIN, [...cliArgs, '--data', dataDir], { timeout: 30_000 });
+    const { stdout } = await run(bin, [...cliArgs, '--data', dataDir], { timeout: 30_000 });
     return stdout;
   };
 
