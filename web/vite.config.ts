@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
+import { compileHints } from './scripts/compile-hints';
 import { precompress } from './scripts/precompress';
 import { preloadRoutes } from './scripts/preload-routes';
 import { signedInChunks } from './scripts/signed-in-chunks';
@@ -23,6 +24,7 @@ export default defineConfig({
     tailwindcss(),
     signedIn.plugin,
     preloadRoutes(firstPages),
+    compileHints(firstPages),
     precompress(),
     // Installable and readable offline (web/README.md "Offline"): a manifest, and a service
     // worker that keeps the app shell, the pages of the API it read last, and answers the

@@ -76,6 +76,23 @@ describe('design', () => {
     assert.equal(asked.filter((p) => p === '/api/news').length, 1, 'the feed is asked for once');
   });
 
+  it('asks for eager compiling of the scripts a first load runs, and of no other', async () => {
+    const hint = '//# allFunctionsCalledOnLoad\n';
+    const html = await (await page.request.get('/app')).text();
+    const attr = (re) => [...html.matchAll(re)].map((m) => m[1].replace(/^\//, ''));
+    // The entry, its static imports, and what the signed-in first pages preload.
+    const routes = JSON.parse(/\{"\/app":\[[^}]*\}/.exec(html)?.[0] ?? '{}');
+    const first = new Set([...attr(/<script type="module" crossorigin src="([^"]+)"/g), ...attr(/<link rel="modulepreload" crossorigin href="([^"]+)"/g), ...Object.values(routes).flat()]);
+    assert.ok(routes['/app']?.length && first.size >= 4, `first load: ${[...first].join(' ')}`);
+    const script = async (file) => (await page.request.get(`/${file}`, { headers: { 'accept-encoding': 'br, gzip' } })).text();
+    for (const file of first) assert.ok((await script(file)).startsWith(hint), `${file} has no compile hint`);
+    // Every other chunk, as the entry's map of lazy imports names them: loaded on demand.
+    const entry = [...first].find((f) => /^assets\/index-/.test(f));
+    const lazy = JSON.parse(/m\.f=(\[[^\]]*\])/.exec(await script(entry))?.[1] ?? '[]').filter((f) => !first.has(f));
+    assert.ok(lazy.length >= 10, `lazy chunks: ${lazy.join(' ')}`);
+    for (const file of lazy) assert.ok(!(await script(file)).startsWith(hint), `${file} is compiled eagerly`);
+  });
+
   it('keeps the phone header to one row, with the test checkout in the menu', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto('/app');

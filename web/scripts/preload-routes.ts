@@ -8,6 +8,33 @@
 import type { Plugin } from 'vite';
 
 type Chunk = { type: 'chunk'; fileName: string; imports: string[]; facadeModuleId: string | null; isEntry: boolean };
+type Bundle = Record<string, { type: string }>;
+
+/**
+ * What a first load runs, per the bundle: `entry`, the files the entry script loads (itself and
+ * its static imports, which every page runs), and `byPath`, for each listed route, the files
+ * its page needs beyond those.
+ */
+export function firstLoads(bundle: Bundle, routes: Record<string, string>): { entry: Set<string>; byPath: Record<string, string[]> } {
+  const chunks = Object.values(bundle).filter((c): c is Chunk => c.type === 'chunk');
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const closure = (chunk: Chunk, seen = new Set<string>()) => {
+    if (seen.has(chunk.fileName)) return seen;
+    seen.add(chunk.fileName);
+    for (const file of chunk.imports) {
+      const next = byFile.get(file);
+      if (next) closure(next, seen);
+    }
+    return seen;
+  };
+  const entry = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [...closure(c)]));
+  const filesOf = (moduleId: string) => {
+    const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(moduleId));
+    if (!chunk) throw new Error(`preload-routes: no chunk for ${moduleId}`);
+    return [...closure(chunk)].filter((file) => !entry.has(file));
+  };
+  return { entry, byPath: Object.fromEntries(Object.entries(routes).map(([path, id]) => [path, filesOf(id)])) };
+}
 
 export function preloadRoutes(routes: Record<string, string>): Plugin {
   return {
@@ -17,24 +44,7 @@ export function preloadRoutes(routes: Record<string, string>): Plugin {
       order: 'post',
       handler(html, ctx) {
         if (!ctx.bundle) return html;
-        const chunks = Object.values(ctx.bundle).filter((c): c is Chunk & (typeof ctx.bundle)[string] => c.type === 'chunk');
-        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-        const closure = (chunk: Chunk, seen = new Set<string>()) => {
-          if (seen.has(chunk.fileName)) return seen;
-          seen.add(chunk.fileName);
-          for (const file of chunk.imports) {
-            const next = byFile.get(file);
-            if (next) closure(next, seen);
-          }
-          return seen;
-        };
-        const loadedByEntry = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [...closure(c)]));
-        const filesOf = (moduleId: string) => {
-          const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(moduleId));
-          if (!chunk) throw new Error(`preload-routes: no chunk for ${moduleId}`);
-          return [...closure(chunk)].filter((file) => !loadedByEntry.has(file));
-        };
-        const byPath = Object.fromEntries(Object.entries(routes).map(([path, id]) => [path, filesOf(id)]));
+        const { byPath } = firstLoads(ctx.bundle, routes);
         const script = `<script>try{if(localStorage.getItem('radar-auth'))(${JSON.stringify(byPath)}[location.pathname.replace(/\\/$/,'')]||[]).forEach(function(f){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href='/'+f;document.head.appendChild(l)})}catch(e){}</script>`;
         // Before the stylesheet: an inline script waits for the style sheets above it, which
         // would hold the chunks back until the CSS has arrived. After the entry script, so
