@@ -12,6 +12,7 @@
 //   npm run build && cargo build --release -p radar-cli
 //   RADAR_BIN=target/release/radar [TIMELINE=1] node web/bench/first-card.mjs [runs] [desktop|phone]
 //   RADAR_BIN=OLD RADAR_BIN_B=NEW node web/bench/first-card.mjs 16 phone    # two builds, A B B A ...
+//   PAGE=landing node web/bench/first-card.mjs 16 phone                       # the landing page's heading
 //
 // The phone's median moves by 100-300 ms from one minute to the next on a shared machine, more
 // than most changes are worth: compare two builds in one run, each run of B beside one of A,
@@ -37,10 +38,15 @@ const PROFILES = [
   },
 ];
 
-// Runs in the page before its scripts: notes when the first card appears.
-const watchFirstCard = () => {
+// PAGE=landing times the landing page for a visitor instead: no session, until its heading.
+const LANDING = process.env.PAGE === 'landing';
+const PATH = LANDING ? '/' : '/app';
+const MARK = LANDING ? 'h1' : '[data-testid="news-card"]';
+
+// Runs in the page before its scripts: notes when the first card (or heading) appears.
+const watchFirstCard = (mark) => {
   new MutationObserver((_, observer) => {
-    if (document.querySelector('[data-testid="news-card"]')) {
+    if (document.querySelector(mark)) {
       window.__firstCard = performance.now();
       observer.disconnect();
     }
@@ -50,7 +56,7 @@ const watchFirstCard = () => {
 async function coldRun(browser, baseURL, storageState, profile) {
   const cold = await browser.newContext({ baseURL, storageState, ...profile.context });
   try {
-    await cold.addInitScript(watchFirstCard);
+    await cold.addInitScript(watchFirstCard, MARK);
     const tab = await cold.newPage();
     if (profile.cpu || profile.network) {
       const cdp = await cold.newCDPSession(tab);
@@ -60,7 +66,7 @@ async function coldRun(browser, baseURL, storageState, profile) {
         await cdp.send('Network.emulateNetworkConditions', profile.network);
       }
     }
-    await tab.goto('/app');
+    await tab.goto(PATH);
     await tab.waitForFunction(() => window.__firstCard !== undefined, null, { timeout: 60_000 });
     const time = await tab.evaluate(() => window.__firstCard);
     const load = await tab.evaluate(() => {
@@ -88,7 +94,7 @@ async function setUp(browser, bin) {
   await page.locator('[data-testid="news-card"]').first().waitFor();
   const storageState = await context.storageState();
   await context.close();
-  return { bin, daemon, storageState };
+  return { bin, daemon, storageState: LANDING ? undefined : storageState };
 }
 
 const median = (xs) => {
@@ -100,7 +106,7 @@ const browser = await launchBrowser();
 const builds = [];
 try {
   for (const bin of [RADAR_BIN, RADAR_BIN_B].filter(Boolean)) builds.push(await setUp(browser, bin));
-  console.log(`first card on a cold signed-in /app, ${RUNS} runs per profile and build:`);
+  console.log(`${LANDING ? 'heading of a cold / without a session' : 'first card on a cold signed-in /app'}, ${RUNS} runs per profile and build:`);
   builds.forEach((b, i) => console.log(`  ${'AB'[i]}: ${b.bin}`));
   for (const profile of PROFILES.filter((p) => !ONLY || p.name === ONLY)) {
     const times = builds.map(() => []);
