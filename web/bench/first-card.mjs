@@ -25,7 +25,7 @@ const RUNS = Number(process.argv[2] ?? 10);
 const ONLY = process.argv[3];
 // TIMELINE=1 prints each run's requests in the order they finished: what the first card waited for.
 const TIMELINE = Boolean(process.env.TIMELINE);
-// RADAR_BIN_B: a second build, run after each run of RADAR_BIN, and their ratio printed.
+// RADAR_BIN_B: a second build, run beside each run of RADAR_BIN, and their ratio printed.
 const RADAR_BIN_B = process.env.RADAR_BIN_B && resolve(process.env.RADAR_BIN_B);
 
 const PROFILES = [
@@ -121,7 +121,7 @@ try {
         times[b].push(run.time);
         loads[b] = run.load;
         if (TIMELINE) {
-          console.log(`  ${profile.name} ${'AB'[b]} run ${i + 1}: first card at ${run.time.toFixed(0)} ms; ms from navigation start to request, first byte, last byte; KB`);
+          console.log(`  ${profile.name} ${'AB'[b]} run ${i + 1}: ${LANDING ? 'heading' : 'first card'} at ${run.time.toFixed(0)} ms; ms from navigation start to request, first byte, last byte; KB`);
           for (const r of run.load.timeline.sort((x, y) => x.end - y.end)) {
             console.log(`    ${r.path.padEnd(60)} ${[r.start, r.firstByte, r.end].map((t) => t.toFixed(0).padStart(6)).join('')} ${r.kb.toFixed(1).padStart(7)}`);
           }
@@ -137,7 +137,7 @@ try {
       );
     }
     if (builds.length > 1) {
-      // Each run of B against the run of A just before it: a ratio holds where two medians
+      // Each run of B against the run of A in its pair: a ratio holds where two medians
       // taken minutes apart on a shared machine do not.
       const ratios = times[1].map((t, i) => t / times[0][i]);
       const faster = ratios.filter((r) => r < 1).length;

@@ -16,7 +16,7 @@
 import type { Plugin } from 'vite';
 import { firstLoads } from './preload-routes';
 
-export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
 export function compileHints(routes: Record<string, string>): Plugin {
   return {
