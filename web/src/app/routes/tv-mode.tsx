@@ -3,7 +3,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { feedEnd, loadedItems, useNews } from '@/features/news/api/get-news';
-import { itemSource } from '@/features/news/components/source-badge';
+import { itemSource } from '@/features/news/source';
 import { storySources } from '@/features/news/story';
 import { TvSlideshow } from '@/features/tv-mode/components/tv-slideshow';
 

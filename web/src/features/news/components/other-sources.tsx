@@ -6,7 +6,8 @@ import { useId } from 'react';
 import { Link, useLocation } from 'react-router';
 import { buttonClass } from '@/components/ui/button';
 import { READER_STATE, readerPath, type AppView } from '@/config/paths';
-import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
+import { SourceBadge } from '@/features/news/components/source-badge';
+import { itemSource } from '@/features/news/source';
 import type { Story } from '@/lib/api/types';
 
 export function OtherSources({ story, view, q }: { story: Story; view: AppView; q?: string }) {
