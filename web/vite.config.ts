@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 import { compileHints } from './scripts/compile-hints';
+import { firstPaint } from './scripts/first-paint';
 import { precompress } from './scripts/precompress';
 import { preloadRoutes } from './scripts/preload-routes';
 import { signedInChunks } from './scripts/signed-in-chunks';
@@ -24,6 +25,7 @@ export default defineConfig({
     tailwindcss(),
     signedIn.plugin,
     preloadRoutes(firstPages),
+    firstPaint(),
     compileHints(firstPages),
     precompress(),
     // Installable and readable offline (web/README.md "Offline"): a manifest, and a service

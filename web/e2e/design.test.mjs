@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startDaemon } from './daemon.mjs';
-import { assertNoConsoleErrors, cards, launchBrowser, openPage, registerAndSignIn, shoot } from './helpers.mjs';
+import { assertNoConsoleErrors, cards, launchBrowser, openPage, registerAndSignIn, shoot, signOut } from './helpers.mjs';
 
 const EMAIL = `design-${Date.now()}@example.test`;
 const LONG = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of a story far too long to be shown whole on a phone.`).join(' ');
@@ -91,6 +91,51 @@ describe('design', () => {
     const lazy = JSON.parse(/m\.f=(\[[^\]]*\])/.exec(await script(entry))?.[1] ?? '[]').filter((f) => !first.has(f));
     assert.ok(lazy.length >= 10, `lazy chunks: ${lazy.join(' ')}`);
     for (const file of lazy) assert.ok(!(await script(file)).startsWith(hint), `${file} is compiled eagerly`);
+  });
+
+  it("draws a returning reader's first stories before the app's code arrives, then gives way to the app", async () => {
+    // A reader of their own: signing out at the end must not end this suite's session.
+    const first = await openPage(browser, daemon.url, { width: 390, height: 844 });
+    await registerAndSignIn(first.page, `first-paint-${Date.now()}@example.test`);
+    await cards(first.page).first().waitFor();
+    await first.page.waitForFunction(() => localStorage.getItem('radar-first-paint'));
+    const titles = await cards(first.page).locator('h2').allInnerTexts();
+    const storageState = await first.context.storageState();
+
+    // The next visit, with the app's entry script held back: what is drawn is the first paint's.
+    const next = await browser.newContext({ baseURL: daemon.url, storageState, viewport: { width: 390, height: 844 } });
+    try {
+      const tab = await next.newPage();
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await tab.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await tab.goto('/app', { waitUntil: 'commit' });
+      const painted = tab.locator('[data-first-paint=""] article');
+      await painted.first().waitFor();
+      assert.deepEqual(await painted.locator('h2').allInnerTexts(), titles, "the early answer's stories, in order");
+      const standIn = await tab.evaluate(() => {
+        const host = document.querySelector('[data-first-paint=""]');
+        return { inert: host.inert, hidden: host.getAttribute('aria-hidden'), testIds: host.querySelectorAll('[data-testid]').length, app: document.querySelectorAll('[data-testid="news-card"]').length };
+      });
+      assert.deepEqual(standIn, { inert: true, hidden: 'true', testIds: 0, app: 0 }, 'an inert stand-in, before the app');
+      const before = await painted.first().locator('h2').boundingBox();
+
+      release();
+      await cards(tab).first().waitFor();
+      assert.equal(await tab.locator('[data-first-paint=""]').count(), 0, 'the app replaced the stand-in');
+      assert.deepEqual(await cards(tab).locator('h2').allInnerTexts(), titles);
+      assert.deepEqual(await cards(tab).first().locator('h2').boundingBox(), before, 'the first story did not move');
+    } finally {
+      await next.close();
+    }
+
+    // Signing out drops the snapshot: the next account does not see this one's page.
+    await signOut(first.page);
+    assert.equal(await first.page.evaluate(() => localStorage.getItem('radar-first-paint')), null);
+    await first.context.close();
   });
 
   it('keeps the phone header to one row, with the test checkout in the menu', async () => {

@@ -8,6 +8,7 @@ import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useM
 import { setTokenSource } from '@/lib/api/base';
 import type { ClientConfig } from '@/lib/api/types';
 import { AUTH_STORAGE_KEY, storedSession } from '@/lib/early-feed';
+import { FIRST_PAINT_KEY } from '@/lib/first-paint-key';
 import { recheckSubscription } from '@/lib/subscription';
 import type { SubscriptionState } from '@/lib/subscription-watch';
 import { whenIdle } from '@/lib/idle';
@@ -254,6 +255,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // account that just left, so they go too.
         localStorage.removeItem(AUTH_STORAGE_KEY);
         LOCAL_SET_KEYS.forEach((key) => localStorage.removeItem(key));
+        // What the next visit would draw first (src/features/news/first-paint) is this account's page.
+        localStorage.removeItem(FIRST_PAINT_KEY);
         queryClient.clear();
         // What the service worker kept of the API answered this account (src/lib/offline.tsx).
         if ('caches' in window) void caches.delete(API_CACHE);

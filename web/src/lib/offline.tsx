@@ -63,14 +63,14 @@ export function OfflineStatus() {
   } = useRegisterSW();
   if (!online) {
     return (
-      <p role="status" data-testid="offline" className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50">
+      <p role="status" data-testid="offline" data-first-paint="omit" className="bg-amber-100 px-4 py-2 text-center text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50">
         Offline: showing what was loaded. Your changes are sent when the network is back.
       </p>
     );
   }
   if (needRefresh) {
     return (
-      <p role="status" className="flex items-center justify-center gap-3 bg-indigo-50 px-4 py-2 text-sm text-indigo-950 dark:bg-indigo-950 dark:text-indigo-50">
+      <p role="status" data-first-paint="omit" className="flex items-center justify-center gap-3 bg-indigo-50 px-4 py-2 text-sm text-indigo-950 dark:bg-indigo-950 dark:text-indigo-50">
         A new version of Radar is ready.
         <button type="button" onClick={() => void updateServiceWorker(true)} className="rounded-md bg-indigo-600 px-3 py-1 font-medium text-white hover:bg-indigo-700">
           Reload

@@ -20,6 +20,7 @@ export function AlertsBell() {
           <span
             aria-hidden="true"
             data-testid="alerts-badge"
+            data-first-paint="omit"
             className="absolute -right-0.5 -top-0.5 min-w-[1.125rem] rounded-full bg-red-600 px-1 text-center text-[0.6875rem] font-semibold leading-[1.125rem] text-white"
           >
             {unseen > 99 ? '99+' : unseen}

@@ -51,6 +51,7 @@ function UnreadBadge({ compact = false }: { compact?: boolean }) {
   return (
     <span
       data-testid="unread-count"
+      data-first-paint="omit"
       className={
         compact
           ? 'absolute -top-1 left-1/2 ml-1.5 min-w-4 rounded-full bg-indigo-600 px-1 text-center text-2xs font-semibold leading-4 text-white'

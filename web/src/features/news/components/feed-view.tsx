@@ -11,6 +11,7 @@ import { CardList } from '@/features/news/components/card-list';
 import { ListEnd } from '@/features/news/components/list-end';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
 import { keepOpened, visibleInFeed } from '@/features/news/item-sets';
+import { useKeepFirstPaint } from '@/features/news/first-paint/use-keep-first-paint';
 import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 import { deferred } from '@/components/ui/deferred';
@@ -39,6 +40,7 @@ export function FeedView() {
   const [before, setBefore] = useState<NewsItem[]>([]);
   const shown = news.data ? keepOpened(before, visibleInFeed(loadedItems(news.data.pages), sets, readOnOpen), readOnOpen, sets) : [];
   if (news.data && !sameIds(shown, before)) setBefore(shown);
+  useKeepFirstPaint(shown.length > 0);
 
   if (news.isPending) {
     return (

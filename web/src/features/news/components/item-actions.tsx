@@ -109,7 +109,9 @@ export function ItemActions({ item, view, onTakeaways }: { item: NewsItem; view:
           className="relative z-10 ml-auto inline-flex h-9 items-center gap-1 rounded-md px-2 text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
         >
           More <ExternalLink aria-hidden="true" className="h-3.5 w-3.5" />
-          <span className="sr-only">about {item.title} (opens in a new tab)</span>
+          <span className="sr-only" data-slot="more-label">
+            about {item.title} (opens in a new tab)
+          </span>
         </a>
       )}
     </div>

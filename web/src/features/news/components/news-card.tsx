@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { READER_STATE, readerPath, type AppView } from '@/config/paths';
 import { ItemActions } from '@/features/news/components/item-actions';
 import { useItemSets } from '@/features/news/components/item-sets-provider';
-import { itemSource, SourceBadge } from '@/features/news/components/source-badge';
+import { SourceBadge } from '@/features/news/components/source-badge';
+import { itemSource } from '@/features/news/source';
 import { useDensity } from '@/features/news/density';
 import { storySources } from '@/features/news/story';
 import { Highlighted } from '@/features/news/components/highlighted';
@@ -51,20 +52,22 @@ export function NewsCard({
     >
       <div className="flex items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
         <SourceBadge source={source} />
-        <span className="truncate font-medium text-slate-700 dark:text-slate-300">{source}</span>
+        <span className="truncate font-medium text-slate-700 dark:text-slate-300" data-slot="source">
+          {source}
+        </span>
         <span aria-hidden="true">·</span>
-        <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0">
+        <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0" data-slot="time">
           {relativeTime(item.published_date)}
         </time>
         <StorySources item={item} />
       </div>
       <h2 className={`mt-1.5 font-semibold leading-snug tracking-tight text-slate-900 dark:text-slate-50 ${compact ? 'text-base' : 'text-[1.0625rem] sm:text-lg'}`}>
-        <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline">
+        <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline" data-slot="title">
           {highlights ? <Highlighted {...highlights.title} /> : item.title}
         </Link>
       </h2>
       {!compact && (
-        <p className="mt-1.5 line-clamp-3 text-[0.9375rem] leading-relaxed text-slate-700 dark:text-slate-300">
+        <p className="mt-1.5 line-clamp-3 text-[0.9375rem] leading-relaxed text-slate-700 dark:text-slate-300" data-slot="summary">
           {highlights ? <Highlighted {...highlights.summary} /> : item.summary}
         </p>
       )}
@@ -99,9 +102,11 @@ function NewsRow({ item, view, onTakeaways, extra, query, read, dimmed }: { item
       data-read={read || undefined}
     >
       <SourceBadge source={source} />
-      <span className="hidden w-32 shrink-0 truncate text-xs font-medium text-slate-600 sm:block dark:text-slate-400">{source}</span>
+      <span className="hidden w-32 shrink-0 truncate text-xs font-medium text-slate-600 sm:block dark:text-slate-400" data-slot="source">
+        {source}
+      </span>
       <h2 className="min-w-0 flex-1 truncate font-medium text-slate-900 dark:text-slate-50">
-        <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-lg focus-visible:underline">
+        <Link to={readerPath(view, item.id, query)} state={READER_STATE} className="outline-none after:absolute after:inset-0 after:rounded-lg focus-visible:underline" data-slot="title">
           {item.title}
         </Link>
       </h2>
@@ -111,7 +116,7 @@ function NewsRow({ item, view, onTakeaways, extra, query, read, dimmed }: { item
           {sources}
         </span>
       )}
-      <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0 text-xs text-slate-600 dark:text-slate-400">
+      <time dateTime={item.published_date} title={formatDate(item.published_date)} className="shrink-0 text-xs text-slate-600 dark:text-slate-400" data-slot="time">
         {relativeTime(item.published_date)}
       </time>
       <div className="absolute inset-y-0 right-1 hidden items-center rounded-md bg-white/95 pl-2 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:hover)]:flex dark:bg-slate-900/95">

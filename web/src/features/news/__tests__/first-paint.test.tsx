@@ -1,0 +1,87 @@
+import { screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FeedView } from '@/features/news/components/feed-view';
+import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
+import { paintFirst } from '@/features/news/first-paint/paint';
+import { keepSnapshot, keptSnapshot, snapshotOf } from '@/features/news/first-paint/snapshot';
+import type { FeedPage, NewsItem } from '@/lib/api/types';
+import { FIRST_PAINT_KEY } from '@/lib/first-paint-key';
+import { newsItem, renderWithProviders } from '@/test/render';
+import { byQuery, lists, server } from '@/test/server';
+
+vi.mock('@/lib/auth', () => ({
+  useAuth: () => ({ user: { id: 'u1' }, isSubscriber: false, subscriptionKnown: true, recheckSubscription: () => {} }),
+}));
+
+const page = (items: unknown[]) => ({ items, nextCursor: null, hasMore: false, limit: items.length, total: items.length, subscriber: false }) as unknown as FeedPage;
+
+/** The feed drawn by the app for `items`; answers the page's root. */
+async function drawFeed(items: unknown[]) {
+  server.use(...lists(), byQuery('/api/news', { '': page(items) }));
+  const { container, unmount } = renderWithProviders(
+    <ItemSetsProvider>
+      <FeedView />
+    </ItemSetsProvider>,
+  );
+  await screen.findAllByTestId('news-card');
+  return { container, unmount };
+}
+
+/** A card as the first paint compares it: without its test id and its words for screen readers. */
+function comparable(card: Element) {
+  const copy = card.cloneNode(true) as Element;
+  copy.removeAttribute('data-testid');
+  copy.querySelectorAll('[data-testid]').forEach((e) => e.removeAttribute('data-testid'));
+  copy.querySelector('[data-slot="more-label"]')?.remove();
+  return copy.outerHTML;
+}
+
+beforeEach(() => localStorage.clear());
+
+describe('first paint', () => {
+  it("draws each story in exactly the card the app draws for it, its text as text", async () => {
+    const last = await drawFeed([newsItem(0), newsItem(1, { story: { id: 's', sources: 3 } })]);
+    const snapshot = snapshotOf(last.container, 'u1', '/assets/index-1.js');
+    last.unmount();
+    expect(snapshot).not.toBeNull();
+    expect(snapshot!.card).not.toContain('Story 0');
+    expect(snapshot!.shell).not.toContain('data-testid');
+
+    const next: NewsItem[] = [
+      newsItem(7, { source: 'Reuters' }),
+      newsItem(8, { title: '<img src=x onerror="alert(1)"> & co', url: 'javascript:alert(1)' }),
+      newsItem(9, { source: null, url: null }),
+    ] as NewsItem[];
+    const host = paintFirst(document, snapshot!, page(next), new Date())!;
+    expect(host.inert).toBe(true);
+    expect(host.getAttribute('aria-hidden')).toBe('true');
+    const painted = [...host.querySelectorAll('article')];
+    expect(host.querySelector('img')).toBeNull();
+    expect(painted[1].querySelector('h2')!.textContent).toBe('<img src=x onerror="alert(1)"> & co');
+    expect(painted[1].querySelector('a[data-action="open"]')).toBeNull();
+
+    // The app draws the same cards, but for the script address (React blocks it its own way).
+    const app = await drawFeed(next);
+    const drawn = [...app.container.querySelectorAll('[data-testid="news-card"]')];
+    expect(drawn).toHaveLength(3);
+    expect([painted[0], painted[2]].map(comparable)).toEqual([drawn[0], drawn[2]].map(comparable));
+  });
+
+  it('starts from a card without the reader’s marks, and keeps none when every card has them', async () => {
+    localStorage.setItem('userFavorites', JSON.stringify(['item-0']));
+    const { container } = await drawFeed([newsItem(0)]);
+    expect(snapshotOf(container, 'u1', 'b')).toBeNull();
+  });
+
+  it('is kept for one account and one build', async () => {
+    const { container } = await drawFeed([newsItem(0)]);
+    keepSnapshot(localStorage, container, 'u1', 'b1');
+    expect(localStorage.getItem(FIRST_PAINT_KEY)).toContain('"user":"u1"');
+    expect(keptSnapshot(localStorage, 'u1', 'b1')?.user).toBe('u1');
+    expect(keptSnapshot(localStorage, 'u2', 'b1')).toBeNull();
+    expect(keptSnapshot(localStorage, 'u1', 'b2')).toBeNull();
+    expect(keptSnapshot(localStorage, undefined, 'b1')).toBeNull();
+    localStorage.setItem(FIRST_PAINT_KEY, '{not json');
+    expect(keptSnapshot(localStorage, 'u1', 'b1')).toBeNull();
+  });
+});

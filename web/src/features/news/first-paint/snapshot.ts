@@ -1,0 +1,87 @@
+// The first paint's snapshot: the page the app drew last, kept to draw the next visit's first
+// stories before the app's code has arrived (web/README.md "Speed"). It is React's own markup:
+// the page around the feed (header, views, toolbar) and one card emptied of its story, which
+// `paint.ts` fills with each story of the early feed answer. Nothing in it is the reader's
+// data but the shell's names (the plan's button, the avatar's initial); it is kept per
+// account and per build, and removed at sign-out.
+import { sourceHue } from '@/features/news/source';
+import { FIRST_PAINT_KEY } from '@/lib/first-paint-key';
+
+/** Larger markup than this is not kept: parsing it would cost a phone more than it saves. */
+const LARGEST = 200_000;
+
+export interface Snapshot {
+  /** The build the markup came from: see [`currentBuild`]. */
+  build: string;
+  /** The account it was drawn for. */
+  user: string;
+  /** The page's markup in `#root`, with its card list emptied. */
+  shell: string;
+  /** One card without the parts that belong to one story alone. */
+  card: string;
+}
+
+/**
+ * The running build, as the page names it: its entry script's address, whose hash changes with
+ * any chunk's. A snapshot of another build is not drawn: its classes may be missing from this
+ * build's style sheet, and its markup from this build's cards.
+ */
+export const currentBuild = (doc: Document): string => doc.querySelector('script[type="module"][src]')?.getAttribute('src') ?? '';
+
+/** A card the snapshot can start from: no state of its reader (read, favourite) and no search highlights. */
+const plain = (card: Element) =>
+  !card.hasAttribute('data-read') && !card.querySelector('[data-action="favorite"][aria-pressed="true"]') && !card.querySelector('[data-testid="search-snippet"]');
+
+/**
+ * The snapshot of the feed page drawn in `root`, or null when it shows no card to start from.
+ * Left out: what the page draws from answers that arrive after the first story (`data-first-paint="omit"`:
+ * the unread count, the alerts badge, the offline banner), and the test ids, so that a test
+ * never takes the stand-in for the page.
+ */
+export function snapshotOf(root: Element, user: string, build: string): Snapshot | null {
+  // The page alone: not what the app draws beside it in `#root` (the toasts' region).
+  const page = [...root.children].find((child) => child.matches('[data-card-list]') || child.querySelector('[data-card-list]'));
+  const shell = page?.cloneNode(true) as Element | undefined;
+  const list = shell?.matches('[data-card-list]') ? shell : shell?.querySelector('[data-card-list]');
+  const card = [...(list?.querySelectorAll('article[data-item-id]') ?? [])].find(plain);
+  if (!shell || !list || !card) return null;
+  list.replaceChildren();
+  shell.querySelectorAll('[data-first-paint="omit"]').forEach((e) => e.remove());
+  // A story's "· 5 sources" (with the dot before it, on a full card) and the link's words for
+  // screen readers (the stand-in is hidden from them) are the story's own.
+  card.querySelectorAll('[data-testid="story-sources"]').forEach((sources) => {
+    if (sources.previousElementSibling?.textContent === '·') sources.previousElementSibling.remove();
+    sources.remove();
+  });
+  card.querySelector('[data-slot="more-label"]')?.remove();
+  const badge = card.querySelector('[data-slot="badge"]');
+  badge?.classList.remove(...sourceHue(card.querySelector('[data-slot="source"]')?.textContent ?? '').split(' '));
+  // Emptied of its story: `paint.ts` fills every slot.
+  card.querySelectorAll('[data-slot]').forEach((slot) => (slot.textContent = ''));
+  for (const tree of [shell, card]) [tree, ...tree.querySelectorAll('[data-testid]')].forEach((e) => e.removeAttribute('data-testid'));
+  const snapshot = { build, user, shell: shell.outerHTML, card: card.outerHTML };
+  return snapshot.shell.length + snapshot.card.length > LARGEST ? null : snapshot;
+}
+
+/** Keeps the snapshot of the page in `root` for the next visit (a full storage keeps the last one). */
+export function keepSnapshot(storage: Storage, root: Element, user: string, build: string): void {
+  const snapshot = snapshotOf(root, user, build);
+  if (!snapshot) return;
+  try {
+    storage.setItem(FIRST_PAINT_KEY, JSON.stringify(snapshot));
+  } catch {
+    // Storage full or refused: the next visit draws its first stories with the app, as before.
+  }
+}
+
+/** The kept snapshot, when it was drawn for `user` by this build; else null. */
+export function keptSnapshot(storage: Storage, user: string | undefined, build: string): Snapshot | null {
+  try {
+    const snapshot = JSON.parse(storage.getItem(FIRST_PAINT_KEY) ?? 'null') as Partial<Snapshot> | null;
+    if (!snapshot || !user || snapshot.user !== user || snapshot.build !== build) return null;
+    if (typeof snapshot.shell !== 'string' || typeof snapshot.card !== 'string') return null;
+    return snapshot as Snapshot;
+  } catch {
+    return null;
+  }
+}
