@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FeedView } from '@/features/news/components/feed-view';
+import { DENSITY_KEY } from '@/features/news/density';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { paintFirst } from '@/features/news/first-paint/paint';
 import { keepSnapshot, keptSnapshot, snapshotOf } from '@/features/news/first-paint/snapshot';
@@ -39,7 +40,8 @@ function comparable(card: Element) {
 beforeEach(() => localStorage.clear());
 
 describe('first paint', () => {
-  it("draws each story in exactly the card the app draws for it, its text as text", async () => {
+  it.each(['comfortable', 'compact', 'list'])('draws each story in exactly the card the app draws for it, its text as text (%s)', async (density) => {
+    localStorage.setItem(DENSITY_KEY, density);
     const last = await drawFeed([newsItem(0), newsItem(1, { story: { id: 's', sources: 3 } })]);
     const snapshot = snapshotOf(last.container, 'u1', '/assets/index-1.js');
     last.unmount();
