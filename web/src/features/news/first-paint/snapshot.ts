@@ -56,8 +56,14 @@ export function snapshotOf(root: Element, user: string, build: string): Snapshot
   card.querySelector('[data-slot="more-label"]')?.remove();
   const badge = card.querySelector('[data-slot="badge"]');
   badge?.classList.remove(...sourceHue(card.querySelector('[data-slot="source"]')?.textContent ?? '').split(' '));
-  // Emptied of its story: `paint.ts` fills every slot.
-  card.querySelectorAll('[data-slot]').forEach((slot) => (slot.textContent = ''));
+  // Emptied of its story (its attributes kept in place, blank): `paint.ts` fills every slot and link.
+  const blank = (element: Element | null, names: string[]) => names.forEach((name) => element?.hasAttribute(name) && element.setAttribute(name, ''));
+  card.querySelectorAll('[data-slot]').forEach((slot) => {
+    slot.textContent = '';
+    blank(slot, ['href', 'datetime', 'title']);
+  });
+  blank(card.querySelector('a[data-action="open"]'), ['href']);
+  blank(card, ['data-item-id']);
   for (const tree of [shell, card]) [tree, ...tree.querySelectorAll('[data-testid]')].forEach((e) => e.removeAttribute('data-testid'));
   const snapshot = { build, user, shell: shell.outerHTML, card: card.outerHTML };
   return snapshot.shell.length + snapshot.card.length > LARGEST ? null : snapshot;
