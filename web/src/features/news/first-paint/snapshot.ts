@@ -1,9 +1,9 @@
 // The first paint's snapshot: the page the app drew last, kept to draw the next visit's first
 // stories before the app's code has arrived (web/README.md "Speed"). It is React's own markup:
 // the page around the feed (header, views, toolbar) and one card emptied of its story, which
-// `paint.ts` fills with each story of the early feed answer. Nothing in it is the reader's
-// data but the shell's names (the plan's button, the avatar's initial); it is kept per
-// account and per build, and removed at sign-out.
+// `paint.ts` fills with each story of the early feed answer. Of the reader's data it holds
+// only what the shell shows (the plan's button, and on wide screens the test checkout with the
+// start of the account's id); it is kept per account and per build, and removed at sign-out.
 import { sourceHue } from '@/features/news/source';
 import { FIRST_PAINT_KEY } from '@/lib/first-paint-key';
 
