@@ -27,7 +27,12 @@ export async function openPage(browser, baseURL, { width = 1280, height = 900 } 
   page.setDefaultTimeout(10_000);
   const errors = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    // A failed request's message names no address: the resource's is added, so a failure
+    // says which call it was.
+    const from = message.location()?.url;
+    const resource = from && from !== page.url() ? ` [${from}]` : '';
+    errors.push(`${page.url()}: ${message.text()}${resource}`);
   });
   page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
   return { context, page, errors };
