@@ -10,13 +10,17 @@
 // `{"error","message"}` body.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '@/lib/api/schema';
-import { ApiError, bearer, serverReached } from '@/lib/api/base';
+import { ApiError, bearer, serverReached, unlessSessionEnding } from '@/lib/api/base';
 
-export { ApiError, isSubscriptionRequired, onServerReachable, setTokenSource, type TokenSource } from '@/lib/api/base';
+export { ApiError, endSession, isSubscriptionRequired, onServerReachable, SessionEnded, setTokenSource, type TokenSource } from '@/lib/api/base';
 
-/** The bearer token on the way out; on the way back, that the daemon answered (any status below 500). */
+/**
+ * The bearer token on the way out (nothing goes out while a sign-out ends the session); on the
+ * way back, that the daemon answered (any status below 500).
+ */
 const session: Middleware = {
   async onRequest({ request }) {
+    await unlessSessionEnding();
     const token = await bearer();
     if (token) request.headers.set('Authorization', `Bearer ${token}`);
   },

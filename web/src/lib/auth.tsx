@@ -5,7 +5,7 @@ import type { AuthClient, Session, User } from '@supabase/auth-js';
 type AuthClientType = InstanceType<typeof AuthClient>;
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { setTokenSource } from '@/lib/api/base';
+import { endSession, setTokenSource } from '@/lib/api/base';
 import type { ClientConfig } from '@/lib/api/types';
 import { AUTH_STORAGE_KEY, storedSession } from '@/lib/early-feed';
 import { FIRST_PAINT_KEY } from '@/lib/first-paint-key';
@@ -243,30 +243,30 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [getClient],
   );
 
-  const signOut = useCallback(
-    () =>
-      guarded('Failed to sign out', async () => {
-        // Reads still in flight would reach the server after it has ended the session and come
-        // back 401: they are dropped first (their answers are for the account that is leaving).
-        await queryClient.cancelQueries();
-        const { error } = await (await getClient()).signOut();
-        if (error) return { error: error.message };
-        // docs/product.md §4: sign-out removes the session key; the local item sets belong to the
-        // account that just left, so they go too.
-        localStorage.removeItem(AUTH_STORAGE_KEY);
-        LOCAL_SET_KEYS.forEach((key) => localStorage.removeItem(key));
-        // What the next visit would draw first (src/features/news/first-paint) is this account's page.
-        localStorage.removeItem(FIRST_PAINT_KEY);
-        queryClient.clear();
-        // What the service worker kept of the API answered this account (src/lib/offline.tsx).
-        if ('caches' in window) void caches.delete(API_CACHE);
-        setSession(null);
-        setUser(null);
-        setStatus('signedOut');
-        return { error: null };
-      }),
-    [getClient, queryClient],
-  );
+  const signOut = useCallback(() => {
+    const endAndForget = async (): Promise<AuthResult> => {
+      // Reads still in flight would reach the server after it has ended the session and come
+      // back 401: they are dropped first (their answers are for the account that is leaving).
+      await queryClient.cancelQueries();
+      const { error } = await (await getClient()).signOut();
+      if (error) return { error: error.message };
+      // docs/product.md §4: sign-out removes the session key; the local item sets belong to the
+      // account that just left, so they go too.
+      localStorage.removeItem(AUTH_STORAGE_KEY);
+      LOCAL_SET_KEYS.forEach((key) => localStorage.removeItem(key));
+      // What the next visit would draw first (src/features/news/first-paint) is this account's page.
+      localStorage.removeItem(FIRST_PAINT_KEY);
+      queryClient.clear();
+      // What the service worker kept of the API answered this account (src/lib/offline.tsx).
+      if ('caches' in window) void caches.delete(API_CACHE);
+      setSession(null);
+      setUser(null);
+      setStatus('signedOut');
+      return { error: null };
+    };
+    // Reads asked for meanwhile (a badge's timer) are held, and dropped once the session has ended.
+    return guarded('Failed to sign out', () => endSession(endAndForget, (outcome) => outcome.error === null));
+  }, [getClient, queryClient]);
 
   const resetPassword = useCallback(
     (email: string) =>

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, client, isSubscriptionRequired, onServerReachable, setTokenSource, tolerant, unwrap } from '@/lib/api-client';
+import { ApiError, client, endSession, isSubscriptionRequired, onServerReachable, SessionEnded, setTokenSource, tolerant, unwrap } from '@/lib/api-client';
 import { server } from '@/test/server';
 
 /** Answers every request to `path` with `body` as it is (not re-encoded) and `status`. */
@@ -120,5 +120,47 @@ describe('error codes', () => {
     expect(isSubscriptionRequired(other)).toBe(false);
     expect(reachable).toHaveBeenCalledTimes(1);
     stop();
+  });
+});
+
+describe('a sign-out', () => {
+  /** A sign-out that ends (or fails) when the test says, and the requests that reached the server. */
+  function pendingSignOut() {
+    let finish!: (error: string | null) => void;
+    const outcome = new Promise<{ error: string | null }>((resolve) => (finish = (error) => resolve({ error })));
+    const running = endSession(() => outcome, (o) => o.error === null);
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/alerts', ({ request }) => {
+        asked.push(request.headers.get('Authorization') ?? '');
+        return HttpResponse.json({ alerts: [], unseen: 0 });
+      }),
+    );
+    return { finish, running, asked };
+  }
+
+  it('holds what is asked meanwhile and drops it once the session has ended', async () => {
+    setTokenSource(async () => 'leaving');
+    const { finish, running, asked } = pendingSignOut();
+    const read = unwrap(client.GET('/api/alerts')).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(asked).toEqual([]);
+    finish(null);
+    await expect(running).resolves.toEqual({ error: null });
+    expect(await read).toBeInstanceOf(SessionEnded);
+    expect(asked).toEqual([]);
+    // What is asked after the sign-out goes out as usual.
+    await unwrap(client.GET('/api/alerts'));
+    expect(asked).toEqual(['Bearer leaving']);
+  });
+
+  it('lets what it held go when the sign-out failed', async () => {
+    setTokenSource(async () => 'staying');
+    const { finish, running, asked } = pendingSignOut();
+    const read = unwrap(client.GET('/api/alerts'));
+    finish('network down');
+    await expect(running).resolves.toEqual({ error: 'network down' });
+    await expect(read).resolves.toEqual({ alerts: [], unseen: 0 });
+    expect(asked).toEqual(['Bearer staying']);
   });
 });

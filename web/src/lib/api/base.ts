@@ -23,6 +23,38 @@ export async function bearer(): Promise<string | null> {
   }
 }
 
+/** Set while a sign-out runs: it settles true once the session has ended. */
+let ending: Promise<boolean> | null = null;
+
+/** Why a request was not sent: it was asked for while the session it would carry ended. */
+export class SessionEnded extends Error {
+  constructor() {
+    super('Not sent: the session ended');
+    this.name = 'SessionEnded';
+  }
+}
+
+/**
+ * Runs a sign-out. Requests asked for meanwhile (a badge's timer, a refetch on focus) wait for
+ * it: once it has ended the session they are dropped, since they were for the account that left
+ * and the server would answer 401; when it failed, they go. `ended` says which it was.
+ */
+export async function endSession<T>(signOut: () => Promise<T>, ended: (outcome: T) => boolean): Promise<T> {
+  const running = signOut();
+  const settled = running.then(ended, () => false);
+  ending = settled;
+  try {
+    return await running;
+  } finally {
+    if (ending === settled) ending = null;
+  }
+}
+
+/** Waits for a sign-out that is running; throws `SessionEnded` when it ended the session. */
+export async function unlessSessionEnding(): Promise<void> {
+  if (ending && (await ending)) throw new SessionEnded();
+}
+
 export class ApiError extends Error {
   readonly status: number;
   /** The `error` code of the daemon's `{"error","message"}` body, when it sent one. */
