@@ -105,6 +105,16 @@ describe('design', () => {
     // The next visit, with the app's entry script held back: what is drawn is the first paint's.
     const next = await browser.newContext({ baseURL: daemon.url, storageState, viewport: { width: 390, height: 844 } });
     try {
+      // TV mode has an early answer too, but nothing for the first paint to draw: it is not asked for.
+      const tv = await next.newPage();
+      const asked = [];
+      tv.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      await tv.goto('/tv-mode');
+      await tv.getByTestId('tv-position').waitFor();
+      assert.ok(asked.includes('/api/news'), 'TV mode read the feed');
+      assert.deepEqual(asked.filter((path) => path.includes('first-paint')), [], 'TV mode downloaded the first paint');
+      await tv.close();
+
       const tab = await next.newPage();
       let release;
       const held = new Promise((resolve) => (release = resolve));

@@ -41,7 +41,9 @@ export function firstPaint(): Plugin {
         if (!ctx.bundle) return html;
         const file = Object.values(ctx.bundle).find((a) => a.type === 'asset' && a.names.includes(NAME))?.fileName;
         if (!file) throw new Error('first-paint: the script was not emitted');
-        const loader = `<script>try{if(window.__radarEarlyFeed&&localStorage.getItem(${JSON.stringify(FIRST_PAINT_KEY)})){var s=document.createElement('script');s.src='/${file}';document.head.appendChild(s)}}catch(e){}</script>`;
+        // Asked for only where it draws (the feed itself, see paint.ts): TV mode has an early
+        // answer too, and would download it for nothing.
+        const loader = `<script>try{if(window.__radarEarlyFeed&&/^\\/app\\/?$/.test(location.pathname)&&!location.search&&localStorage.getItem(${JSON.stringify(FIRST_PAINT_KEY)})){var s=document.createElement('script');s.src='/${file}';document.head.appendChild(s)}}catch(e){}</script>`;
         // Before the stylesheet, like scripts/preload-routes.ts's lines: an inline script after
         // it would wait for the CSS.
         const at = html.search(/<link rel="stylesheet"/);
