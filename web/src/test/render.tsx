@@ -6,7 +6,8 @@ import { Toaster } from '@/components/ui/toaster';
 import { createQueryClient } from '@/lib/react-query';
 
 /** Renders with the app's query settings, a router and the toaster. */
-export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
+/** `container`: where to draw (a `#root` for code that looks for the app's root), a new div by default. */
+export function renderWithProviders(ui: ReactElement, { route = '/', container }: { route?: string; container?: HTMLElement } = {}) {
   const queryClient = createQueryClient();
   return {
     queryClient,
@@ -17,6 +18,7 @@ export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?:
           <Toaster />
         </MemoryRouter>
       </QueryClientProvider>,
+      { container },
     ),
   };
 }

@@ -1,7 +1,7 @@
-import { screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FeedView } from '@/features/news/components/feed-view';
-import { DENSITY_KEY } from '@/features/news/density';
+import { DENSITY_KEY, setDensity } from '@/features/news/density';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { paintFirst } from '@/features/news/first-paint/paint';
 import { keepSnapshot, keptSnapshot, snapshotOf } from '@/features/news/first-paint/snapshot';
@@ -16,13 +16,14 @@ vi.mock('@/lib/auth', () => ({
 
 const page = (items: unknown[]) => ({ items, nextCursor: null, hasMore: false, limit: items.length, total: items.length, subscriber: false }) as unknown as FeedPage;
 
-/** The feed drawn by the app for `items`; answers the page's root. */
-async function drawFeed(items: unknown[]) {
+/** The feed drawn by the app for `items` (into `root` when given); answers the page's root. */
+async function drawFeed(items: unknown[], root?: HTMLElement) {
   server.use(...lists(), byQuery('/api/news', { '': page(items) }));
   const { container, unmount } = renderWithProviders(
     <ItemSetsProvider>
       <FeedView />
     </ItemSetsProvider>,
+    { container: root },
   );
   await screen.findAllByTestId('news-card');
   return { container, unmount };
@@ -74,6 +75,22 @@ describe('first paint', () => {
     localStorage.setItem('userFavorites', JSON.stringify(['item-0']));
     const { container } = await drawFeed([newsItem(0)]);
     expect(snapshotOf(container, 'u1', 'b')).toBeNull();
+  });
+
+  it('is kept by the feed once it shows its stories, and kept again when the density changes', async () => {
+    // The hook copies the page's root, as in the app.
+    const root = document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' }));
+    const { container } = await drawFeed([newsItem(0), newsItem(1)], root);
+    const kept = () => JSON.parse(localStorage.getItem(FIRST_PAINT_KEY) ?? 'null') as { card: string; shell: string } | null;
+    await waitFor(() => expect(kept()).not.toBeNull());
+    const comfortable = kept()!;
+    expect(comfortable).toMatchObject({ card: snapshotOf(container, 'u1', '')!.card });
+
+    // The header's density toggle, as the reader clicks it.
+    act(() => setDensity('compact'));
+    await waitFor(() => expect(kept()!.card).not.toBe(comfortable.card));
+    expect(kept()).toMatchObject({ card: snapshotOf(container, 'u1', '')!.card, shell: snapshotOf(container, 'u1', '')!.shell });
+    root.remove();
   });
 
   it('is kept for one account and one build', async () => {
