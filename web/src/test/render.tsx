@@ -5,8 +5,10 @@ import { MemoryRouter } from 'react-router';
 import { Toaster } from '@/components/ui/toaster';
 import { createQueryClient } from '@/lib/react-query';
 
-/** Renders with the app's query settings, a router and the toaster. */
-/** `container`: where to draw (a `#root` for code that looks for the app's root), a new div by default. */
+/**
+ * Renders with the app's query settings, a router and the toaster; into `container` when given
+ * (a `#root`, for code that looks for the app's root), else into a new div.
+ */
 export function renderWithProviders(ui: ReactElement, { route = '/', container }: { route?: string; container?: HTMLElement } = {}) {
   const queryClient = createQueryClient();
   return {
