@@ -8,7 +8,7 @@
 // chunk of the app's build it would import the shared chunks its few functions land in.
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin, type Rollup } from 'vite';
-import { FIRST_PAINT_KEY } from '../src/lib/first-paint-key';
+import { FIRST_PAINT_KEY, FIRST_PAINT_PATH } from '../src/lib/first-paint-key';
 
 const ENTRY = fileURLToPath(new URL('../src/features/news/first-paint/main.ts', import.meta.url));
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
@@ -43,7 +43,7 @@ export function firstPaint(): Plugin {
         if (!file) throw new Error('first-paint: the script was not emitted');
         // Asked for only where it draws (the feed itself, see paint.ts): TV mode has an early
         // answer too, and would download it for nothing.
-        const loader = `<script>try{if(window.__radarEarlyFeed&&/^\\/app\\/?$/.test(location.pathname)&&!location.search&&localStorage.getItem(${JSON.stringify(FIRST_PAINT_KEY)})){var s=document.createElement('script');s.src='/${file}';document.head.appendChild(s)}}catch(e){}</script>`;
+        const loader = `<script>try{if(window.__radarEarlyFeed&&/${FIRST_PAINT_PATH.source}/.test(location.pathname)&&!location.search&&localStorage.getItem(${JSON.stringify(FIRST_PAINT_KEY)})){var s=document.createElement('script');s.src='/${file}';document.head.appendChild(s)}}catch(e){}</script>`;
         // Before the stylesheet, like scripts/preload-routes.ts's lines: an inline script after
         // it would wait for the CSS.
         const at = html.search(/<link rel="stylesheet"/);

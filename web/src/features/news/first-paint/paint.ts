@@ -9,6 +9,7 @@
 // by index.html only when there is a snapshot and an early answer), so it imports plain
 // functions only: no React.
 import { readerPath } from '@/config/paths';
+import { FIRST_PAINT_PATH } from '@/lib/first-paint-key';
 import type { FeedPage, NewsItem } from '@/lib/api/types';
 import { storedSession } from '@/lib/early-feed';
 import { formatDate, relativeTime } from '@/lib/relative-time';
@@ -78,7 +79,7 @@ const styled = (doc: Document) =>
 export async function firstPaint(win: Window & typeof globalThis): Promise<void> {
   const doc = win.document;
   const early = win.__radarEarlyFeed;
-  if (!early || !/^\/app\/?$/.test(win.location.pathname) || win.location.search) return;
+  if (!early || !FIRST_PAINT_PATH.test(win.location.pathname) || win.location.search) return;
   const snapshot = keptSnapshot(win.localStorage, storedSession(win.localStorage)?.user?.id, currentBuild(doc));
   if (!snapshot) return;
   const page = await early;
