@@ -291,8 +291,8 @@ async fn an_acknowledged_write_is_synced_to_disk_before_its_answer() {
         return;
     }
     // Before: the answer went out after sync_file_range only; fsync came up to 0.5 s later.
-    // A favourite is a journaled change: its record is written to the journal file and
-    // that file synced before the answer.
+    // A favourite is a journaled change: its record is written to the journal file (over
+    // zeros written ahead, with pwrite) and that file synced before the answer.
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let trace = dir.path().join("strace.txt");
@@ -306,7 +306,7 @@ async fn an_acknowledged_write_is_synced_to_disk_before_its_answer() {
             "-s",
             "16",
             "-e",
-            "trace=fdatasync,write,writev,sendto,sendmsg",
+            "trace=fdatasync,write,pwrite64,writev,sendto,sendmsg",
             "-e",
             "signal=none",
             "-o",
@@ -335,7 +335,7 @@ async fn an_acknowledged_write_is_synced_to_disk_before_its_answer() {
     let journal = "/journal/journal-";
     let written = lines
         .iter()
-        .position(|l| l.contains("write(") && l.contains(journal))
+        .position(|l| (l.contains("write(") || l.contains("pwrite64(")) && l.contains(journal))
         .unwrap_or_else(|| panic!("no journal record of the write:\n{}", lines.join("\n")));
     let synced = lines
         .iter()

@@ -10,8 +10,9 @@
 //! the reserve ([`crate::Options::disk_reserve`], `--disk-reserve-mb`) is free. What
 //! still writes while writes are refused is bounded and small: sled's background writer
 //! finishing writes already accepted and the node splits of reads, tantivy finishing a
-//! merge, the journal's last batch, recovery when the store opens. The reserve (64 MiB
-//! by default) holds those and one write batch, an import's being the largest.
+//! merge, the journal's last batch and the zeros it writes ahead of its records (a MiB at
+//! a time), recovery when the store opens. The reserve (64 MiB by default) holds those
+//! and one write batch, an import's being the largest.
 //!
 //! Another process may take the reserve too. So a quarter of it is held as a ballast
 //! file, `DATA/reserve` (allocated, 0600), that only Radar gives back: when the free
