@@ -7,14 +7,12 @@
 //! them with `sched_yield` and syncs the log: together about 1.5 ms here. A journal sync
 //! is one `write` and one `fdatasync` of the records appended since the last one.
 //!
-//! Two threads do the rest in order. A change is checked by its caller (an unknown item
-//! is refused at once), appended to the journal's buffer, and waited for. The writer
-//! takes everything appended meanwhile, writes and syncs it, and hands the batch to the
-//! applier, which applies it to sled in the order it was appended and tells each waiter
-//! its outcome, while the writer syncs the next batch: the disk's wait and sled's work
-//! overlap instead of taking turns. So 32 concurrent writers share one sync, a write is
-//! answered only once it is on disk and visible to reads, and sled always holds a prefix
-//! of the journal.
+//! One thread, the journal's writer, does the rest in order. A change is checked by its
+//! caller (an unknown item is refused at once), appended to the journal's buffer, and
+//! waited for. The writer takes everything appended meanwhile, writes and syncs it, then
+//! applies the whole batch to sled in the order it was appended, and tells each waiter
+//! its outcome. So 32 concurrent writers share one sync, a write is answered only once it
+//! is on disk and visible to reads, and sled always holds a prefix of the journal.
 //!
 //! **A change is durable with its item.** Readers see an item from its first sled write
 //! on, before the batch that writes it is synced (see `items`), so they can mark it then.
@@ -27,7 +25,7 @@
 //!
 //! sled writes its own state out in the background. After a crash it comes back as some
 //! prefix of its writes, and opening the store replays the journal on top. Every record
-//! carries a sequence number, and after applying each batch the applier stores the highest
+//! carries a sequence number, and after applying each batch the writer stores the highest
 //! one in sled (meta `journal_applied`), after the records it covers, so sled's prefix
 //! never claims more than it holds. Replay applies only the records newer than that:
 //! records are absolute ("set this mark", "clear this mark", "this share"), so replaying
@@ -52,9 +50,9 @@
 //! at the very end of the last file, the tail of a write a crash interrupted, which no
 //! caller was told was saved, are dropped quietly. Records are written over zeros
 //! written ahead of them (see `Writer::write`), so the records of a file end where its
-//! last zeros begin, and a record cut short runs into them. A file that should exist and does not,
-//! or a gap in the numbers with no damage to explain it, means acknowledged changes are
-//! gone: opening refuses ([`Error::JournalLoss`], naming how many) unless
+//! last zeros begin, and a record cut short runs into them. A file that should exist
+//! and does not, or a gap in the numbers with no damage to explain it, means acknowledged
+//! changes are gone: opening refuses ([`Error::JournalLoss`], naming how many) unless
 //! `Options::accept_journal_loss` says to go on without them.
 //!
 //! Files of the first format (no file magic, records `len | crc | payload` without a
@@ -744,8 +742,6 @@ struct Shared {
     state: Mutex<State>,
     /// Records were appended, or the store is closing.
     appended: Condvar,
-    /// `durable` moved on, or the journal failed: for the writer's checkpoints.
-    durable_moved: Condvar,
     /// `durable` for async waiters (`u64::MAX` once the journal failed).
     durable_watch: tokio::sync::watch::Sender<u64>,
 }
@@ -816,7 +812,6 @@ impl Journal {
                 ..State::default()
             }),
             appended: Condvar::new(),
-            durable_moved: Condvar::new(),
             durable_watch: tokio::sync::watch::Sender::new(last),
         });
         let thread = {
@@ -893,100 +888,58 @@ impl Shared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Refuses every later change, and answers the waiting ones with the error; stops
-    /// the writer and the applier.
+    /// Refuses every later change, and answers the waiting ones with the error.
     fn poison(&self, why: String) {
         tracing::error!(error = %why, "the journal failed; restart radar to recover");
         self.lock().poisoned = Some(why);
         self.durable_watch.send_replace(u64::MAX);
-        self.appended.notify_all();
-        self.durable_moved.notify_all();
-    }
-
-    /// Records up to `upto` are on disk and applied: answers their waiters.
-    fn applied(&self, upto: u64) {
-        self.lock().durable = upto;
-        // Never below `u64::MAX`, which a failure of the writer may have sent meanwhile.
-        self.durable_watch.send_modify(|d| *d = (*d).max(upto));
-        self.durable_moved.notify_all();
-    }
-
-    /// Waits until records up to `upto` are applied; false when the journal failed first.
-    fn wait_applied(&self, upto: u64) -> bool {
-        let mut s = self.lock();
-        while s.durable < upto && s.poisoned.is_none() {
-            s = self
-                .durable_moved
-                .wait(s)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-        }
-        s.durable >= upto
     }
 }
 
 impl Writer {
-    /// Takes what was appended, writes and syncs it, and hands it to the applier (see
-    /// [`Applier`]), which applies it to sled while this thread syncs the next batch.
-    fn run(mut self, shared: &Arc<Shared>) {
-        let (to_apply, synced) = std::sync::mpsc::sync_channel(1);
-        let applier = Applier {
-            trees: self.trees.clone(),
-            memory: self.memory.clone(),
-        };
-        let applier = {
-            let shared = shared.clone();
-            std::thread::Builder::new()
-                .name("radar-journal-apply".into())
-                .spawn(move || applier.run(&shared, &synced))
-        };
-        let applier = match applier {
-            Ok(thread) => thread,
-            Err(e) => return shared.poison(format!("starting the journal's applier: {e}")),
-        };
+    fn run(mut self, shared: &Shared) {
         let mut bytes = Vec::new();
-        let clean = loop {
-            let (batch, upto) = {
+        let mut batch = Vec::new();
+        loop {
+            let upto = {
                 let mut s = shared.lock();
-                while s.buf.is_empty() && !s.closing && s.poisoned.is_none() {
+                while s.buf.is_empty() && !s.closing {
                     s = shared
                         .appended
                         .wait(s)
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
                 }
-                if s.poisoned.is_some() {
-                    break false;
-                }
                 if s.buf.is_empty() {
-                    break true;
+                    break;
                 }
                 std::mem::swap(&mut s.buf, &mut bytes);
-                (std::mem::take(&mut s.pending), s.appended)
+                std::mem::swap(&mut s.pending, &mut batch);
+                s.appended
             };
-            let written = self.sync_items().and_then(|()| self.write(&bytes));
+            let outcome = self
+                .sync_items()
+                .and_then(|()| self.write(&bytes))
+                .and_then(|()| self.apply(&batch, upto));
             bytes.clear();
-            if let Err(why) = written {
+            batch.clear();
+            if let Err(why) = outcome {
                 shared.poison(why);
-                break false;
+                return;
             }
-            shared.lock().syncs += 1;
-            // The applier stops only after poisoning the journal, which the next turn sees.
-            if to_apply.send(Synced { batch, upto }).is_err() {
-                break false;
+            {
+                let mut s = shared.lock();
+                s.durable = upto;
+                s.syncs += 1;
             }
-            if self.len >= self.checkpoint_bytes {
-                // sled must hold every record of the file before the checkpoint drops it.
-                if !shared.wait_applied(upto) {
-                    break false;
-                }
-                if let Err(why) = self.checkpoint(Some(upto + 1)) {
-                    shared.poison(why);
-                    break false;
-                }
+            shared.durable_watch.send_replace(upto);
+            if self.len >= self.checkpoint_bytes
+                && let Err(why) = self.checkpoint(Some(upto + 1))
+            {
+                shared.poison(why);
+                return;
             }
-        };
-        drop(to_apply);
-        let _ = applier.join();
-        if clean && let Err(why) = self.checkpoint(None) {
+        }
+        if let Err(why) = self.checkpoint(None) {
             tracing::warn!(error = %why, "the journal was not checkpointed on close; it is replayed on the next open");
         }
     }
@@ -999,6 +952,34 @@ impl Writer {
             self.commit
                 .sync(&self.db)
                 .map_err(|e| format!("syncing the items marked: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// Applies a synced batch to sled in order, records in sled the sequence number
+    /// `upto` of its last record after them, and hands each change its outcome.
+    fn apply(
+        &self,
+        batch: &[(Record, Arc<Outcome>)],
+        upto: u64,
+    ) -> std::result::Result<(), String> {
+        let mut outcomes = Vec::with_capacity(batch.len());
+        for (record, _) in batch {
+            outcomes.push(match apply_change(&self.trees, &self.memory, record) {
+                Err(e @ (Error::Storage(_) | Error::Io(_))) => {
+                    return Err(format!("applying a change: {e}"));
+                }
+                outcome => outcome,
+            });
+        }
+        self.trees
+            .meta
+            .insert(APPLIED, &keys::u64_value(upto))
+            .map_err(|e| format!("applying a change: {e}"))?;
+        for ((_, slot), outcome) in batch.iter().zip(outcomes) {
+            *slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(outcome);
         }
         Ok(())
     }
@@ -1054,61 +1035,6 @@ impl Writer {
             .sync(&self.db)
             .map_err(|e| format!("syncing the store: {e}"))?;
         std::fs::remove_file(&old).map_err(|e| e.to_string())
-    }
-}
-
-/// A batch on disk, for the applier: its changes with where their outcomes go, and the
-/// sequence number of its last record.
-struct Synced {
-    batch: Vec<(Record, Arc<Outcome>)>,
-    upto: u64,
-}
-
-/// The journal's second thread: applies synced batches to sled in the order they were
-/// written and answers their changes, while the writer syncs the next batch. A change is
-/// answered once both are done, so it is on disk and visible to reads, and sled still
-/// holds a prefix of the journal.
-struct Applier {
-    trees: Arc<Trees>,
-    memory: Arc<Memory>,
-}
-
-impl Applier {
-    fn run(self, shared: &Shared, synced: &std::sync::mpsc::Receiver<Synced>) {
-        while let Ok(Synced { batch, upto }) = synced.recv() {
-            if let Err(why) = self.apply(&batch, upto) {
-                return shared.poison(why);
-            }
-            shared.applied(upto);
-        }
-    }
-
-    /// Applies a synced batch to sled in order, records in sled the sequence number
-    /// `upto` of its last record after them, and hands each change its outcome.
-    fn apply(
-        &self,
-        batch: &[(Record, Arc<Outcome>)],
-        upto: u64,
-    ) -> std::result::Result<(), String> {
-        let mut outcomes = Vec::with_capacity(batch.len());
-        for (record, _) in batch {
-            outcomes.push(match apply_change(&self.trees, &self.memory, record) {
-                Err(e @ (Error::Storage(_) | Error::Io(_))) => {
-                    return Err(format!("applying a change: {e}"));
-                }
-                outcome => outcome,
-            });
-        }
-        self.trees
-            .meta
-            .insert(APPLIED, &keys::u64_value(upto))
-            .map_err(|e| format!("applying a change: {e}"))?;
-        for ((_, slot), outcome) in batch.iter().zip(outcomes) {
-            *slot
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(outcome);
-        }
-        Ok(())
     }
 }
 
