@@ -102,6 +102,28 @@ describe('one card per story', () => {
     assert.doesNotMatch(await cardTitled(page, ALONE.title).innerText(), /sources?\b/);
     await shoot(page, 'stories-feed');
 
+    // The next visit's first paint, drawn before the app's code arrives, says it too.
+    await page.waitForFunction(() => localStorage.getItem('radar-first-paint'));
+    const next = await browser.newContext({ baseURL: daemon.url, storageState: await page.context().storageState() });
+    try {
+      const tab = await next.newPage();
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await tab.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await tab.goto('/app', { waitUntil: 'commit' });
+      const painted = tab.locator('[data-first-paint=""] article');
+      await painted.nth(1).waitFor();
+      const paintedTitled = (title) => painted.filter({ has: tab.getByRole('heading', { name: title, exact: true, includeHidden: true }) });
+      assert.match(await paintedTitled(lead).innerText(), /\b5 sources\b/);
+      assert.doesNotMatch(await paintedTitled(ALONE.title).innerText(), /sources?\b/);
+      release();
+    } finally {
+      await next.close();
+    }
+
     // Drops and TV mode open on the story, newest first, and say it too.
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Drops', exact: true }).click();
     const drop = page.getByTestId('drop-story');

@@ -48,13 +48,14 @@ describe('first paint', () => {
     const snapshot = snapshotOf(last.container, 'u1', '/assets/index-1.js');
     last.unmount();
     expect(snapshot).not.toBeNull();
-    expect(snapshot!.card).not.toMatch(/Story 0|Summary 0|item-0|example0|sources/i);
+    expect(snapshot!.card).not.toMatch(/Story 0|Summary 0|item-0|example0|3 sources/i);
     expect(snapshot!.shell).not.toContain('data-testid');
 
     const next: NewsItem[] = [
       newsItem(7, { source: 'Reuters' }),
       newsItem(8, { title: '<img src=x onerror="alert(1)"> & co', url: 'javascript:alert(1)' }),
       newsItem(9, { source: null, url: null }),
+      newsItem(10, { story: { id: 's2', sources: 5 } }),
     ] as NewsItem[];
     const host = paintFirst(document, snapshot!, page(next), new Date())!;
     expect(host.inert).toBe(true);
@@ -67,8 +68,9 @@ describe('first paint', () => {
     // The app draws the same cards, but for the script address (React blocks it its own way).
     const app = await drawFeed(next);
     const drawn = [...app.container.querySelectorAll('[data-testid="news-card"]')];
-    expect(drawn).toHaveLength(3);
-    expect([painted[0], painted[2]].map(comparable)).toEqual([drawn[0], drawn[2]].map(comparable));
+    expect(drawn).toHaveLength(4);
+    expect([painted[0], painted[2], painted[3]].map(comparable)).toEqual([drawn[0], drawn[2], drawn[3]].map(comparable));
+    expect(painted[3].textContent).toContain('5 sources');
   });
 
   it('starts from a card without the reader’s marks, and keeps none when every card has them', async () => {

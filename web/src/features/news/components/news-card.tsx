@@ -112,7 +112,7 @@ function NewsRow({ item, view, onTakeaways, extra, query, read, dimmed }: { item
       </h2>
       {extra && <div className="hidden shrink-0 lg:block [&>p]:mt-0">{extra}</div>}
       {sources && (
-        <span className="hidden shrink-0 text-xs text-slate-600 sm:inline dark:text-slate-400" data-testid="story-sources">
+        <span className="hidden shrink-0 text-xs text-slate-600 sm:inline dark:text-slate-400" data-testid="story-sources" data-slot="sources">
           {sources}
         </span>
       )}
@@ -133,7 +133,7 @@ function StorySources({ item }: { item: NewsItem }) {
   return (
     <>
       <span aria-hidden="true">·</span>
-      <span className="shrink-0" data-testid="story-sources">
+      <span className="shrink-0" data-testid="story-sources" data-slot="sources">
         {sources}
       </span>
     </>

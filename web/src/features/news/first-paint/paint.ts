@@ -14,6 +14,7 @@ import type { FeedPage, NewsItem } from '@/lib/api/types';
 import { storedSession } from '@/lib/early-feed';
 import { formatDate, relativeTime } from '@/lib/relative-time';
 import { itemSource, sourceHue } from '@/features/news/source';
+import { storySources } from '@/features/news/story';
 import { currentBuild, keptSnapshot, type Snapshot } from './snapshot';
 
 /** Cards drawn at most: more than a tall screen shows. */
@@ -41,6 +42,14 @@ function cardOf(template: Element, item: NewsItem, now: Date): Element {
   setText(title, item.title);
   title?.setAttribute('href', readerPath('feed', item.id));
   setText(slot('summary'), item.summary);
+  const sources = slot('sources');
+  const label = storySources(item);
+  if (label) setText(sources, label);
+  else {
+    // An item alone: no "· N sources", nor the dot before it on a full card.
+    if (sources?.previousElementSibling?.textContent === '·') sources.previousElementSibling.remove();
+    sources?.remove();
+  }
   const more = card.querySelector('a[data-action="open"]');
   if (item.url && /^https?:\/\//i.test(item.url)) more?.setAttribute('href', item.url);
   else more?.remove();

@@ -43,16 +43,14 @@ export function snapshotOf(root: Element, user: string, build: string): Snapshot
   const page = [...root.children].find((child) => child.matches('[data-card-list]') || child.querySelector('[data-card-list]'));
   const shell = page?.cloneNode(true) as Element | undefined;
   const list = shell?.matches('[data-card-list]') ? shell : shell?.querySelector('[data-card-list]');
-  const card = [...(list?.querySelectorAll('article[data-item-id]') ?? [])].find(plain);
+  // A story's card if there is one: it has the place of the story's "· 5 sources", which
+  // `paint.ts` fills for a story and removes for an item alone.
+  const cards = [...(list?.querySelectorAll('article[data-item-id]') ?? [])].filter(plain);
+  const card = cards.find((c) => c.querySelector('[data-slot="sources"]')) ?? cards[0];
   if (!shell || !list || !card) return null;
   list.replaceChildren();
   shell.querySelectorAll('[data-first-paint="omit"]').forEach((e) => e.remove());
-  // A story's "· 5 sources" (with the dot before it, on a full card) and the link's words for
-  // screen readers (the stand-in is hidden from them) are the story's own.
-  card.querySelectorAll('[data-testid="story-sources"]').forEach((sources) => {
-    if (sources.previousElementSibling?.textContent === '·') sources.previousElementSibling.remove();
-    sources.remove();
-  });
+  // The link's words for screen readers are the story's own (the stand-in is hidden from them).
   card.querySelector('[data-slot="more-label"]')?.remove();
   const badge = card.querySelector('[data-slot="badge"]');
   badge?.classList.remove(...sourceHue(card.querySelector('[data-slot="source"]')?.textContent ?? '').split(' '));
