@@ -45,7 +45,7 @@ describe('first paint', () => {
     localStorage.setItem(DENSITY_KEY, density);
     // The card kept is the first one, a story's: its "· 3 sources" is its own, not the template's.
     const last = await drawFeed([newsItem(0, { story: { id: 's', sources: 3 } }), newsItem(1)]);
-    const snapshot = snapshotOf(last.container, 'u1', '/assets/index-1.js');
+    const snapshot = snapshotOf(last.container, 'u1', '/assets/index-1.js', false);
     last.unmount();
     expect(snapshot).not.toBeNull();
     expect(snapshot!.card).not.toMatch(/Story 0|Summary 0|item-0|example0|3 sources/i);
@@ -76,7 +76,7 @@ describe('first paint', () => {
   it('starts from a card without the reader’s marks, and keeps none when every card has them', async () => {
     localStorage.setItem('userFavorites', JSON.stringify(['item-0']));
     const { container } = await drawFeed([newsItem(0)]);
-    expect(snapshotOf(container, 'u1', 'b')).toBeNull();
+    expect(snapshotOf(container, 'u1', 'b', false)).toBeNull();
   });
 
   it('is kept by the feed once it shows its stories, and kept again when the density changes', async () => {
@@ -86,18 +86,35 @@ describe('first paint', () => {
     const kept = () => JSON.parse(localStorage.getItem(FIRST_PAINT_KEY) ?? 'null') as { card: string; shell: string } | null;
     await waitFor(() => expect(kept()).not.toBeNull());
     const comfortable = kept()!;
-    expect(comfortable).toMatchObject({ card: snapshotOf(container, 'u1', '')!.card });
+    expect(comfortable).toMatchObject({ card: snapshotOf(container, 'u1', '', false)!.card });
 
     // The header's density toggle, as the reader clicks it.
     act(() => setDensity('compact'));
     await waitFor(() => expect(kept()!.card).not.toBe(comfortable.card));
-    expect(kept()).toMatchObject({ card: snapshotOf(container, 'u1', '')!.card, shell: snapshotOf(container, 'u1', '')!.shell });
+    expect(kept()).toMatchObject({ card: snapshotOf(container, 'u1', '', false)!.card, shell: snapshotOf(container, 'u1', '', false)!.shell });
     root.remove();
+  });
+
+  it('is kept with the plan it shows, and not drawn once the reader’s plan changed', async () => {
+    // The hook keeps it with the plan the app knows (a free reader here, as mocked above).
+    const root = document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' }));
+    await drawFeed([newsItem(0)], root);
+    await waitFor(() => expect(keptSnapshot(localStorage, 'u1', '')).not.toBeNull());
+    const snapshot = keptSnapshot(localStorage, 'u1', '')!;
+    expect(snapshot.subscriber).toBe(false);
+    root.remove();
+    expect(paintFirst(document, snapshot, page([newsItem(1)]), new Date())).not.toBeNull();
+    // The early answer says the reader subscribed since: the header would offer "Subscribe Now".
+    const subscribed = { ...page([newsItem(1)]), subscriber: true };
+    expect(paintFirst(document, snapshot, subscribed, new Date())).toBeNull();
+    // A snapshot that does not say its plan is not drawn either.
+    localStorage.setItem(FIRST_PAINT_KEY, JSON.stringify({ ...snapshot, subscriber: undefined }));
+    expect(keptSnapshot(localStorage, 'u1', '')).toBeNull();
   });
 
   it('is kept for one account and one build', async () => {
     const { container } = await drawFeed([newsItem(0)]);
-    keepSnapshot(localStorage, container, 'u1', 'b1');
+    keepSnapshot(localStorage, container, 'u1', 'b1', false);
     expect(localStorage.getItem(FIRST_PAINT_KEY)).toContain('"user":"u1"');
     expect(keptSnapshot(localStorage, 'u1', 'b1')?.user).toBe('u1');
     expect(keptSnapshot(localStorage, 'u2', 'b1')).toBeNull();

@@ -56,8 +56,13 @@ function cardOf(template: Element, item: NewsItem, now: Date): Element {
   return card;
 }
 
-/** The stand-in for the feed page: the snapshot's shell with `page`'s first stories in its list; null if it has no list. */
+/**
+ * The stand-in for the feed page: the snapshot's shell with `page`'s first stories in its list;
+ * null if it has no list, or if the reader's plan changed since the snapshot (its header would
+ * offer the wrong button until the app took over).
+ */
 export function paintFirst(doc: Document, snapshot: Snapshot, page: FeedPage, now: Date): HTMLElement | null {
+  if (page.subscriber !== snapshot.subscriber) return null;
   const host = doc.createElement('div');
   host.setAttribute('data-first-paint', '');
   host.setAttribute('aria-hidden', 'true');

@@ -15,6 +15,8 @@ export interface Snapshot {
   build: string;
   /** The account it was drawn for. */
   user: string;
+  /** Whether that account was a subscriber then: the shell's header shows the plan's button. */
+  subscriber: boolean;
   /** The page's markup in `#root`, with its card list emptied. */
   shell: string;
   /** One card without the parts that belong to one story alone. */
@@ -38,7 +40,7 @@ const plain = (card: Element) =>
  * the unread count, the alerts badge, the offline banner), and the test ids, so that a test
  * never takes the stand-in for the page.
  */
-export function snapshotOf(root: Element, user: string, build: string): Snapshot | null {
+export function snapshotOf(root: Element, user: string, build: string, subscriber: boolean): Snapshot | null {
   // The page alone: not what the app draws beside it in `#root` (the toasts' region).
   const page = [...root.children].find((child) => child.matches('[data-card-list]') || child.querySelector('[data-card-list]'));
   const shell = page?.cloneNode(true) as Element | undefined;
@@ -63,13 +65,13 @@ export function snapshotOf(root: Element, user: string, build: string): Snapshot
   blank(card.querySelector('a[data-action="open"]'), ['href']);
   blank(card, ['data-item-id']);
   for (const tree of [shell, card]) [tree, ...tree.querySelectorAll('[data-testid]')].forEach((e) => e.removeAttribute('data-testid'));
-  const snapshot = { build, user, shell: shell.outerHTML, card: card.outerHTML };
+  const snapshot = { build, user, subscriber, shell: shell.outerHTML, card: card.outerHTML };
   return snapshot.shell.length + snapshot.card.length > LARGEST ? null : snapshot;
 }
 
 /** Keeps the snapshot of the page in `root` for the next visit (a full storage keeps the last one). */
-export function keepSnapshot(storage: Storage, root: Element, user: string, build: string): void {
-  const snapshot = snapshotOf(root, user, build);
+export function keepSnapshot(storage: Storage, root: Element, user: string, build: string, subscriber: boolean): void {
+  const snapshot = snapshotOf(root, user, build, subscriber);
   if (!snapshot) return;
   try {
     storage.setItem(FIRST_PAINT_KEY, JSON.stringify(snapshot));
@@ -83,7 +85,7 @@ export function keptSnapshot(storage: Storage, user: string | undefined, build: 
   try {
     const snapshot = JSON.parse(storage.getItem(FIRST_PAINT_KEY) ?? 'null') as Partial<Snapshot> | null;
     if (!snapshot || !user || snapshot.user !== user || snapshot.build !== build) return null;
-    if (typeof snapshot.shell !== 'string' || typeof snapshot.card !== 'string') return null;
+    if (typeof snapshot.shell !== 'string' || typeof snapshot.card !== 'string' || typeof snapshot.subscriber !== 'boolean') return null;
     return snapshot as Snapshot;
   } catch {
     return null;

@@ -17,7 +17,7 @@ export function useKeepFirstPaint(shown: boolean): void {
     whenIdle(() => {
       // Not once the feed has gone: another view's page is not the feed's.
       const root = document.getElementById('root');
-      if (!left && root) keepSnapshot(localStorage, root, id, currentBuild(document));
+      if (!left && root) keepSnapshot(localStorage, root, id, currentBuild(document), isSubscriber);
     });
     return () => {
       left = true;
