@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startDaemon } from './daemon.mjs';
-import { assertNoConsoleErrors, cards, launchBrowser, openPage, registerAndSignIn, shoot, signOut } from './helpers.mjs';
+import { assertNoConsoleErrors, cards, holdAppCode, launchBrowser, openPage, registerAndSignIn, shoot, signOut } from './helpers.mjs';
 
 const EMAIL = `design-${Date.now()}@example.test`;
 const LONG = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of a story far too long to be shown whole on a phone.`).join(' ');
@@ -116,12 +116,7 @@ describe('design', () => {
       await tv.close();
 
       const tab = await next.newPage();
-      let release;
-      const held = new Promise((resolve) => (release = resolve));
-      await tab.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdAppCode(tab);
       await tab.goto('/app', { waitUntil: 'commit' });
       const painted = tab.locator('[data-first-paint=""] article');
       await painted.first().waitFor();

@@ -17,6 +17,20 @@ export async function launchBrowser() {
 }
 
 /**
+ * Holds back the app's entry script on `page` until the returned function is called: what the
+ * page draws meanwhile is the first paint's, not the app's.
+ */
+export async function holdAppCode(page) {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/**
  * A fresh context (own storage) on the daemon, with clipboard access and a record of console
  * errors and uncaught exceptions.
  */

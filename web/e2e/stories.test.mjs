@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startDaemon } from './daemon.mjs';
-import { assertNoConsoleErrors, cards, launchBrowser, main, openPage, registerAndSignIn, shoot } from './helpers.mjs';
+import { assertNoConsoleErrors, cards, holdAppCode, launchBrowser, main, openPage, registerAndSignIn, shoot } from './helpers.mjs';
 
 const EMAIL = `stories-${Date.now()}@example.test`;
 const HOUR = 3600 * 1000;
@@ -107,12 +107,7 @@ describe('one card per story', () => {
     const next = await browser.newContext({ baseURL: daemon.url, storageState: await page.context().storageState() });
     try {
       const tab = await next.newPage();
-      let release;
-      const held = new Promise((resolve) => (release = resolve));
-      await tab.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdAppCode(tab);
       await tab.goto('/app', { waitUntil: 'commit' });
       const painted = tab.locator('[data-first-paint=""] article');
       await painted.nth(1).waitFor();
