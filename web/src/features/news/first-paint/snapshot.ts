@@ -19,7 +19,7 @@ export interface Snapshot {
   subscriber: boolean;
   /** The page's markup in `#root`, with its card list emptied. */
   shell: string;
-  /** One card without the parts that belong to one story alone. */
+  /** One card emptied of its story: its slots blank, a story's "· N sources" among them when the page showed a story. */
   card: string;
 }
 
