@@ -108,7 +108,10 @@ const FRAME_MAGIC: [u8; 4] = [0xd5, 0x52, 0x4a, 0x7e];
 /// Bytes before a record's payload: magic, length, checksum.
 const HEAD: usize = 12;
 /// Zeros written ahead of the records at a time (see [`Writer::write`]).
-const ZEROED_AHEAD: u64 = 1 << 20;
+const ZEROED_AHEAD: u64 = ZEROS.len() as u64;
+/// The zeros written ahead: a static of the binary's zero-filled data, so writing them
+/// allocates nothing.
+static ZEROS: [u8; 1 << 20] = [0; 1 << 20];
 /// Longest payload a record can have (three fields under 64 KB and a few bytes): a longer
 /// length is damage, not a record.
 const MAX_PAYLOAD: usize = 4 << 16;
@@ -779,6 +782,18 @@ struct Writer {
     memory: Arc<Memory>,
 }
 
+/// Writes zeros into `file` from `from`, [`ZEROED_AHEAD`] at a time, until they reach
+/// `to` (a batch may be longer than what is left of the last ones), and answers where they
+/// end.
+fn zero_ahead(file: &File, from: u64, to: u64) -> std::io::Result<u64> {
+    let mut end = from;
+    while end < to {
+        file.write_all_at(&ZEROS, end)?;
+        end += ZEROED_AHEAD;
+    }
+    Ok(end)
+}
+
 impl Journal {
     /// Starts a new journal file after `leftover`'s in `dir` and the thread that writes it.
     pub(crate) fn start(
@@ -996,12 +1011,7 @@ impl Writer {
         let at = FILE_MAGIC.len() as u64 + self.len;
         let end = at + bytes.len() as u64;
         if end > self.zeroed {
-            let ahead = (end - self.zeroed).next_multiple_of(ZEROED_AHEAD);
-            let zeros = vec![0; usize::try_from(ahead).map_err(|e| e.to_string())?];
-            self.file
-                .write_all_at(&zeros, self.zeroed)
-                .map_err(|e| e.to_string())?;
-            self.zeroed += ahead;
+            self.zeroed = zero_ahead(&self.file, self.zeroed, end).map_err(|e| e.to_string())?;
         }
         self.file
             .write_all_at(bytes, at)
@@ -1209,6 +1219,26 @@ mod tests {
 
         // A file whose zeros reached the disk before its magic holds nothing.
         assert_eq!(parse(&[0; 64]), FileContents::default());
+    }
+
+    #[test]
+    fn zeros_are_written_ahead_as_far_as_a_batch_needs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("zeros");
+        std::fs::write(&path, b"head").unwrap();
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        let step = ZEROED_AHEAD;
+        // Nothing is owed: nothing is written.
+        assert_eq!(zero_ahead(&file, 4, 4).unwrap(), 4);
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 4);
+        assert_eq!(zero_ahead(&file, 4, 5).unwrap(), 4 + step);
+        // A batch of two and a half steps gets three.
+        let end = zero_ahead(&file, 4 + step, 4 + step + step * 5 / 2).unwrap();
+        assert_eq!(end, 4 + 4 * step);
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes.len() as u64, end);
+        assert_eq!(&bytes[..4], b"head");
+        assert!(bytes[4..].iter().all(|&b| b == 0));
     }
 
     #[test]
