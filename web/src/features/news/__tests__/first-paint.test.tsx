@@ -4,6 +4,7 @@ import { FeedView } from '@/features/news/components/feed-view';
 import { DENSITY_KEY, setDensity } from '@/features/news/density';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
 import { paintFirst } from '@/features/news/first-paint/paint';
+import { STORAGE_KEYS } from '@/features/news/item-sets';
 import { keepSnapshot, keptSnapshot, snapshotOf } from '@/features/news/first-paint/snapshot';
 import type { FeedPage, NewsItem } from '@/lib/api/types';
 import { FIRST_PAINT_KEY } from '@/lib/first-paint-key';
@@ -40,24 +41,44 @@ function comparable(card: Element) {
 
 beforeEach(() => localStorage.clear());
 
+/** Draws the feed for `items` in a `#root`, as the app does, and answers the snapshot it keeps. */
+async function keptAfter(items: unknown[]) {
+  const root = document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' }));
+  const feed = await drawFeed(items, root);
+  await waitFor(() => expect(keptSnapshot(localStorage, 'u1', '')).not.toBeNull());
+  return {
+    ...feed,
+    snapshot: keptSnapshot(localStorage, 'u1', '')!,
+    done: () => {
+      feed.unmount();
+      root.remove();
+    },
+  };
+}
+
 describe('first paint', () => {
   it.each(['comfortable', 'compact', 'list'])('draws each story in exactly the card the app draws for it, its text as text (%s)', async (density) => {
     localStorage.setItem(DENSITY_KEY, density);
-    // The card kept is the first one, a story's: its "· 3 sources" is its own, not the template's.
-    const last = await drawFeed([newsItem(0, { story: { id: 's', sources: 3 } }), newsItem(1)]);
-    const snapshot = snapshotOf(last.container, 'u1', '/assets/index-1.js', false);
-    last.unmount();
-    expect(snapshot).not.toBeNull();
-    expect(snapshot!.card).not.toMatch(/Story 0|Summary 0|item-0|example0|3 sources/i);
-    expect(snapshot!.shell).not.toContain('data-testid');
+    // The last page showed items alone, one of them read and one a favourite.
+    localStorage.setItem(STORAGE_KEYS.favorites, JSON.stringify(['item-0']));
+    localStorage.setItem(STORAGE_KEYS.read, JSON.stringify(['item-1']));
+    const last = await keptAfter([newsItem(0), newsItem(1)]);
+    expect(last.container.querySelector('[data-action="favorite"][aria-pressed="true"]')).not.toBeNull();
+    const { snapshot } = last;
+    last.done();
+    localStorage.removeItem(STORAGE_KEYS.favorites);
+    localStorage.removeItem(STORAGE_KEYS.read);
+    expect(snapshot.card).not.toMatch(/Story 0|Summary 0|item-0|example0|first-paint-sample|A story|What it says|2 sources|aria-pressed="true"|data-read/i);
+    expect(snapshot.card).toContain('data-slot="sources"');
+    expect(snapshot.shell).not.toContain('data-testid');
 
     const next: NewsItem[] = [
       newsItem(7, { source: 'Reuters' }),
       newsItem(8, { title: '<img src=x onerror="alert(1)"> & co', url: 'javascript:alert(1)' }),
       newsItem(9, { source: null, url: null }),
-      newsItem(10, { story: { id: 's2', sources: 5 } }),
+      newsItem(10, { story: { id: 's2', sources: 5, outlets: [] } }),
     ] as NewsItem[];
-    const host = paintFirst(document, snapshot!, page(next), new Date())!;
+    const host = paintFirst(document, snapshot, page(next), new Date())!;
     expect(host.inert).toBe(true);
     expect(host.getAttribute('aria-hidden')).toBe('true');
     const painted = [...host.querySelectorAll('article')];
@@ -73,36 +94,22 @@ describe('first paint', () => {
     expect(painted[3].textContent).toContain('5 sources');
   });
 
-  it('starts from a card without the reader’s marks, and keeps none when every card has them', async () => {
-    localStorage.setItem('userFavorites', JSON.stringify(['item-0']));
-    const { container } = await drawFeed([newsItem(0)]);
-    expect(snapshotOf(container, 'u1', 'b', false)).toBeNull();
-  });
-
   it('is kept by the feed once it shows its stories, and kept again when the density changes', async () => {
-    // The hook copies the page's root, as in the app.
-    const root = document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' }));
-    const { container } = await drawFeed([newsItem(0), newsItem(1)], root);
-    const kept = () => JSON.parse(localStorage.getItem(FIRST_PAINT_KEY) ?? 'null') as { card: string; shell: string } | null;
-    await waitFor(() => expect(kept()).not.toBeNull());
-    const comfortable = kept()!;
-    expect(comfortable).toMatchObject({ card: snapshotOf(container, 'u1', '', false)!.card });
+    const { snapshot: comfortable, done } = await keptAfter([newsItem(0), newsItem(1)]);
+    expect(comfortable.card).toContain('data-slot="summary"');
 
-    // The header's density toggle, as the reader clicks it.
+    // The header's density toggle, as the reader clicks it: the card drawn again without its summary.
     act(() => setDensity('compact'));
-    await waitFor(() => expect(kept()!.card).not.toBe(comfortable.card));
-    expect(kept()).toMatchObject({ card: snapshotOf(container, 'u1', '', false)!.card, shell: snapshotOf(container, 'u1', '', false)!.shell });
-    root.remove();
+    await waitFor(() => expect(keptSnapshot(localStorage, 'u1', '')!.card).not.toBe(comfortable.card));
+    expect(keptSnapshot(localStorage, 'u1', '')!.card).not.toContain('data-slot="summary"');
+    done();
   });
 
   it('is kept with the plan it shows, and not drawn once the reader’s plan changed', async () => {
-    // The hook keeps it with the plan the app knows (a free reader here, as mocked above).
-    const root = document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' }));
-    await drawFeed([newsItem(0)], root);
-    await waitFor(() => expect(keptSnapshot(localStorage, 'u1', '')).not.toBeNull());
-    const snapshot = keptSnapshot(localStorage, 'u1', '')!;
+    // The feed keeps it with the plan the app knows (a free reader here, as mocked above).
+    const { snapshot, done } = await keptAfter([newsItem(0)]);
     expect(snapshot.subscriber).toBe(false);
-    root.remove();
+    done();
     expect(paintFirst(document, snapshot, page([newsItem(1)]), new Date())).not.toBeNull();
     // The early answer says the reader subscribed since: the header would offer "Subscribe Now".
     const subscribed = { ...page([newsItem(1)]), subscriber: true };
@@ -112,9 +119,11 @@ describe('first paint', () => {
     expect(keptSnapshot(localStorage, 'u1', '')).toBeNull();
   });
 
-  it('is kept for one account and one build', async () => {
+  it('is kept for one account and one build, of a page with a card list only', async () => {
     const { container } = await drawFeed([newsItem(0)]);
-    keepSnapshot(localStorage, container, 'u1', 'b1', false);
+    const card = container.querySelector('article')!;
+    expect(snapshotOf(document.createElement('div'), card, 'u1', 'b1', false)).toBeNull();
+    keepSnapshot(localStorage, container, card, 'u1', 'b1', false);
     expect(localStorage.getItem(FIRST_PAINT_KEY)).toContain('"user":"u1"');
     expect(keptSnapshot(localStorage, 'u1', 'b1')?.user).toBe('u1');
     expect(keptSnapshot(localStorage, 'u2', 'b1')).toBeNull();

@@ -11,7 +11,7 @@ import { CardList } from '@/features/news/components/card-list';
 import { ListEnd } from '@/features/news/components/list-end';
 import { NewsCard, NewsCardSkeleton } from '@/features/news/components/news-card';
 import { keepOpened, visibleInFeed } from '@/features/news/item-sets';
-import { useKeepFirstPaint } from '@/features/news/first-paint/use-keep-first-paint';
+import { KeepFirstPaint } from '@/features/news/first-paint/keep-first-paint';
 import type { NewsItem } from '@/lib/api/types';
 import { useAuth } from '@/lib/auth';
 import { deferred } from '@/components/ui/deferred';
@@ -40,7 +40,8 @@ export function FeedView() {
   const [before, setBefore] = useState<NewsItem[]>([]);
   const shown = news.data ? keepOpened(before, visibleInFeed(loadedItems(news.data.pages), sets, readOnOpen), readOnOpen, sets) : [];
   if (news.data && !sameIds(shown, before)) setBefore(shown);
-  useKeepFirstPaint(shown.length > 0);
+  // The feed's card, for its list and for the next visit's first paint alike.
+  const card = (item: NewsItem) => <NewsCard key={item.id} item={item} view="feed" onTakeaways={isSubscriber ? setTakeawaysFor : undefined} />;
 
   if (news.isPending) {
     return (
@@ -81,11 +82,10 @@ export function FeedView() {
 
   return (
     <CardList label="Feed">
-      {shown.map((item) => (
-        <NewsCard key={item.id} item={item} view="feed" onTakeaways={isSubscriber ? setTakeawaysFor : undefined} />
-      ))}
+      {shown.map(card)}
       <ListEnd end={end} loading={news.isFetchingNextPage} onMore={() => void news.fetchNextPage()} />
       <TakeawaysDialog item={takeawaysFor} onClose={() => setTakeawaysFor(null)} />
+      {shown.length > 0 && <KeepFirstPaint card={card} />}
     </CardList>
   );
 }

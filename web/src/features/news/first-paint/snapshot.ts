@@ -1,9 +1,10 @@
 // The first paint's snapshot: the page the app drew last, kept to draw the next visit's first
 // stories before the app's code has arrived (web/README.md "Speed"). It is React's own markup:
-// the page around the feed (header, views, toolbar) and one card emptied of its story, which
-// `paint.ts` fills with each story of the early feed answer. Of the reader's data it holds
-// only what the shell shows (the plan's button, and on wide screens the test checkout with the
-// start of the account's id); it is kept per account and per build, and removed at sign-out.
+// the page around the feed (header, views, toolbar) and one card emptied of its story (a sample
+// story's, see `keep-first-paint.tsx`), which `paint.ts` fills with each story of the early feed
+// answer. Of the reader's data it holds only what the shell shows (the plan's button, and on
+// wide screens the test checkout with the start of the account's id); it is kept per account
+// and per build, and removed at sign-out.
 import { sourceHue } from '@/features/news/source';
 import { FIRST_PAINT_KEY } from '@/lib/first-paint-key';
 
@@ -19,7 +20,7 @@ export interface Snapshot {
   subscriber: boolean;
   /** The page's markup in `#root`, with its card list emptied. */
   shell: string;
-  /** One card emptied of its story: its slots blank, a story's "· N sources" among them when the page showed a story. */
+  /** One story's card emptied of it: its slots blank, a story's "· N sources" among them. */
   card: string;
 }
 
@@ -30,26 +31,22 @@ export interface Snapshot {
  */
 export const currentBuild = (doc: Document): string => doc.querySelector('script[type="module"][src]')?.getAttribute('src') ?? '';
 
-/** A card the snapshot can start from: no state of its reader (read, favourite) and no search highlights. */
-const plain = (card: Element) =>
-  !card.hasAttribute('data-read') && !card.querySelector('[data-action="favorite"][aria-pressed="true"]') && !card.querySelector('[data-testid="search-snippet"]');
-
 /**
- * The snapshot of the feed page drawn in `root`, or null when it shows no card to start from.
+ * The snapshot of the feed page drawn in `root`, with `story` as its card (a story's card as the
+ * feed draws it, without marks of the reader's); null when `root` shows no card list.
  * Left out: what the page draws from answers that arrive after the first story (`data-first-paint="omit"`:
  * the unread count, the alerts badge, the offline banner), and the test ids, so that a test
  * never takes the stand-in for the page.
  */
-export function snapshotOf(root: Element, user: string, build: string, subscriber: boolean): Snapshot | null {
+export function snapshotOf(root: Element, story: Element, user: string, build: string, subscriber: boolean): Snapshot | null {
   // The page alone: not what the app draws beside it in `#root` (the toasts' region).
   const page = [...root.children].find((child) => child.matches('[data-card-list]') || child.querySelector('[data-card-list]'));
   const shell = page?.cloneNode(true) as Element | undefined;
   const list = shell?.matches('[data-card-list]') ? shell : shell?.querySelector('[data-card-list]');
-  // A story's card if there is one: it has the place of the story's "· 5 sources", which
-  // `paint.ts` fills for a story and removes for an item alone.
-  const cards = [...(list?.querySelectorAll('article[data-item-id]') ?? [])].filter(plain);
-  const card = cards.find((c) => c.querySelector('[data-slot="sources"]')) ?? cards[0];
-  if (!shell || !list || !card) return null;
+  if (!shell || !list) return null;
+  // A story's: it has the place of the "· 5 sources", which `paint.ts` fills for a story and
+  // removes for an item alone.
+  const card = story.cloneNode(true) as Element;
   list.replaceChildren();
   shell.querySelectorAll('[data-first-paint="omit"]').forEach((e) => e.remove());
   // The link's words for screen readers are the story's own (the stand-in is hidden from them).
@@ -70,8 +67,8 @@ export function snapshotOf(root: Element, user: string, build: string, subscribe
 }
 
 /** Keeps the snapshot of the page in `root` for the next visit (a full storage keeps the last one). */
-export function keepSnapshot(storage: Storage, root: Element, user: string, build: string, subscriber: boolean): void {
-  const snapshot = snapshotOf(root, user, build, subscriber);
+export function keepSnapshot(storage: Storage, root: Element, story: Element, user: string, build: string, subscriber: boolean): void {
+  const snapshot = snapshotOf(root, story, user, build, subscriber);
   if (!snapshot) return;
   try {
     storage.setItem(FIRST_PAINT_KEY, JSON.stringify(snapshot));
