@@ -14,7 +14,7 @@ import { useAuth } from '@/lib/auth';
 import { whenIdle } from '@/lib/idle';
 import { currentBuild, keepSnapshot } from './snapshot';
 
-/** The story the snapshot's card is drawn from: every part of a card present (a source, a link, a summary, other outlets). */
+/** The story the snapshot's card is drawn from: told by two outlets, with every part a card can show (a source, a link, a summary). */
 export const SAMPLE_STORY: NewsItem = {
   id: 'first-paint-sample',
   title: 'A story',
