@@ -18,8 +18,9 @@
 # requests per second and p99 latency of each, and the median of the pairs' ratios Radar /
 # nginx with their spread (lowest-highest): a machine's speed drifts from one minute to the
 # next, and a ratio of two runs side by side holds where two absolute figures do not. The
-# header names the CPU and the kernel: quote a figure only with them. Then 32 concurrent writers toggle favourites (POST/DELETE), each
-# acknowledged only after it is on disk, and it prints writes per second. It also reports
+# header names the CPU and the kernel: quote a figure only with them. Then 32 concurrent
+# writers toggle favourites (POST/DELETE), each acknowledged only after it is on disk, in
+# ROUNDS runs, and it prints the median writes per second and their spread. It also reports
 # the import rate and the daemon's resident memory idle and after the load.
 #
 # Needs wrk and nginx (apt-get install -y wrk nginx-light). Not a test: nothing fails on a
@@ -162,9 +163,23 @@ request = function()
     return wrk.format(method, "/api/favorites/" .. id, { ["authorization"] = "Bearer $TOKEN" })
 end
 EOF
-read -r w wp wb <<<"$(measure -s "$WORK/writes.lua" "$BASE")"
-[ "$wb" = 0 ] || echo "  warning: $wb non-2xx answers to writes" >&2
-python3 -c "print(f'{\"durable favourite toggles\":<34} {$w:>12,.0f} {\"\":>12} {$wp:>8.2f}ms')"
+# ROUNDS runs, like the reads: a run's rate rides on the disk's sync latency, which on a
+# shared host can swing by 2x from one run to the next. The spread is that of the runs.
+writes=""
+for _ in $(seq "$ROUNDS"); do
+    read -r w wp wb <<<"$(measure -s "$WORK/writes.lua" "$BASE")"
+    [ "$wb" = 0 ] || echo "  warning: $wb non-2xx answers to writes" >&2
+    writes="$writes $w,$wp"
+done
+python3 - $writes <<'EOF'
+import statistics, sys
+runs = [tuple(map(float, r.split(","))) for r in sys.argv[1:]]
+rates = [r for r, _ in runs]
+print(f"{'durable favourite toggles':<34} {statistics.median(rates):>12,.0f} {'':>12} "
+      f"{statistics.median(p for _, p in runs):>8.2f}ms {'':>10} {'':>7}  "
+      f"{min(rates):,.0f}-{max(rates):,.0f} ({len(runs)} runs)")
+EOF
+w=$(python3 -c 'import statistics, sys; print(statistics.median(float(r.split(",")[0]) for r in sys.argv[1:]))' $writes)
 [ -z "${RESULTS:-}" ] || { echo "writes 1 $w"; echo "import 1 ${import_rate//,/}"; } >>"$RESULTS"
 echo
 echo "items: $ITEMS of $item_bytes bytes each as JSON, imported at $import_rate items/s (search index included); Radar with $WORKERS worker(s), nginx with 1"
