@@ -2,6 +2,8 @@
 //! did, and listings for the admin commands. The listings that walk every user are for
 //! operators only and never run inside a request handler.
 
+use std::time::{Duration, Instant};
+
 use serde::{Deserialize, Serialize};
 
 use crate::backend::NewestQuery;
@@ -39,11 +41,23 @@ fn same_content(old: &NewsItem, new: &NewItem) -> bool {
         && old.source == new.source_name()
 }
 
-/// Items an import writes before it syncs and commits the search index: a search index
-/// commit writes a segment and syncs its files, which costs about as much as indexing a
-/// thousand small items, so it is paid once per this many. About 30 MB of news-sized
+/// Items an import holds and writes before it syncs them. About 30 MB of news-sized
 /// items are held at once.
 pub(crate) const IMPORT_BATCH: usize = 16 * 1024;
+
+/// How long an import hands items to the search index writer before it commits them.
+/// Each commit writes out the segments the writer holds, and tantivy merges them again
+/// later: committing once per batch cost a tenth of a million-item import (see
+/// `bench/README.md`). Until its commit, a batch's items are left in the change log, and
+/// a crash has them indexed again when the store opens.
+const IMPORT_COMMIT_EVERY: Duration = Duration::from_secs(30);
+
+/// The change log entries of what an import handed to the index writer since its last
+/// commit, and when that was.
+struct Uncommitted {
+    changes: Vec<u64>,
+    since: Instant,
+}
 
 impl Store {
     /// Adds or updates an item like [`Store::upsert_item`], but leaves an identical item
@@ -67,18 +81,37 @@ impl Store {
         Ok(ImportOutcome { id: up.id, status })
     }
 
-    /// Imports many items like [`Store::import_item`], in batches of [`IMPORT_BATCH`]:
-    /// each batch is written [`crate::items::ITEMS_PER_WRITE`] items at a time,
-    /// then synced once and committed to the search index once, instead of once per
-    /// item. Items are taken from `items` as they are needed, so a caller that parses
-    /// them lazily holds one batch at a time. Each input's outcome is told to `outcome`
-    /// with its position among the inputs (an invalid one with its reason), not always in
-    /// input order; a storage failure stops the import and is the error. Two inputs for
-    /// the same id or URL are applied in order, so an exact repeat counts as unchanged.
+    /// Imports many items like [`Store::import_item`], in batches of [`IMPORT_BATCH`],
+    /// each written [`crate::items::ITEMS_PER_WRITE`] items at a time and synced once.
+    /// The search index is committed once every [`IMPORT_COMMIT_EVERY`] and at the end,
+    /// so every item is searchable when this returns. Items are taken from `items` as they
+    /// are needed, so a caller that parses them lazily holds one batch at a time. Each
+    /// input's outcome is told to `outcome` with its position among the inputs (an
+    /// invalid one with its reason), not always in input order; a storage failure stops
+    /// the import and is the error. Two inputs for the same id or URL are applied in
+    /// order, so an exact repeat counts as unchanged.
     pub async fn import_items(
         &self,
         items: impl IntoIterator<Item = NewItem>,
         mut outcome: impl FnMut(usize, Result<ImportOutcome>),
+    ) -> Result<()> {
+        let mut index = Uncommitted {
+            changes: Vec::new(),
+            since: Instant::now(),
+        };
+        let written = self.import_all(items, &mut outcome, &mut index).await;
+        // What was written before a failure is committed all the same.
+        let committed = self
+            .commit_index(self.lock_replica().await, &mut index.changes)
+            .await;
+        written.and(committed)
+    }
+
+    async fn import_all(
+        &self,
+        items: impl IntoIterator<Item = NewItem>,
+        outcome: &mut impl FnMut(usize, Result<ImportOutcome>),
+        index: &mut Uncommitted,
     ) -> Result<()> {
         let mut pending: Vec<(usize, NewItem)> = Vec::new();
         let mut pending_keys = std::collections::HashSet::new();
@@ -92,7 +125,7 @@ impl Store {
             };
             let key = item.id.clone().or_else(|| item.url.clone());
             if key.as_ref().is_some_and(|k| pending_keys.contains(k)) {
-                self.import_batch(&mut pending, &mut outcome).await?;
+                self.import_batch(&mut pending, outcome, index).await?;
                 pending_keys.clear();
             }
             if let Some(old) = self.existing_item(&item).await?
@@ -105,26 +138,37 @@ impl Store {
             pending_keys.extend(key);
             pending.push((i, item));
             if pending.len() >= IMPORT_BATCH {
-                self.import_batch(&mut pending, &mut outcome).await?;
+                self.import_batch(&mut pending, outcome, index).await?;
                 pending_keys.clear();
             }
         }
-        self.import_batch(&mut pending, &mut outcome).await
+        self.import_batch(&mut pending, outcome, index).await
     }
 
-    /// Writes the pending inputs of an import and tells each its outcome.
+    /// Writes the pending inputs of an import, tells each its outcome, and commits the
+    /// search index if the last commit is [`IMPORT_COMMIT_EVERY`] old.
     async fn import_batch(
         &self,
         pending: &mut Vec<(usize, NewItem)>,
         outcome: &mut impl FnMut(usize, Result<ImportOutcome>),
+        index: &mut Uncommitted,
     ) -> Result<()> {
         if pending.is_empty() {
             return Ok(());
         }
         let (at, batch): (Vec<usize>, Vec<NewItem>) = pending.drain(..).unzip();
-        let done = self
-            .upsert_checked(batch.into_iter().map(Ok).collect())
+        let writer = self.lock_replica().await;
+        let (done, _) = self
+            .write_checked(
+                writer.as_deref(),
+                batch.into_iter().map(Ok),
+                &mut index.changes,
+            )
             .await?;
+        if index.since.elapsed() >= IMPORT_COMMIT_EVERY {
+            self.commit_index(writer, &mut index.changes).await?;
+            index.since = Instant::now();
+        }
         for (i, up) in at.into_iter().zip(done) {
             let status = if up.created {
                 ImportStatus::Added

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
+use tokio::sync::MutexGuard;
+
 use crate::backend::StoredItem;
-use crate::{Error, NewsItem, Result, Store, display, from_json};
+use crate::{Error, NewsItem, Result, Store, display, from_json, search};
 
 /// An item to add or update: without an id, it is matched by URL, or else created.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
@@ -166,26 +168,47 @@ impl Store {
         self.upsert_checked(checked).await
     }
 
-    /// [`Store::upsert_items`] of items already checked by [`NewItem::validate`] (an
-    /// import checks each one first, to say which were invalid): the first error stops
-    /// the batch.
+    /// [`Store::upsert_items`] of items already checked by [`NewItem::validate`]: the
+    /// first error stops the batch, and the items before it are committed.
     ///
-    /// The index writer is held from the first write to the commit, and each chunk's
-    /// items go to it at once, so tantivy's threads index one chunk while the backend
-    /// writes the next. Holding it first keeps the rule of `search`: a writer that
-    /// changes one of these items meanwhile indexes after this commit, from what the
-    /// backend holds then.
+    /// The index writer is held from the first write to the commit. Holding it first
+    /// keeps the rule of `search`: a writer that changes one of these items meanwhile
+    /// indexes after this commit, from what the backend holds then.
     pub(crate) async fn upsert_checked(
         &self,
-        items: Vec<Result<NewItem>>,
+        items: impl IntoIterator<Item = Result<NewItem>>,
     ) -> Result<Vec<Upserted>> {
-        let replica = self.replica();
-        let index = match replica {
+        let index = self.lock_replica().await;
+        let mut changes = Vec::new();
+        let (done, failed) = self
+            .write_checked(index.as_deref(), items, &mut changes)
+            .await?;
+        self.commit_index(index, &mut changes).await?;
+        failed.map_or(Ok(done), Err)
+    }
+
+    /// This process's index writer, if it keeps a search replica.
+    pub(crate) async fn lock_replica(&self) -> Option<MutexGuard<'_, search::Writer>> {
+        match self.replica() {
             Some(r) => Some(r.lock().await),
             None => None,
-        };
+        }
+    }
+
+    /// Writes checked items to the backend [`ITEMS_PER_WRITE`] at a time, syncs them,
+    /// and hands each to the index writer `index` (held by the caller) without committing:
+    /// their change log entries are added to `changes`, for [`Store::commit_index`]. Each
+    /// chunk goes to the writer as soon as it is written, so tantivy's threads index one
+    /// chunk while the backend writes the next. The first error among `items` stops the
+    /// writes and is returned beside what was written before it.
+    pub(crate) async fn write_checked(
+        &self,
+        index: Option<&search::Writer>,
+        items: impl IntoIterator<Item = Result<NewItem>>,
+        changes: &mut Vec<u64>,
+    ) -> Result<(Vec<Upserted>, Option<Error>)> {
+        let replica = self.replica().zip(index).filter(|(_, w)| !w.rebuilding);
         let mut done = Vec::new();
-        let mut changes = Vec::new();
         let mut failed = None;
         let mut chunk = Vec::new();
         let mut items = items.into_iter();
@@ -218,9 +241,7 @@ impl Store {
                     tracing::warn!(error = %e, "cannot match the new items against the alerts");
                 }
                 for (stored, w) in planned.iter().zip(&written) {
-                    if let (Some(r), Some(index)) = (replica, &index)
-                        && !index.rebuilding
-                    {
+                    if let Some((r, index)) = replica {
                         if w.created {
                             // A new id has no document to replace: its last removal
                             // deleted it under this lock, or left its change logged to
@@ -245,19 +266,28 @@ impl Store {
             }
         }
         self.backend().flush().await?;
-        if let (Some(r), Some(mut index)) = (replica, index)
+        Ok((done, failed))
+    }
+
+    /// Commits what the index writer holds, makes it searchable, and tells the backend
+    /// that the change log entries `changes` are applied. During a rebuild the entries
+    /// stay logged, for the rebuild's end. `changes` is empty afterwards.
+    pub(crate) async fn commit_index(
+        &self,
+        index: Option<MutexGuard<'_, search::Writer>>,
+        changes: &mut Vec<u64>,
+    ) -> Result<()> {
+        if let (Some(r), Some(mut index)) = (self.replica(), index)
             && !index.rebuilding
             && !changes.is_empty()
         {
             r.commit(&mut index)?;
             drop(index);
             changes.dedup();
-            self.backend().forget_item_changes(&changes).await?;
+            self.backend().forget_item_changes(changes).await?;
         }
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(done),
-        }
+        changes.clear();
+        Ok(())
     }
 
     /// Each item of a batch as it will be stored: the id comes from the item, else from

@@ -8,11 +8,13 @@
 //! writer's lock, commits and reloads the reader, tells the backend the log entries are
 //! applied, and only then returns. So a write acknowledged to anyone is searchable at
 //! once, and whichever of two racing writers indexes last indexes the newest state. A
-//! batch (`upsert_items`: a feed fetch, an import's batches) is one commit; it takes the
-//! writer's lock before its first write and hands each chunk of items to the writer as
-//! written, so indexing runs beside the backend's writes, and any other writer of those
-//! items indexes after it. After a crash between the two steps, the log entries left are
-//! indexed again when the store opens.
+//! batch (`upsert_items`: a feed fetch) is one commit; it takes the writer's lock before
+//! its first write and hands each chunk of items to the writer as written, so indexing
+//! runs beside the backend's writes, and any other writer of those items indexes after
+//! it. An import hands its batches to the writer the same way but commits only every
+//! half minute and at its end, when it answers: its items are searchable once it has
+//! answered, and meanwhile as soon as any writer commits. After a crash between the two
+//! steps, the log entries left are indexed again when the store opens.
 //!
 //! Rebuilding. `Store::reindex` (`radar items reindex`) refills the index from the
 //! backend while searches keep answering from the last commit; writes during it wait for
@@ -40,7 +42,7 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermSetQuery};
 use tantivy::schema::Value;
 use tantivy::{DocAddress, Order, Searcher, TantivyDocument};
 
-pub(crate) use index::SearchIndex;
+pub(crate) use index::{SearchIndex, Writer};
 pub use query::{MAX_QUERY_CHARS, QueryError, SearchQuery};
 
 use crate::{Error, FREE_LIMIT, Mark, NewsItem, Result, SUBSCRIBER_PAGE, Store, Viewer, from_json};

@@ -811,4 +811,49 @@ mod tests {
         assert_eq!(titles(&store, &v, "batch").await.len(), 3);
         assert!(sled.t.search_pending.is_empty());
     }
+
+    /// An import commits the index only now and then: what it wrote since is in sled and
+    /// its change log, and a `kill -9` before the commit leaves it to be indexed on open.
+    #[tokio::test]
+    async fn import_batches_handed_to_the_index_but_not_committed_survive_a_crash() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = dir.path().join("live");
+        let v = subscriber("t");
+        let (store, sled) = open_sled(&live, Options::default()).await.unwrap();
+        let items = (0..3).map(|i| {
+            Ok(item(
+                &format!("Uncommitted {i}"),
+                "Imported",
+                &format!("https://a.example/{i}"),
+                "2026-01-01T00:00:00Z",
+            ))
+        });
+        let writer = store.lock_replica().await;
+        let mut changes = Vec::new();
+        let (done, failed) = store
+            .write_checked(writer.as_deref(), items, &mut changes)
+            .await
+            .unwrap();
+        drop(writer);
+        assert!(failed.is_none());
+        assert_eq!(done.len(), 3);
+        assert!(!changes.is_empty());
+        assert!(!sled.t.search_pending.is_empty(), "logged until committed");
+        assert!(titles(&store, &v, "uncommitted").await.is_empty());
+
+        let crashed = dir.path().join("crashed");
+        crash_copy(&live, &crashed);
+        let (after, after_sled) = open_sled(&crashed, Options::default()).await.unwrap();
+        assert_eq!(titles(&after, &v, "uncommitted").await.len(), 3);
+        assert!(after_sled.t.search_pending.is_empty());
+
+        // And the import's own commit, had it come, makes them searchable and forgets them.
+        store
+            .commit_index(store.lock_replica().await, &mut changes)
+            .await
+            .unwrap();
+        assert!(changes.is_empty());
+        assert_eq!(titles(&store, &v, "uncommitted").await.len(), 3);
+        assert!(sled.t.search_pending.is_empty());
+    }
 }
