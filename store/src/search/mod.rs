@@ -27,6 +27,7 @@
 //! a query of filters alone lists newest first. A search serves at most [`MAX_DEPTH`]
 //! results.
 
+mod analyzer;
 mod highlight;
 mod index;
 pub(crate) mod matcher;

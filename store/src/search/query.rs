@@ -24,13 +24,11 @@ use tantivy::query::{
     Query, RangeQuery, Scorer, TermQuery, Weight,
 };
 use tantivy::schema::IndexRecordOption;
-use tantivy::tokenizer::{
-    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
-};
+use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{DocId, DocSet, Score, SegmentReader, Term};
 
+use super::analyzer::Analyzer;
 use super::index::Fields;
-use super::stem::CachedStemmer;
 
 /// Longest accepted query, in characters.
 pub const MAX_QUERY_CHARS: usize = 500;
@@ -41,12 +39,7 @@ const MAX_CLAUSES: usize = 32;
 /// is not a letter or digit, drop tokens over 40 bytes, lower-case, fold accents, reduce
 /// English words to their stem. Changing it changes the index: bump `FORMAT` in `index`.
 pub(crate) fn analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(40))
-        .filter(LowerCaser)
-        .filter(AsciiFoldingFilter)
-        .filter(CachedStemmer)
-        .build()
+    TextAnalyzer::from(Analyzer::default())
 }
 
 /// A query a reader typed that cannot be run; the message says what is wrong.

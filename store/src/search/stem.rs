@@ -7,13 +7,13 @@
 //! table of fixed-size slots, each holding a word and its stem inline, found by the word's
 //! hash: a lookup touches one cache line and never follows a pointer. A slot keeps the
 //! stem as how much of the word it keeps and the few bytes that follow, so slots are 32
-//! bytes and the table 1 MB. A word that hashes to a taken slot replaces its occupant. The stems are those of tantivy's own `Stemmer`
-//! filter: the same Snowball English stemmer, called the same way.
+//! bytes and the table 1 MB. A word that hashes to a taken slot replaces its occupant.
+//! The stems are those of tantivy's own `Stemmer` filter: the same Snowball English
+//! stemmer, called the same way (`analyzer`'s tests compare the two).
 
 use std::hash::Hasher;
 
 use rustc_hash::FxHasher;
-use tantivy::tokenizer::{Token, TokenFilter, TokenStream, Tokenizer};
 
 /// Slots of the table: a power of two.
 const SLOTS: usize = 32_768;
@@ -21,7 +21,7 @@ const SLOTS: usize = 32_768;
 /// copy; a query, or the highlighting of a page of results, a few thousand, for which
 /// making the table (1 MB, its pages faulted in as words land on them) would cost more
 /// than it saves: measured, it added a millisecond to each search.
-const WARM_UP: u32 = 20_000;
+pub(crate) const WARM_UP: u32 = 20_000;
 /// Longest word kept, in bytes; longer words are stemmed each time.
 const LONGEST: usize = 23;
 /// Longest change a stem makes after the part of the word it keeps ("ational" becomes
@@ -33,76 +33,8 @@ const TAIL: usize = 6;
 /// tail, the word.
 const SLOT: usize = 3 + TAIL + LONGEST;
 
-/// A token filter stemming English, remembering stems. Tokens must be lower-cased first.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct CachedStemmer;
-
-impl TokenFilter for CachedStemmer {
-    type Tokenizer<T: Tokenizer> = CachedStemmerFilter<T>;
-
-    fn transform<T: Tokenizer>(self, inner: T) -> CachedStemmerFilter<T> {
-        CachedStemmerFilter {
-            inner,
-            stems: Stems::default(),
-        }
-    }
-}
-
-/// The filter around its inner tokenizer, with its stems.
-pub(crate) struct CachedStemmerFilter<T> {
-    inner: T,
-    stems: Stems,
-}
-
-/// A copy starts with nothing remembered: tantivy copies the analyzer for each segment it
-/// writes and each query parses with a fresh one, and copying a filled table would cost
-/// more than refilling it.
-impl<T: Clone> Clone for CachedStemmerFilter<T> {
-    fn clone(&self) -> Self {
-        Self {
-            inner: self.inner.clone(),
-            stems: Stems::default(),
-        }
-    }
-}
-
-impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
-    type TokenStream<'a> = CachedStemmerStream<'a, T::TokenStream<'a>>;
-
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
-        CachedStemmerStream {
-            tail: self.inner.token_stream(text),
-            stems: &mut self.stems,
-        }
-    }
-}
-
-/// The token stream: each token's text is replaced by its stem.
-pub(crate) struct CachedStemmerStream<'a, T> {
-    tail: T,
-    stems: &'a mut Stems,
-}
-
-impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
-    fn advance(&mut self) -> bool {
-        if !self.tail.advance() {
-            return false;
-        }
-        self.stems.stem_in_place(&mut self.tail.token_mut().text);
-        true
-    }
-
-    fn token(&self) -> &Token {
-        self.tail.token()
-    }
-
-    fn token_mut(&mut self) -> &mut Token {
-        self.tail.token_mut()
-    }
-}
-
 /// The stemmer and its table, made after [`WARM_UP`] words.
-struct Stems {
+pub(crate) struct Stems {
     stemmer: frostem::Stemmer,
     table: Vec<u8>,
     /// Words stemmed before the table was made.
@@ -119,10 +51,19 @@ impl Default for Stems {
     }
 }
 
+/// A copy starts with nothing remembered: tantivy copies the analyzer for each segment it
+/// writes and each query parses with a fresh one, and copying a filled table would cost
+/// more than refilling it.
+impl Clone for Stems {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
 impl Stems {
-    /// Replaces `word` by its stem. frostem answers `Cow::Borrowed` only when the stem is
+    /// Replaces `word` by its stem. `word` must be lower-cased first. frostem answers `Cow::Borrowed` only when the stem is
     /// the word itself, so only an owned answer replaces it.
-    fn stem_in_place(&mut self, word: &mut String) {
+    pub(crate) fn stem_in_place(&mut self, word: &mut String) {
         let len = word.len();
         if len == 0 || len > LONGEST {
             self.stem_uncached(word);
@@ -190,46 +131,7 @@ impl Stems {
 
 #[cfg(test)]
 mod tests {
-    use tantivy::tokenizer::{
-        Language, LowerCaser, SimpleTokenizer, Stemmer, TextAnalyzer, TokenStream as _,
-    };
-
     use super::*;
-
-    fn tokens(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        analyzer
-            .token_stream(text)
-            .process(&mut |t| out.push(t.text.clone()));
-        out
-    }
-
-    #[test]
-    fn stems_are_tantivys_whether_remembered_or_not() {
-        let mut ours = TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(LowerCaser)
-            .filter(CachedStemmer)
-            .build();
-        let mut theirs = TextAnalyzer::builder(SimpleTokenizer::default())
-            .filter(LowerCaser)
-            .filter(Stemmer::new(Language::English))
-            .build();
-        // Suffixes stripped, letters changed (happy → happi), words left alone, words
-        // longer than a slot, and words outside ASCII.
-        let text = "Running models were distilled; the runner runs, connections connected \
-                    fruitlessly. Happy happily generously generous agreed agreement. \
-                    internationalization-internationalizations x naïve café Ärger 東京 \
-                    überdurchschnittlichkeiten";
-        let first = tokens(&mut ours, text);
-        assert_eq!(first, tokens(&mut theirs, text));
-        // Past the warm-up, and twice over: the second pass is served from the table.
-        for _ in 0..=WARM_UP as usize / first.len() {
-            tokens(&mut ours, text);
-        }
-        assert_eq!(tokens(&mut ours, text), first);
-        assert_eq!(tokens(&mut ours, text), first);
-        assert!(first.contains(&"happi".to_string()), "{first:?}");
-    }
 
     #[test]
     fn a_word_that_takes_another_words_slot_gets_its_own_stem() {
