@@ -362,8 +362,14 @@ describe('accessibility', () => {
       await a11y.check('feed as a list');
       if (who === 'subscriber') {
         await page.setViewportSize({ width: 1280, height: 800 });
-        const inView = await cards(page).evaluateAll((all) => all.filter((card) => card.getBoundingClientRect().bottom <= window.innerHeight).length);
-        assert.ok(inView >= 15, `the list shows ${inView} stories at 1280x800, not 15 or more`);
+        const { inView, total, top, scrollY } = await cards(page).evaluateAll((all) => ({
+          inView: all.filter((card) => card.getBoundingClientRect().bottom <= window.innerHeight).length,
+          total: all.length,
+          top: all[0]?.getBoundingClientRect().top,
+          scrollY: window.scrollY,
+        }));
+        if (inView < 15) await page.screenshot({ path: `${SCREENSHOTS}/feed-list-1280-failed.png` });
+        assert.ok(inView >= 15, `the list shows ${inView} of ${total} stories at 1280x800 (the first at ${top}px, scrolled ${scrollY}px), not 15 or more`);
         await page.screenshot({ path: `${SCREENSHOTS}/feed-list-1280-light.png` });
         await page.setViewportSize({ width: 1280, height: 900 });
       }

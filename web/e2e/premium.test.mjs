@@ -149,6 +149,19 @@ describe('subscriber', () => {
     assert.equal(await card.getByRole('listitem').count(), 5);
     assert.ok((await card.getByRole('listitem').first().getByRole('link').count()) >= 1);
     await shoot(page, 'feed-key-points');
+    // In the list density: one row like a story's, its five stories behind a button.
+    await page.getByRole('button', { name: 'List', exact: true }).click();
+    const toggle = card.getByRole('button', { name: 'The 5 stories', expanded: false });
+    await toggle.waitFor();
+    assert.equal(await card.getByRole('listitem').count(), 0, 'the stories wait behind their button');
+    const rowHeight = await cards(page).first().evaluate((row) => row.getBoundingClientRect().height);
+    const cardHeight = await card.evaluate((region) => region.getBoundingClientRect().height);
+    assert.ok(cardHeight <= rowHeight + 4, `the card is one row in the list density (${cardHeight}px, a story's row ${rowHeight}px)`);
+    await toggle.click();
+    await card.getByRole('button', { name: 'Hide the stories', expanded: true }).waitFor();
+    assert.equal(await card.getByRole('listitem').count(), 5);
+    await page.getByRole('button', { name: 'Comfortable', exact: true }).click();
+    await card.getByRole('listitem').nth(4).waitFor();
     // Dismissed, it stays away for that week, across reloads.
     await card.getByRole('button', { name: 'Dismiss All You Need to Know' }).click();
     await card.waitFor({ state: 'detached' });

@@ -9,6 +9,7 @@ import { ListKeysHelp } from '@/features/news/components/list-keys-help';
 import { MarkReadMenu } from '@/features/news/components/mark-read-menu';
 import { FeedView } from '@/features/news/components/feed-view';
 import { ItemSetsProvider } from '@/features/news/components/item-sets-provider';
+import { useDensity } from '@/features/news/density';
 import { useListKeys } from '@/features/news/use-list-keys';
 import { KeyPointsCard } from '@/features/weekly-summary/components/key-points-card';
 import { chunk } from '@/lib/chunk';
@@ -75,7 +76,7 @@ export default function AppRoute() {
         </div>
         {view === 'feed' && (
           <>
-            <KeyPointsCard />
+            <FeedKeyPoints />
             <FeedView />
           </>
         )}
@@ -91,4 +92,10 @@ export default function AppRoute() {
       {item && <ItemReader key={item} id={item} view={view} q={q} />}
     </ItemSetsProvider>
   );
+}
+
+/** The week's key points atop the feed, one row in the list density like the stories under it. */
+function FeedKeyPoints() {
+  const [density] = useDensity();
+  return <KeyPointsCard row={density === 'list'} />;
 }
