@@ -298,31 +298,34 @@ impl Store {
         // What this batch has done to URLs so far.
         let mut urls: HashMap<String, Option<String>> = HashMap::new();
         let mut ids: HashMap<String, Option<String>> = HashMap::new();
+        // Only an input without an id is looked up by its URL: in a batch of inputs that
+        // all have one, what the batch did to URLs is never asked, and its old URLs are
+        // not read.
+        let by_url = batch.iter().any(|new| new.id.is_none());
         for new in batch {
-            let by_url = match new.url.as_deref() {
-                Some(u) => match urls.get(u) {
+            let id = match (&new.id, new.url.as_deref()) {
+                (Some(id), _) => id.clone(),
+                (None, Some(u)) => match urls.get(u) {
                     Some(id) => id.clone(),
                     None => self.backend().item_id_by_url(u).await?,
-                },
-                None => None,
+                }
+                .unwrap_or_else(|| new_id(Some(u))),
+                (None, None) => new_id(None),
             };
-            let id = new
-                .id
-                .clone()
-                .or(by_url)
-                .unwrap_or_else(|| new_id(new.url.as_deref()));
-            // The URL the item had before this write no longer leads to it.
-            let old_url = match ids.get(&id) {
-                Some(u) => u.clone(),
-                None => self.item(&id).await?.and_then(|old| old.url),
-            };
-            if let Some(u) = old_url {
-                urls.insert(u, None);
+            if by_url {
+                // The URL the item had before this write no longer leads to it.
+                let old_url = match ids.get(&id) {
+                    Some(u) => u.clone(),
+                    None => self.item(&id).await?.and_then(|old| old.url),
+                };
+                if let Some(u) = old_url {
+                    urls.insert(u, None);
+                }
+                if let Some(u) = &new.url {
+                    urls.insert(u.clone(), Some(id.clone()));
+                }
+                ids.insert(id.clone(), new.url.clone());
             }
-            if let Some(u) = &new.url {
-                urls.insert(u.clone(), Some(id.clone()));
-            }
-            ids.insert(id.clone(), new.url.clone());
             planned.push(StoredItem::new(NewsItem {
                 source: new.source_name(),
                 id,
@@ -458,6 +461,29 @@ pub(crate) mod tests {
                 assert_eq!(engine.index_len("published_itemid"), 1);
                 assert_eq!(engine.index_len("title_itemid"), 1);
             }
+        }
+
+        async fn an_item_without_an_id_follows_what_its_batch_did_to_urls(store) {
+            let (old, new) = ("https://a.example/old", "https://a.example/new");
+            let mut a = new_item("A", Some(old), "2026-01-01T00:00:00Z");
+            a.id = Some("a".into());
+            store.upsert_item(a.clone()).await.unwrap();
+            // One batch: `a` moves to the new URL, then two inputs without an id ask for
+            // the old and the new one.
+            a.url = Some(new.into());
+            let done = store
+                .upsert_items([
+                    a,
+                    new_item("At the old URL", Some(old), "2026-01-02T00:00:00Z"),
+                    new_item("At the new URL", Some(new), "2026-01-03T00:00:00Z"),
+                ])
+                .await
+                .unwrap();
+            let ids: Vec<&str> = done.iter().map(|d| d.id.as_str()).collect();
+            assert_eq!(ids, ["a", item_id_for_url(old).as_str(), "a"]);
+            assert!(done[1].created && !done[2].created);
+            let a = store.item("a").await.unwrap().unwrap();
+            assert_eq!((a.title.as_str(), a.url.as_deref()), ("At the new URL", Some(new)));
         }
 
         async fn invalid_items_are_refused_with_a_reason(store) {
