@@ -109,8 +109,11 @@ describe('free reader', () => {
     assert.ok((shareUrl.searchParams.get('summary') ?? '').length <= 100);
     await popup.close();
     await tab('Shared').click();
-    await cardTitled(title).waitFor();
-    assert.match(await cardTitled(title).innerText(), /Shared on LinkedIn/);
+    // The card in the Shared view's own list: until the view has loaded, the feed's card
+    // with this title is still on the page.
+    const shared = page.getByRole('region', { name: 'Shared' }).locator(cardTitled(title));
+    await shared.waitFor();
+    assert.match(await shared.innerText(), /Shared on LinkedIn/);
     await shoot(page, 'shared');
     await tab('Feed').click();
   });
