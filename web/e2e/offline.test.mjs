@@ -18,6 +18,18 @@ const kept = (page) =>
     return (await cache.keys()).map((request) => new URL(request.url).pathname);
   });
 
+/** What the page's worker and caches hold, for a failure to say why nothing was shown offline. */
+const offlineState = (page) =>
+  page.evaluate(async () => {
+    const caches_ = await Promise.all(
+      (await caches.keys()).map(async (name) => {
+        const urls = (await (await caches.open(name)).keys()).map((request) => request.url.replace(location.origin, ''));
+        return `${name}: ${name.startsWith('workbox-precache') ? `${urls.length} files` : urls.join(' ')}`;
+      }),
+    );
+    return [`worker: ${navigator.serviceWorker.controller?.state ?? 'none'}`, `owner: ${localStorage.getItem('radarOfflineOwner')}`, ...caches_].join('\n');
+  });
+
 describe('offline', () => {
   let daemon;
   let browser;
@@ -59,7 +71,12 @@ describe('offline', () => {
     await page.reload();
     await page.getByTestId('offline').waitFor();
     assert.match(await page.getByTestId('offline').innerText(), /^Offline/);
-    await cards(page).nth(2).waitFor();
+    await cards(page)
+      .nth(2)
+      .waitFor()
+      .catch(async (error) => {
+        throw new Error(`no cards offline: ${error.message}\n${await offlineState(page)}\nconsole errors:\n${session.errors.join('\n')}`);
+      });
     assert.deepEqual((await cards(page).locator('h2').allInnerTexts()).map((t) => t.trim()), titles);
 
     // A story opens from what was kept.
