@@ -116,18 +116,41 @@ pub(crate) async fn user_with_id(store: &Store, id: &str) -> crate::User {
 /// Copies the data directory `from` of an open store to `to` as its files are now,
 /// which is what a `kill -9` of the process would leave on disk: whatever the engine
 /// keeps only in memory is not in the copy.
+///
+/// The engines' background threads (sled's flusher, tantivy's merges) replace and
+/// remove files while the copy runs, so a file listed may be gone when it is read. A
+/// crash leaves every file of one instant, not a mix of two, so a copy that met a
+/// vanished file is thrown away and taken again.
 pub(crate) fn crash_copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let kind = entry.file_type().unwrap();
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            crash_copy(&entry.path(), &target);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), target).unwrap();
+    const ATTEMPTS: usize = 20;
+    for _ in 0..ATTEMPTS {
+        match copy_tree(from, to) {
+            Ok(()) => return,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::remove_dir_all(to).unwrap();
+            }
+            Err(e) => panic!("cannot copy {} to {}: {e}", from.display(), to.display()),
         }
     }
+    panic!(
+        "files of {} kept vanishing during {ATTEMPTS} copies",
+        from.display()
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
 }
 
 /// One test per backend for each `async fn name(store) { body }`; with
