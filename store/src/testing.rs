@@ -118,9 +118,10 @@ pub(crate) async fn user_with_id(store: &Store, id: &str) -> crate::User {
 /// keeps only in memory is not in the copy.
 ///
 /// The engines' background threads (sled's flusher, tantivy's merges) replace and
-/// remove files while the copy runs, so a file listed may be gone when it is read. A
-/// crash leaves every file of one instant, not a mix of two, so a copy that met a
-/// vanished file is thrown away and taken again.
+/// remove files while the copy runs, so a file listed may be gone when it is read. No
+/// crash leaves a directory with a file missing that its other files name, so a copy
+/// that met a vanished file is thrown away and taken again. The copy is still not one
+/// instant's: its files are read one after the other while the engines write.
 pub(crate) fn crash_copy(from: &Path, to: &Path) {
     const ATTEMPTS: usize = 20;
     for _ in 0..ATTEMPTS {
